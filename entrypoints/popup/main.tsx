@@ -1,0 +1,3 @@
+import { render } from 'preact';
+
+render(<main>DNS Filter Companion</main>, document.getElementById('app') as HTMLElement);

@@ -1,0 +1,48 @@
+/**
+ * Every failure the API client can produce. The UI shows `message` as plain text; it never
+ * contains the API key (the transport scrubs it before an error is built).
+ */
+export type ApiErrorKind =
+  /** The service answered with a failure body; `reason` is its text, verbatim. */
+  | 'service'
+  /** The service rejected the key. */
+  | 'bad-key'
+  /** The request never got an answer (offline, DNS, refused, dropped connection). */
+  | 'network'
+  /** No answer within the client's time limit. */
+  | 'timeout'
+  /** An answer that is not the expected JSON (HTML page, malformed JSON, wrong shape); names the HTTP code. */
+  | 'unexpected'
+  /** An answer larger than the client accepts. */
+  | 'too-large'
+  /** The user's input was refused before any call was made. */
+  | 'invalid-input'
+  /** The caller cancelled (AbortSignal). */
+  | 'aborted';
+
+export interface ApiErrorDetails {
+  /** What was being attempted, in words a user understands ("add example.com to the whitelist"). */
+  attempted?: string;
+  /** Service failure text (kind 'service' / 'bad-key'). */
+  reason?: string;
+  /** HTTP status code, when an answer arrived. */
+  httpStatus?: number;
+  /** Which input field was refused (kind 'invalid-input'). */
+  field?: string;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly kind: ApiErrorKind;
+  readonly details: ApiErrorDetails;
+
+  constructor(kind: ApiErrorKind, message: string, details: ApiErrorDetails = {}) {
+    super(message);
+    this.kind = kind;
+    this.details = details;
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}

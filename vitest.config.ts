@@ -1,0 +1,12 @@
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'vitest/config';
+import { WxtVitest } from 'wxt/testing/vitest-plugin';
+
+export default defineConfig({
+  plugins: [WxtVitest(), preact()],
+  test: {
+    include: ['tests/unit/**/*.test.{ts,tsx}'],
+    environment: 'happy-dom',
+    restoreMocks: true,
+  },
+});
