@@ -57,7 +57,7 @@ export interface DnsFilterApi {
 
   /** Form A: the given profile's entries (`default` when omitted); Form B: the account's. */
   listDomains(list: DomainListKind, profile?: string, opts?: CallOptions): Promise<string[]>;
-  /** Form A: every profile's entries in one call; Form B: `{ '': domains }` is not used, the key is 'account'. */
+  /** Form A: every profile's entries in one call (`whitelist/list` without profile); Form B: `{ account: domains }`. */
   listDomainsByProfile(list: DomainListKind, opts?: CallOptions): Promise<Record<string, string[]>>;
   addDomain(list: DomainListKind, domain: string, profile?: string, opts?: CallOptions): Promise<void>;
   deleteDomain(list: DomainListKind, domain: string, profile?: string, opts?: CallOptions): Promise<void>;
