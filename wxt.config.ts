@@ -15,6 +15,8 @@ export default defineConfig({
     description:
       'See whether a site is blocked by your DNS filter and fix it in one click; manage your filtering account.',
     permissions: ['storage'],
+    // The default service; other origins are asked for when the user saves one.
+    host_permissions: ['https://my.cleanbrowsing.org/*'],
     // Custom service origins are asked for at runtime, when the user configures one.
     optional_host_permissions: ['https://*/*'],
     action: { default_title: 'DNS Filter Companion' },

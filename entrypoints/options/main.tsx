@@ -1,8 +1,5 @@
 import { render } from 'preact';
+import { OptionsApp } from '@/components/options/OptionsApp';
+import './style.css';
 
-render(
-  <main>
-    <h1>Settings</h1>
-  </main>,
-  document.getElementById('app') as HTMLElement,
-);
+render(<OptionsApp />, document.getElementById('app') as HTMLElement);

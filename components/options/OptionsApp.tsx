@@ -1,0 +1,10 @@
+import { SetupSection } from './SetupSection';
+
+export function OptionsApp() {
+  return (
+    <main class="options">
+      <h1>DNS Filter Companion: settings</h1>
+      <SetupSection />
+    </main>
+  );
+}

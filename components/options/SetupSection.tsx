@@ -1,0 +1,156 @@
+import { useEffect, useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { createApiClient, validateBaseUrl } from '@/lib/api';
+import { ApiError } from '@/lib/api/errors';
+import type { ApiForm } from '@/lib/api/types';
+import { hostPermissionFor } from '@/lib/settings/host-permission';
+import { apiKeyItem, connectionItem, DEFAULT_BASE_URL } from '@/lib/settings/storage';
+import { StatusMessage } from '../StatusMessage';
+import { useRemoteAction } from '../useRemoteAction';
+
+interface Draft {
+  key: string;
+  baseUrl: string;
+  form: ApiForm;
+}
+
+/** The account key, the service address and the API form; Save, Test connection, Forget key. */
+export function SetupSection({ onSaved }: { onSaved?: () => void }) {
+  const [draft, setDraft] = useState<Draft>({ key: '', baseUrl: DEFAULT_BASE_URL, form: 'A' });
+  const [keyVisible, setKeyVisible] = useState(false);
+  const { status, run, busy } = useRemoteAction();
+
+  useEffect(() => {
+    void Promise.all([apiKeyItem.getValue(), connectionItem.getValue()]).then(([key, connection]) =>
+      setDraft({ key, ...connection }),
+    );
+  }, []);
+
+  const update = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
+
+  /** Checks what the user typed; throws an ApiError the status region can show. */
+  const checkedDraft = (): Draft => {
+    const base = validateBaseUrl(draft.baseUrl);
+    if (!base.ok) throw new ApiError('invalid-input', base.message, { field: 'baseUrl' });
+    const key = draft.key.trim();
+    if (!key) throw new ApiError('invalid-input', 'Enter your API key first.', { field: 'key' });
+    return { key, baseUrl: base.value, form: draft.form };
+  };
+
+  const save = () =>
+    run(
+      'Saving…',
+      async () => {
+        const checked = checkedDraft();
+        const permission = hostPermissionFor(checked.baseUrl);
+        // Asked here, inside the click, because browsers only show the prompt during a user gesture.
+        if (permission && !(await browser.permissions.request({ origins: [permission] }))) {
+          throw new ApiError(
+            'invalid-input',
+            `Not saved: the extension needs your permission to contact ${checked.baseUrl}.`,
+            { field: 'baseUrl' },
+          );
+        }
+        await apiKeyItem.setValue(checked.key);
+        await connectionItem.setValue({ baseUrl: checked.baseUrl, form: checked.form });
+        setDraft(checked);
+        onSaved?.();
+      },
+      () => 'Saved.',
+    );
+
+  const testConnection = () =>
+    run(
+      'Testing the connection…',
+      async () => {
+        const checked = checkedDraft();
+        const client = createApiClient(checked);
+        return client.listProfiles();
+      },
+      (profiles) =>
+        `Connected: ${profiles.length} ${profiles.length === 1 ? 'profile' : 'profiles'} (${profiles.join(', ')}).`,
+    );
+
+  const forgetKey = () =>
+    run(
+      'Removing the key…',
+      async () => {
+        await apiKeyItem.removeValue();
+        update({ key: '' });
+        onSaved?.();
+      },
+      () => 'The key was removed from this browser.',
+    );
+
+  const hostNote = (() => {
+    const base = validateBaseUrl(draft.baseUrl);
+    return base.ok && hostPermissionFor(base.value)
+      ? 'This address is not the default service: when you save, the browser asks you to allow the extension to contact it. Nothing else is sent there.'
+      : null;
+  })();
+
+  return (
+    <section aria-labelledby="setup-heading">
+      <h2 id="setup-heading">Setup</h2>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <div class="field">
+          <label for="api-key">API key</label>
+          <div class="inline">
+            <input
+              id="api-key"
+              type={keyVisible ? 'text' : 'password'}
+              autoComplete="off"
+              spellcheck={false}
+              value={draft.key}
+              onInput={(event) => update({ key: event.currentTarget.value })}
+            />
+            <button type="button" aria-pressed={keyVisible} onClick={() => setKeyVisible(!keyVisible)}>
+              {keyVisible ? 'Hide key' : 'Show key'}
+            </button>
+          </div>
+          <p class="hint">
+            From your account dashboard, API access section. It is kept in this browser only.
+          </p>
+        </div>
+        <div class="field">
+          <label for="base-url">Base URL</label>
+          <input
+            id="base-url"
+            type="url"
+            value={draft.baseUrl}
+            onInput={(event) => update({ baseUrl: event.currentTarget.value })}
+          />
+          {hostNote && <p class="hint">{hostNote}</p>}
+        </div>
+        <div class="field">
+          <label for="api-form">API form</label>
+          <select
+            id="api-form"
+            value={draft.form}
+            onChange={(event) => update({ form: event.currentTarget.value as ApiForm })}
+          >
+            <option value="A">Form A (/api): profiles</option>
+            <option value="B">Form B (/api/v1/): whole account</option>
+          </select>
+        </div>
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            Save
+          </button>
+          <button type="button" disabled={busy} onClick={() => void testConnection()}>
+            Test connection
+          </button>
+          <button type="button" disabled={busy} onClick={() => void forgetKey()}>
+            Forget key
+          </button>
+        </div>
+        <StatusMessage status={status} />
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+import { useCallback, useRef, useState } from 'preact/hooks';
+import { isApiError } from '@/lib/api/errors';
+
+export type ActionStatus =
+  | { state: 'idle' }
+  | { state: 'running'; message: string }
+  | { state: 'done'; message: string }
+  | { state: 'failed'; message: string };
+
+/** Text for any failure, safe to show: ApiError messages are written for users and carry no key. */
+export function failureText(error: unknown): string {
+  if (isApiError(error)) return error.message;
+  return 'Something went wrong inside the extension. Please try again.';
+}
+
+/**
+ * Runs one remote action at a time and keeps its progress and outcome for a status region.
+ * Failures never throw into the component, so what the user typed stays where it is.
+ */
+export function useRemoteAction() {
+  const [status, setStatus] = useState<ActionStatus>({ state: 'idle' });
+  const running = useRef(false);
+  const run = useCallback(
+    async <T>(
+      progress: string,
+      action: () => Promise<T>,
+      success: (result: T) => string,
+    ): Promise<T | undefined> => {
+      if (running.current) return undefined;
+      running.current = true;
+      setStatus({ state: 'running', message: progress });
+      try {
+        const result = await action();
+        setStatus({ state: 'done', message: success(result) });
+        return result;
+      } catch (error) {
+        setStatus({ state: 'failed', message: failureText(error) });
+        return undefined;
+      } finally {
+        running.current = false;
+      }
+    },
+    [],
+  );
+  return { status, run, setStatus, busy: status.state === 'running' };
+}

@@ -1,0 +1,60 @@
+/**
+ * Every storage item of the extension, in one place. Keys carry their area prefix; each item has
+ * a zod schema, a fallback and a version from the first release, so later releases can migrate.
+ *
+ * The API key lives in `storage.local` only, never in `storage.sync` (decisions.md).
+ */
+import { z } from 'zod';
+import { defineValidatedItem } from './validated-item';
+
+export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
+
+export const apiFormSchema = z.enum(['A', 'B']);
+
+export const connectionSchema = z.object({
+  baseUrl: z.string().min(1),
+  form: apiFormSchema,
+});
+export type ConnectionSettings = z.infer<typeof connectionSchema>;
+
+/** The account key. Separate from the rest so nothing that exports settings picks it up by accident. */
+export const apiKeyItem = defineValidatedItem('local:apiKey', z.string(), { fallback: '', version: 1 });
+
+/** Where the service is and which form of its API to speak. */
+export const connectionItem = defineValidatedItem('local:connection', connectionSchema, {
+  fallback: { baseUrl: DEFAULT_BASE_URL, form: 'A' },
+  version: 1,
+});
+
+/**
+ * Data kept per scope: a profile in Form A, the whole account in Form B. The form is part of the
+ * key so switching forms never mixes the two accounts' views.
+ */
+export function scopeKey(form: z.infer<typeof apiFormSchema>, profile: string | undefined): string {
+  return form === 'B' ? 'B:account' : `A:${profile ?? 'default'}`;
+}
+
+const tldSchema = z.string().regex(/^\.[a-z0-9-]+$/);
+
+/** TLDs blocked from this browser, per scope: the API can add a TLD block but not list or remove one. */
+export const addedTldsItem = defineValidatedItem(
+  'local:addedTlds',
+  z.record(z.string(), z.array(tldSchema)),
+  {
+    fallback: {},
+    version: 1,
+  },
+);
+
+/** Default-block state set from this browser, per scope: the API cannot read it back. */
+export const defaultBlockItem = defineValidatedItem(
+  'local:defaultBlock',
+  z.record(z.string(), z.object({ enabled: z.boolean(), at: z.number() })),
+  { fallback: {}, version: 1 },
+);
+
+/** The profile last chosen in the popup; shortcuts and the context menu act on it too. */
+export const chosenProfileItem = defineValidatedItem('local:chosenProfile', z.string(), {
+  fallback: 'default',
+  version: 1,
+});
