@@ -1,0 +1,58 @@
+/** Faults that tests switch on for the next API calls, consumed in the order injected. */
+import { z } from 'zod';
+
+export const faultSpecSchema = z.object({
+  kind: z.enum(['http-500', 'html', 'malformed-json', 'slow', 'drop', 'odd-reason']),
+  /** How many of the next API calls get this fault. */
+  count: z.number().int().positive().optional(),
+  /** For `slow`: wait this long, then answer normally. */
+  delayMs: z.number().int().nonnegative().optional(),
+  /** For `odd-reason`: the failure reason to send. */
+  reason: z.string().optional(),
+});
+
+export type FaultSpec = z.infer<typeof faultSpecSchema>;
+export type FaultKind = FaultSpec['kind'];
+
+export interface PendingFault {
+  kind: FaultKind;
+  remaining: number;
+  delayMs: number;
+  reason: string;
+}
+
+export const DEFAULT_SLOW_MS = 3000;
+
+/** Long, with markup, quotes, a line break and non-Latin text: a reason must be shown as text. */
+export const DEFAULT_ODD_REASON = `<img src=x onerror="alert('xss')"> Überprüfung fehlgeschlagen – 検証に失敗しました\n${'The request could not be completed because of an unexpected condition. '.repeat(8)}`;
+
+export class FaultQueue {
+  private queue: PendingFault[] = [];
+
+  inject(spec: FaultSpec): void {
+    const parsed = faultSpecSchema.parse(spec);
+    this.queue.push({
+      kind: parsed.kind,
+      remaining: parsed.count ?? 1,
+      delayMs: parsed.delayMs ?? DEFAULT_SLOW_MS,
+      reason: parsed.reason ?? DEFAULT_ODD_REASON,
+    });
+  }
+
+  /** The fault for the API call being handled now, if any. */
+  take(): PendingFault | undefined {
+    const fault = this.queue[0];
+    if (!fault) return undefined;
+    fault.remaining--;
+    if (fault.remaining <= 0) this.queue.shift();
+    return { ...fault };
+  }
+
+  pending(): PendingFault[] {
+    return this.queue.map((fault) => ({ ...fault }));
+  }
+
+  clear(): void {
+    this.queue = [];
+  }
+}
