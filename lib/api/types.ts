@@ -85,4 +85,6 @@ export interface ApiClientConfig {
   fetch?: typeof fetch;
   /** Per call; default 15 s. For getDump it bounds the wait for the response headers and each chunk. */
   timeoutMs?: number;
+  /** Largest JSON answer accepted (default 10 MB, see transport.ts); the raw log is streamed, not capped. */
+  maxJsonBytes?: number;
 }

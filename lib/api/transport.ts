@@ -1,0 +1,450 @@
+/**
+ * One HTTP call to the service: URL with the key, time limit, cancellation, capped body, JSON
+ * `status` check and the mapping of every failure to an `ApiError`. The adapters add the
+ * action's parameters and the schema of its answer.
+ */
+import type * as z from 'zod/mini';
+import { ApiError, type ApiErrorDetails, type ApiErrorKind } from './errors';
+import { failureBodySchema, failureReason } from './schemas';
+import type { ApiForm, DumpChunk } from './types';
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+/**
+ * Largest JSON answer read. The biggest legitimate one is a day of statistics with per-hour
+ * domain maps, a few MB for a busy network; past 10 MB the popup or worker would stall parsing
+ * it, and the answer is more likely a misbehaving server. The raw log is streamed, not capped.
+ */
+export const DEFAULT_MAX_JSON_BYTES = 10 * 1024 * 1024;
+
+export interface TransportConfig {
+  /** Already validated origin (validateBaseUrl). */
+  origin: string;
+  form: ApiForm;
+  key: string;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  maxJsonBytes: number;
+}
+
+export interface ApiCall {
+  action: string;
+  /** Form-specific parameter names; undefined values are left out. */
+  params?: Record<string, string | undefined>;
+  /** What the user asked for, completing "Could not …" ("add example.com to the whitelist"). */
+  attempted: string;
+  signal?: AbortSignal | undefined;
+}
+
+export interface Transport {
+  readonly form: ApiForm;
+  /** JSON answer parsed with `schema`; a failure body or anything else rejects with ApiError. */
+  call<S extends z.ZodMiniType>(request: ApiCall, schema: S): Promise<z.output<S>>;
+  /** Plain-text answer as lines, read incrementally; a JSON failure body rejects before the first chunk. */
+  stream(request: ApiCall): Promise<AsyncIterable<DumpChunk>>;
+  /** An ApiError with the key scrubbed, for refusals decided by the adapter itself. */
+  error(kind: ApiErrorKind, attempted: string, detail: string, extra?: ApiErrorDetails): ApiError;
+}
+
+const BAD_KEY_SUBJECT = /\bapi[\s_-]?key\b|\bapikey\b/i;
+const BAD_KEY_VERDICT =
+  /invalid|unknown|missing|wrong|incorrect|\bbad\b|not valid|not found|expired|revoked|unauthori[sz]ed/i;
+
+/** True when a failure text says the key was refused ("Invalid API key", "apikey missing"). */
+export function isBadKeyReason(reason: string): boolean {
+  return BAD_KEY_SUBJECT.test(reason) && BAD_KEY_VERDICT.test(reason);
+}
+
+type StopReason = 'timeout' | 'aborted';
+
+/**
+ * Time limit and cancellation of one call. The timer is armed around each wait for the server
+ * (headers, then each body chunk) so a long download that keeps flowing is never cut.
+ */
+class CallGuard {
+  private readonly controller = new AbortController();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private stoppedBy: StopReason | null = null;
+  private readonly onCallerAbort = () => this.stop('aborted');
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly callerSignal: AbortSignal | undefined,
+  ) {
+    if (callerSignal?.aborted) this.stop('aborted');
+    else callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get stopReason(): StopReason | null {
+    return this.stoppedBy;
+  }
+
+  arm(): void {
+    this.disarm();
+    this.timer = setTimeout(() => this.stop('timeout'), this.timeoutMs);
+  }
+
+  disarm(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  dispose(): void {
+    this.disarm();
+    this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
+  }
+
+  /**
+   * Settles with `work`, or rejects as soon as the call is stopped, so a fetch or a stream that
+   * ignores its signal cannot keep the caller waiting past the time limit.
+   */
+  race<T>(work: Promise<T>): Promise<T> {
+    const signal = this.controller.signal;
+    if (signal.aborted) {
+      work.catch(() => {});
+      return Promise.reject(signal.reason);
+    }
+    return new Promise<T>((resolve, reject) => {
+      const onStop = () => reject(signal.reason);
+      signal.addEventListener('abort', onStop, { once: true });
+      work.then(
+        (value) => {
+          signal.removeEventListener('abort', onStop);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onStop);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private stop(reason: StopReason): void {
+    if (this.stoppedBy !== null) return;
+    this.stoppedBy = reason;
+    this.disarm();
+    this.controller.abort();
+  }
+}
+
+const noop = () => {};
+
+function formatDuration(ms: number): string {
+  return ms >= 1000 ? `${Number((ms / 1000).toFixed(1))} seconds` : `${ms} ms`;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024
+    ? `${Number((bytes / 1024 / 1024).toFixed(1))} MB`
+    : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+export function createTransport(config: TransportConfig): Transport {
+  const endpoint = config.form === 'A' ? `${config.origin}/api` : `${config.origin}/api/v1/`;
+  const secrets = [
+    ...new Set([
+      config.key,
+      encodeURIComponent(config.key),
+      new URLSearchParams({ k: config.key }).toString().slice(2),
+    ]),
+  ]
+    .filter((secret) => secret !== '')
+    // Longest first, so an encoded form is replaced whole before the raw key inside it.
+    .sort((a, b) => b.length - a.length);
+
+  const scrub = (text: string): string =>
+    secrets.reduce((acc, secret) => acc.split(secret).join('[key]'), text);
+
+  function error(
+    kind: ApiErrorKind,
+    attempted: string,
+    detail: string,
+    extra: ApiErrorDetails = {},
+  ): ApiError {
+    const details: ApiErrorDetails = { ...extra, attempted: scrub(attempted) };
+    if (extra.reason !== undefined) details.reason = scrub(extra.reason);
+    return new ApiError(kind, scrub(`Could not ${attempted}: ${detail}`), details);
+  }
+
+  const unexpected = (attempted: string, httpStatus: number, what: string) =>
+    error('unexpected', attempted, `unexpected response from the service (HTTP ${httpStatus}, ${what}).`, {
+      httpStatus,
+    });
+
+  const tooLarge = (attempted: string, httpStatus: number) =>
+    error(
+      'too-large',
+      attempted,
+      `the service's answer is larger than the ${formatBytes(config.maxJsonBytes)} this extension accepts.`,
+      { httpStatus },
+    );
+
+  function fromThrown(thrown: unknown, guard: CallGuard, attempted: string): ApiError {
+    if (thrown instanceof ApiError) return thrown;
+    if (guard.stopReason === 'timeout') {
+      return error(
+        'timeout',
+        attempted,
+        `the service did not answer within ${formatDuration(config.timeoutMs)}.`,
+      );
+    }
+    if (guard.stopReason === 'aborted') return error('aborted', attempted, 'cancelled.');
+    return error(
+      'network',
+      attempted,
+      'the service could not be reached. Check the connection and the base URL.',
+    );
+  }
+
+  function buildUrl(request: ApiCall): string {
+    const url = new URL(endpoint);
+    url.searchParams.set('apikey', config.key);
+    url.searchParams.set('action', request.action);
+    for (const [name, value] of Object.entries(request.params ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, value);
+    }
+    return url.toString();
+  }
+
+  async function send(request: ApiCall, guard: CallGuard, accept: string): Promise<Response> {
+    if (guard.stopReason !== null) throw fromThrown(null, guard, request.attempted);
+    guard.arm();
+    // Promise.resolve().then: a fetch that throws synchronously becomes a rejection like any other.
+    const pending = Promise.resolve().then(() =>
+      config.fetch(buildUrl(request), {
+        method: 'GET',
+        headers: { Accept: accept },
+        signal: guard.signal,
+        // The key is the only credential; cookies of the provider's dashboard must not ride along.
+        credentials: 'omit',
+        cache: 'no-store',
+      }),
+    );
+    // Once the caller has given up, a late response must not keep its connection open.
+    pending.then((late) => {
+      if (guard.signal.aborted) late.body?.cancel().catch(noop);
+    }, noop);
+    const response = await guard.race(pending);
+    guard.disarm();
+    return response;
+  }
+
+  async function readCapped(
+    response: Response,
+    guard: CallGuard,
+    attempted: string,
+    alreadyRead: Uint8Array[] = [],
+    reader?: ReadableStreamDefaultReader<Uint8Array>,
+  ): Promise<Uint8Array> {
+    const cap = config.maxJsonBytes;
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (alreadyRead.length === 0 && Number.isFinite(declared) && declared > cap) {
+      response.body?.cancel().catch(noop);
+      throw tooLarge(attempted, response.status);
+    }
+    const parts = [...alreadyRead];
+    let total = parts.reduce((sum, part) => sum + part.byteLength, 0);
+    const source = reader ?? response.body?.getReader();
+    if (source === undefined) {
+      guard.arm();
+      const whole = new Uint8Array(await guard.race(response.arrayBuffer()));
+      guard.disarm();
+      if (whole.byteLength > cap) throw tooLarge(attempted, response.status);
+      return whole;
+    }
+    let finished = false;
+    try {
+      while (total <= cap) {
+        guard.arm();
+        const { done, value } = await guard.race(source.read());
+        guard.disarm();
+        if (done) {
+          finished = true;
+          break;
+        }
+        total += value.byteLength;
+        parts.push(value);
+      }
+    } finally {
+      // Stop the download as soon as it is over the cap, instead of buffering the rest.
+      if (!finished) source.cancel().catch(noop);
+    }
+    if (total > cap) throw tooLarge(attempted, response.status);
+    return concat(parts);
+  }
+
+  /** The JSON value of a body, or the 'unexpected' error describing what came instead. */
+  function parseJson(bytes: Uint8Array, httpStatus: number, attempted: string): unknown {
+    const text = new TextDecoder().decode(bytes);
+    const start = text.trimStart();
+    if (start === '') throw unexpected(attempted, httpStatus, 'an empty answer');
+    if (start.startsWith('<')) throw unexpected(attempted, httpStatus, 'a web page instead of JSON');
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw unexpected(attempted, httpStatus, 'not valid JSON');
+    }
+  }
+
+  /** A failure body becomes 'service' or 'bad-key' with the service's text verbatim. */
+  function throwIfFailureBody(body: unknown, httpStatus: number, attempted: string): void {
+    const failure = failureBodySchema.safeParse(body);
+    if (!failure.success) return;
+    const reason = failureReason(failure.data);
+    if (reason === null) {
+      throw error('service', attempted, 'the service reported a failure without giving a reason.', {
+        httpStatus,
+      });
+    }
+    throw error(isBadKeyReason(reason) ? 'bad-key' : 'service', attempted, reason, { reason, httpStatus });
+  }
+
+  async function call<S extends z.ZodMiniType>(request: ApiCall, schema: S): Promise<z.output<S>> {
+    const guard = new CallGuard(config.timeoutMs, request.signal);
+    try {
+      const response = await send(request, guard, 'application/json');
+      const body = parseJson(
+        await readCapped(response, guard, request.attempted),
+        response.status,
+        request.attempted,
+      );
+      throwIfFailureBody(body, response.status, request.attempted);
+      let parsed: { success: boolean; data?: unknown } | undefined;
+      try {
+        parsed = schema.safeParse(body);
+      } catch {
+        // A schema must never turn a hostile body into a raw exception.
+        parsed = undefined;
+      }
+      if (!parsed?.success)
+        throw unexpected(request.attempted, response.status, 'an answer of an unknown shape');
+      return parsed.data as z.output<S>;
+    } catch (thrown) {
+      throw fromThrown(thrown, guard, request.attempted);
+    } finally {
+      guard.dispose();
+    }
+  }
+
+  async function stream(request: ApiCall): Promise<AsyncIterable<DumpChunk>> {
+    const guard = new CallGuard(config.timeoutMs, request.signal);
+    let handedOver = false;
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    try {
+      const response = await send(request, guard, 'text/plain, application/json');
+      const contentType = response.headers.get('content-type')?.toLowerCase() ?? '';
+      if (contentType.includes('json')) {
+        readFailure(await readCapped(response, guard, request.attempted), response.status, request.attempted);
+      }
+      if (contentType.includes('html')) {
+        response.body?.cancel().catch(noop);
+        throw unexpected(request.attempted, response.status, 'a web page instead of the log');
+      }
+      reader = response.body?.getReader();
+      // Peek until the first visible character: a JSON body here is a failure (a deleted day).
+      const peeked: Uint8Array[] = [];
+      let peekedText = '';
+      let ended = reader === undefined;
+      const peekDecoder = new TextDecoder();
+      while (reader !== undefined && peekedText.trim() === '' && !ended) {
+        guard.arm();
+        const { done, value } = await guard.race(reader.read());
+        guard.disarm();
+        if (done) ended = true;
+        else {
+          peeked.push(value);
+          peekedText += peekDecoder.decode(value, { stream: true });
+        }
+      }
+      const first = peekedText.trimStart()[0];
+      if (first === '{' && reader !== undefined) {
+        const whole = ended
+          ? concat(peeked)
+          : await readCapped(response, guard, request.attempted, peeked, reader);
+        ended = true;
+        readFailure(whole, response.status, request.attempted);
+      }
+      if (first === '<')
+        throw unexpected(request.attempted, response.status, 'a web page instead of the log');
+      if (response.status >= 400)
+        throw unexpected(request.attempted, response.status, 'an error page instead of the log');
+      handedOver = true;
+      return dumpLines(reader, peeked, ended, guard, request.attempted);
+    } catch (thrown) {
+      throw fromThrown(thrown, guard, request.attempted);
+    } finally {
+      if (!handedOver) {
+        reader?.cancel().catch(noop);
+        guard.dispose();
+      }
+    }
+  }
+
+  /** A JSON answer where text was expected: always an error, never lines. */
+  function readFailure(bytes: Uint8Array, httpStatus: number, attempted: string): never {
+    const body = parseJson(bytes, httpStatus, attempted);
+    throwIfFailureBody(body, httpStatus, attempted);
+    throw unexpected(attempted, httpStatus, 'JSON instead of the log');
+  }
+
+  async function* dumpLines(
+    reader: ReadableStreamDefaultReader<Uint8Array> | undefined,
+    peeked: Uint8Array[],
+    ended: boolean,
+    guard: CallGuard,
+    attempted: string,
+  ): AsyncGenerator<DumpChunk> {
+    const decoder = new TextDecoder();
+    let carry = '';
+    let bytesReceived = 0;
+    let finished = ended;
+    const take = (bytes: Uint8Array | undefined): DumpChunk => {
+      if (bytes !== undefined) bytesReceived += bytes.byteLength;
+      const text = carry + decoder.decode(bytes, { stream: bytes !== undefined });
+      const pieces = text.split('\n');
+      // The last piece has no line break yet: it waits for the next chunk (or the end).
+      carry = bytes === undefined ? '' : (pieces.pop() ?? '');
+      // Blank lines carry no query, so they are not passed on.
+      return { lines: pieces.map(withoutCarriageReturn).filter((line) => line !== ''), bytesReceived };
+    };
+    try {
+      for (const bytes of peeked) yield take(bytes);
+      while (!finished && reader !== undefined) {
+        guard.arm();
+        const { done, value } = await guard.race(reader.read());
+        guard.disarm();
+        if (done) finished = true;
+        else yield take(value);
+      }
+      const last = take(undefined);
+      if (last.lines.length > 0) yield last;
+    } catch (thrown) {
+      throw fromThrown(thrown, guard, attempted);
+    } finally {
+      // Also reached when the consumer stops early (break / return): close the download.
+      if (!finished) reader?.cancel().catch(noop);
+      guard.dispose();
+    }
+  }
+
+  return { form: config.form, call, stream, error };
+}
+
+// Servers that write CRLF leave a CR before each LF.
+const withoutCarriageReturn = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const total = parts.reduce((sum, part) => sum + part.byteLength, 0);
+  const whole = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    whole.set(part, offset);
+    offset += part.byteLength;
+  }
+  return whole;
+}

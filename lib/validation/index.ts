@@ -1,0 +1,155 @@
+/**
+ * Checks of user input before any call to the service, following decisions.md. Each returns the
+ * normalised value or the message the user sees. None of them throws.
+ */
+import { invalid, quoteInput, type Validation, valid } from './result';
+
+export { isValidDomain, normaliseDomainInput } from './domain';
+export { invalid, quoteInput, type Validation, valid } from './result';
+
+// Control characters, lone surrogates and line/paragraph separators cannot be displayed or typed
+// back; they would make a stored label differ invisibly from what the user sees.
+const UNPRINTABLE = /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}]/u;
+
+const PROFILE_NAME_MAX = 64;
+const NETWORK_LABEL_MAX = 64;
+
+/** A new profile's name: letters and digits only, 4 to 64 characters. */
+export function validateProfileName(input: string): Validation {
+  const name = typeof input === 'string' ? input.trim() : '';
+  if (name === '') return invalid('Enter a profile name.');
+  if (!/^[A-Za-z0-9]+$/.test(name)) {
+    return invalid('A profile name can contain only letters and digits (no spaces, accents or symbols).');
+  }
+  if (name.length < 4) return invalid('A profile name needs at least 4 characters.');
+  if (name.length > PROFILE_NAME_MAX) {
+    return invalid(`A profile name can be at most ${PROFILE_NAME_MAX} characters long.`);
+  }
+  return valid(name);
+}
+
+/**
+ * A profile the caller acts on (select, delete, list). Looser than `validateProfileName`: a
+ * profile made in the provider's dashboard may not follow this extension's naming rule, and the
+ * user must still be able to use or delete it.
+ */
+export function validateProfileReference(input: string): Validation {
+  const name = typeof input === 'string' ? input.trim() : '';
+  if (name === '') return invalid('Choose a profile.');
+  if (UNPRINTABLE.test(name) || name.length > 256)
+    return invalid(`${quoteInput(name)} is not a profile name.`);
+  return valid(name);
+}
+
+/** A category identifier; unknown ids reported by the service are accepted too. */
+export function validateCategoryId(input: string): Validation {
+  const id = typeof input === 'string' ? input.trim() : '';
+  if (id === '') return invalid('Choose a category.');
+  if (UNPRINTABLE.test(id) || /\s/.test(id) || id.length > 128) {
+    return invalid(`${quoteInput(id)} is not a category identifier.`);
+  }
+  return valid(id);
+}
+
+/** A top-level domain with its leading dot (`.xyz`); `xyz` and IDN TLDs are accepted. */
+export function validateTld(input: string): Validation {
+  const trimmed = typeof input === 'string' ? input.trim() : '';
+  if (trimmed === '') return invalid('Enter a top-level domain, such as .xyz.');
+  const bare = (trimmed.startsWith('.') ? trimmed.slice(1) : trimmed).replace(/\.$/, '');
+  if (bare.includes('*')) return invalid('Enter the top-level domain without a wildcard, such as .xyz.');
+  if (bare.includes('.')) return invalid('Enter one top-level domain, such as .xyz, not a full domain.');
+  let ascii: string;
+  try {
+    // The WHATWG parser turns an IDN label into punycode and lower-cases it.
+    ascii = new URL(`http://example.${bare}`).hostname.slice('example.'.length);
+  } catch {
+    return invalid(`${quoteInput(trimmed)} is not a top-level domain.`);
+  }
+  if (!/^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(ascii)) {
+    return invalid(`${quoteInput(trimmed)} is not a top-level domain.`);
+  }
+  return valid(`.${ascii}`);
+}
+
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
+
+/** An IPv4 address in dotted-quad form, without leading zeros (`010` is ambiguous: octal or decimal). */
+export function validateIpv4(input: string): Validation {
+  const ip = typeof input === 'string' ? input.trim() : '';
+  if (ip === '') return invalid('Enter an IPv4 address, such as 203.0.113.50.');
+  if (ip.includes(':')) return invalid('Only IPv4 addresses can be registered, such as 203.0.113.50.');
+  if (!IPV4.test(ip)) {
+    return invalid(
+      `${quoteInput(ip)} is not an IPv4 address: enter four numbers from 0 to 255 separated by dots, without leading zeros.`,
+    );
+  }
+  return valid(ip);
+}
+
+/** A day as `yyyy-mm-dd`, which must exist in the calendar. */
+export function validateDate(input: string): Validation {
+  const date = typeof input === 'string' ? input.trim() : '';
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) return invalid('Enter a date as yyyy-mm-dd, such as 2024-05-31.');
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const parsed = new Date(Date.UTC(year, month - 1, day));
+  if (parsed.getUTCFullYear() !== year || parsed.getUTCMonth() !== month - 1 || parsed.getUTCDate() !== day) {
+    return invalid(`${date} is not a real date.`);
+  }
+  return valid(date);
+}
+
+/** A network label: 1 to 64 printable characters, trimmed. */
+export function validateNetworkLabel(input: string): Validation {
+  const label = typeof input === 'string' ? input.trim() : '';
+  if (label === '') return invalid('Enter a label for the network, such as Home.');
+  if (UNPRINTABLE.test(label))
+    return invalid('A label cannot contain line breaks, tabs or other control characters.');
+  if ([...label].length > NETWORK_LABEL_MAX) {
+    return invalid(`A label can be at most ${NETWORK_LABEL_MAX} characters long.`);
+  }
+  return valid(label);
+}
+
+/** The account's API key as pasted from the dashboard (surrounding spaces are dropped). */
+export function validateApiKey(input: string): Validation {
+  const key = typeof input === 'string' ? input.trim() : '';
+  if (key === '') return invalid('Enter the API key from the API access section of your account dashboard.');
+  if (/\s/.test(key) || UNPRINTABLE.test(key))
+    return invalid('The API key cannot contain spaces or line breaks.');
+  if (key.length > 512) return invalid('This is too long to be an API key.');
+  return valid(key);
+}
+
+const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * The service's origin. Only `https://`, or `http://` on this computer (loopback), because the
+ * key travels in the query string. A pasted API address (`…/api/v1/?…`) is reduced to its origin.
+ */
+export function validateBaseUrl(input: string): Validation {
+  const trimmed = typeof input === 'string' ? input.trim() : '';
+  if (trimmed === '')
+    return invalid('Enter the base URL of the service, such as https://my.cleanbrowsing.org.');
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    return invalid(
+      `${quoteInput(trimmed)} is not a URL. Enter an address such as https://my.cleanbrowsing.org.`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    return invalid('The base URL cannot contain a user name or password.');
+  }
+  if (url.protocol === 'https:' && url.hostname !== '') return valid(url.origin);
+  if (url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname)) return valid(url.origin);
+  if (url.protocol === 'http:') {
+    return invalid(
+      'Use an https:// address: plain http:// is accepted only for this computer (localhost, 127.0.0.1, [::1]).',
+    );
+  }
+  return invalid(`The base URL must start with https://, such as https://my.cleanbrowsing.org.`);
+}
