@@ -1,0 +1,134 @@
+/**
+ * Which list entry covers a host. An entry covers the domain itself and every subdomain
+ * (decisions.md), so the entries that can cover `a.b.example.com` are exactly that name and its
+ * parents: looking each of them up costs one search per label, whatever the list size
+ * (a list may hold 100,000 entries; a linear scan per popup opening would be felt). The list is
+ * kept sorted, so each lookup is a binary search and the popup builds nothing when it opens.
+ */
+
+const PLAIN_ASCII_HOST = /^[a-z0-9_.-]+$/;
+
+/**
+ * The form list entries and page hosts are compared in: lower case, punycode for IDNs, no
+ * trailing dot. Returns '' for something that is not a host name.
+ */
+export function canonicalHost(value: string): string {
+  let host = value.trim();
+  while (host.endsWith('.')) host = host.slice(0, -1);
+  if (PLAIN_ASCII_HOST.test(host)) return host;
+  const lower = host.toLowerCase();
+  if (PLAIN_ASCII_HOST.test(lower)) return lower;
+  try {
+    // The WHATWG URL parser applies IDNA (Unicode -> punycode) and lower-cases.
+    return new URL(`http://${host}`).hostname.replace(/\.+$/, '');
+  } catch {
+    return '';
+  }
+}
+
+/** Each name the entry could be: the host itself, then every parent, shortest last. */
+export function* selfAndParents(host: string): Generator<string> {
+  let name = host;
+  while (name !== '') {
+    yield name;
+    const dot = name.indexOf('.');
+    if (dot < 0) return;
+    name = name.slice(dot + 1);
+  }
+}
+
+export interface DomainIndex {
+  readonly size: number;
+  /** The entry (canonical spelling) covering `host`, the most specific one, if any. */
+  covering(host: string): string | undefined;
+  /** True when `domain` itself is an entry (not merely covered by a parent entry). */
+  has(domain: string): boolean;
+}
+
+/**
+ * Entries in the form `sortedDomainIndex` takes: canonical, without duplicates, in code-unit
+ * order. Done once when a list is fetched, so opening the popup never pays for it.
+ */
+export function canonicalSortedDomains(entries: Iterable<string>): string[] {
+  const unique = new Set<string>();
+  for (const entry of entries) {
+    const canonical = canonicalHost(entry);
+    if (canonical !== '') unique.add(canonical);
+  }
+  return [...unique].sort(compareCodeUnits);
+}
+
+export function isCanonicalSorted(domains: readonly string[]): boolean {
+  for (let i = 1; i < domains.length; i++) {
+    if (compareCodeUnits(domains[i - 1]!, domains[i]!) >= 0) return false;
+  }
+  return true;
+}
+
+/**
+ * An index over a list already in `canonicalSortedDomains` form: binary search for the host and
+ * each parent, O(labels x log n), with nothing to build (the popup reads the list from its cache
+ * and answers at once, even for 100,000 entries).
+ */
+export function sortedDomainIndex(sorted: readonly string[]): DomainIndex {
+  const contains = (name: string): boolean => {
+    let low = 0;
+    let high = sorted.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const order = compareCodeUnits(sorted[middle]!, name);
+      if (order === 0) return true;
+      if (order < 0) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
+  };
+  return {
+    size: sorted.length,
+    covering(host) {
+      const canonical = canonicalHost(host);
+      if (canonical === '') return undefined;
+      for (const name of selfAndParents(canonical)) if (contains(name)) return name;
+      return undefined;
+    },
+    has(domain) {
+      const canonical = canonicalHost(domain);
+      return canonical !== '' && contains(canonical);
+    },
+  };
+}
+
+export function createDomainIndex(entries: Iterable<string>): DomainIndex {
+  return sortedDomainIndex(canonicalSortedDomains(entries));
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The index as it will be once changes not yet confirmed by the service are applied (changes
+ * waiting in the worker's outbox, or confirmed since the list was fetched), without rebuilding
+ * a large index. `added` and `removed` are the net effect: a domain in both counts as removed.
+ */
+export function withChanges(
+  base: DomainIndex,
+  changes: { added: Iterable<string>; removed: Iterable<string> },
+): DomainIndex {
+  const removed = new Set([...changes.removed].map(canonicalHost));
+  const added = new Set([...changes.added].map(canonicalHost).filter((name) => !removed.has(name)));
+  if (added.size === 0 && removed.size === 0) return base;
+  const isEntry = (name: string) => added.has(name) || (!removed.has(name) && base.has(name));
+  return {
+    size: base.size + added.size,
+    covering(host) {
+      const canonical = canonicalHost(host);
+      if (canonical === '') return undefined;
+      for (const name of selfAndParents(canonical)) if (isEntry(name)) return name;
+      return undefined;
+    },
+    has(domain) {
+      return isEntry(canonicalHost(domain));
+    },
+  };
+}
