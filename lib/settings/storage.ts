@@ -58,3 +58,26 @@ export const chosenProfileItem = defineValidatedItem('local:chosenProfile', z.st
   fallback: 'default',
   version: 1,
 });
+
+// --- Logs section (issue 4) ---
+
+/**
+ * When this browser last asked the service for a raw log (ms since the epoch). The service allows
+ * one `logs/getdump` per hour per account; the client keeps count itself, across restarts. One
+ * value for the configured account: switching accounts inside the hour waits too, erring safe.
+ */
+export const lastLogDumpItem = defineValidatedItem(
+  'local:lastLogDump',
+  z.object({ at: z.number().nonnegative() }).nullable(),
+  { fallback: null, version: 1 },
+);
+
+/**
+ * Days whose raw lines were deleted from this browser (newest last, at most 200): their download
+ * can only fail, so the Logs section says so instead of spending the hourly download on it.
+ */
+export const deletedLogDaysItem = defineValidatedItem(
+  'local:deletedLogDays',
+  z.array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/)).max(200),
+  { fallback: [], version: 1 },
+);

@@ -1,0 +1,109 @@
+/**
+ * Streams one day's raw log from the service into the compact record store and, optionally, a
+ * file. Lines are parsed as they arrive and dropped; the text itself is never held as a whole.
+ */
+import { ApiError, isApiError } from '@/lib/api/errors';
+import type { DnsFilterApi } from '@/lib/api/types';
+import type { RecordStore } from './record-store';
+
+export interface DumpProgress {
+  bytes: number;
+  lines: number;
+  /** Lines kept for the view (all of them unless the store's limit was reached). */
+  stored: number;
+  unrecognised: number;
+}
+
+/** Where the raw text goes when the user saves it; `write` may wait (backpressure). */
+export interface DumpSink {
+  write(text: string): Promise<void>;
+  close(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export interface DumpOutcome extends DumpProgress {
+  /** True when the store filled up: the view holds the first `stored` lines only. */
+  truncated: boolean;
+  /** True when the stream was stopped early because the store was full and nothing was being saved. */
+  stoppedAtLimit: boolean;
+  elapsedMs: number;
+}
+
+export interface StreamDumpOptions {
+  api: Pick<DnsFilterApi, 'getDump'>;
+  date: string;
+  store: RecordStore;
+  signal?: AbortSignal;
+  sink?: DumpSink;
+  onProgress?: (progress: DumpProgress) => void;
+  /** At most one progress call per interval; parsing is the hot path, rendering is not. */
+  progressIntervalMs?: number;
+  now?: () => number;
+}
+
+const mark = (name: string, detail?: unknown) => {
+  try {
+    globalThis.performance?.mark(name, { detail });
+  } catch {
+    // Marks are for measurements only; a browser without them must still load the log.
+  }
+};
+
+const cancelled = () => new ApiError('aborted', 'The raw log download was cancelled.');
+
+export async function streamDump(options: StreamDumpOptions): Promise<DumpOutcome> {
+  const { api, date, store, signal, sink, onProgress } = options;
+  const now = options.now ?? (() => globalThis.performance?.now() ?? Date.now());
+  const interval = options.progressIntervalMs ?? 100;
+  const startedAt = now();
+  let lastReport = startedAt;
+  let bytes = 0;
+  let lines = 0;
+  let stoppedAtLimit = false;
+  const progress = (): DumpProgress => ({
+    bytes,
+    lines,
+    stored: store.size,
+    unrecognised: store.counts.unrecognised,
+  });
+
+  mark('dump-start');
+  try {
+    const chunks = await api.getDump(date, { signal });
+    for await (const chunk of chunks) {
+      bytes = chunk.bytesReceived;
+      lines += chunk.lines.length;
+      if (store.fullReason === null) {
+        for (const line of chunk.lines) {
+          if (store.addLine(line) === 'full') break;
+        }
+      }
+      if (sink !== undefined && chunk.lines.length > 0) await sink.write(`${chunk.lines.join('\n')}\n`);
+      if (store.fullReason !== null && sink === undefined) {
+        // Nothing more can be shown and nothing is being saved: stop downloading (leaving the
+        // loop cancels the response body).
+        stoppedAtLimit = true;
+        break;
+      }
+      const t = now();
+      if (onProgress !== undefined && t - lastReport >= interval) {
+        lastReport = t;
+        onProgress(progress());
+      }
+      if (signal?.aborted) throw cancelled();
+    }
+    await sink?.close();
+  } catch (error) {
+    await sink?.abort().catch(() => undefined);
+    throw signal?.aborted && !isApiError(error) ? cancelled() : error;
+  }
+  const outcome: DumpOutcome = {
+    ...progress(),
+    truncated: store.fullReason !== null,
+    stoppedAtLimit,
+    elapsedMs: now() - startedAt,
+  };
+  onProgress?.(progress());
+  mark('dump-done', { bytes: outcome.bytes, lines: outcome.lines, elapsedMs: outcome.elapsedMs });
+  return outcome;
+}

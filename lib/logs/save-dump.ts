@@ -1,0 +1,113 @@
+/**
+ * Where "Save to file" writes the raw log. Neither way ever puts the service URL (which carries
+ * the API key) into a download: the text is fetched by the client and written by the page.
+ *
+ * - File System Access (`showSaveFilePicker`, Chromium): streams to the chosen file as the text
+ *   arrives; nothing accumulates in the page.
+ * - Elsewhere (Firefox): the text is gathered into Blob parts as it arrives (the browser may keep
+ *   large blobs on disk) and handed to an `<a download>` click; the `blob:` URL names only the
+ *   extension's origin and a random id, so the download history never sees the key.
+ */
+import type { DumpSink } from './load-dump';
+
+/** The parts of the File System Access API used here (not yet in TypeScript's DOM types). */
+interface WritableFile {
+  write(data: string): Promise<void>;
+  close(): Promise<void>;
+  abort(): Promise<void>;
+}
+interface SaveFileHandle {
+  createWritable(): Promise<WritableFile>;
+}
+export type ShowSaveFilePicker = (options: {
+  suggestedName: string;
+  types?: { description: string; accept: Record<string, string[]> }[];
+}) => Promise<SaveFileHandle>;
+
+export function dumpFileName(date: string): string {
+  return `dns-log-${date}.txt`;
+}
+
+export function createFileSink(file: WritableFile): DumpSink {
+  return {
+    write: (text) => file.write(text),
+    close: () => file.close(),
+    abort: () => file.abort(),
+  };
+}
+
+/** Blob parts are merged every few megabytes so the page holds few, large parts rather than many strings. */
+const BLOB_PART_BYTES = 8 * 1024 * 1024;
+
+export interface BlobSinkDeps {
+  fileName: string;
+  document: Document;
+  createObjectURL?: (blob: Blob) => string;
+  revokeObjectURL?: (url: string) => void;
+}
+
+export function createBlobSink(deps: BlobSinkDeps): DumpSink & { readonly savedBytes: number } {
+  const createUrl = deps.createObjectURL ?? ((blob: Blob) => URL.createObjectURL(blob));
+  const revokeUrl = deps.revokeObjectURL ?? ((url: string) => URL.revokeObjectURL(url));
+  let parts: Blob[] = [];
+  let pending: string[] = [];
+  let pendingLength = 0;
+  let savedBytes = 0;
+  const flush = () => {
+    if (pending.length === 0) return;
+    const part = new Blob(pending, { type: 'text/plain' });
+    savedBytes += part.size;
+    parts.push(part);
+    pending = [];
+    pendingLength = 0;
+  };
+  return {
+    async write(text) {
+      pending.push(text);
+      pendingLength += text.length;
+      if (pendingLength >= BLOB_PART_BYTES) flush();
+    },
+    async close() {
+      flush();
+      const url = createUrl(new Blob(parts, { type: 'text/plain;charset=utf-8' }));
+      parts = [];
+      const link = deps.document.createElement('a');
+      link.href = url;
+      link.download = deps.fileName;
+      link.rel = 'noopener';
+      link.style.display = 'none';
+      deps.document.body.append(link);
+      link.click();
+      link.remove();
+      // The download reads the blob after the click returns; give it time before letting go.
+      setTimeout(() => revokeUrl(url), 60_000);
+    },
+    async abort() {
+      parts = [];
+      pending = [];
+    },
+    get savedBytes() {
+      return savedBytes;
+    },
+  };
+}
+
+/**
+ * Asks where to save (must run inside the click that asked for it: the picker needs a user
+ * gesture). Returns null when the user dismissed the picker.
+ */
+export async function chooseDumpSink(date: string, win: Window = window): Promise<DumpSink | null> {
+  const picker = (win as unknown as { showSaveFilePicker?: ShowSaveFilePicker }).showSaveFilePicker;
+  const fileName = dumpFileName(date);
+  if (typeof picker !== 'function') return createBlobSink({ fileName, document: win.document });
+  try {
+    const handle = await picker.call(win, {
+      suggestedName: fileName,
+      types: [{ description: 'Text file', accept: { 'text/plain': ['.txt', '.log'] } }],
+    });
+    return createFileSink(await handle.createWritable());
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') return null;
+    throw error;
+  }
+}
