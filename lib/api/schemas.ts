@@ -210,10 +210,21 @@ const domainListing = z.union([
     z.record(z.string(), domainEntries),
     z.transform((byProfile): DomainListing => ({ kind: 'by-profile', byProfile: { ...byProfile } })),
   ),
-  // A map keyed by the domains themselves (`{"example.com": {...}}`).
+  // A map keyed by the domains themselves (`{"example.com": {...}}`). Array values mean a
+  // per-profile map that failed above, not domains.
   z.pipe(
     z.record(z.string(), z.unknown()),
-    z.transform((map): DomainListing => ({ kind: 'flat', domains: Object.keys(map) })),
+    z.transform((map, ctx): DomainListing => {
+      if (Object.values(map).some(Array.isArray)) {
+        ctx.issues.push({
+          code: 'custom',
+          message: 'per-profile map with entries that are not domains',
+          input: map,
+        });
+        return z.NEVER;
+      }
+      return { kind: 'flat', domains: Object.keys(map) };
+    }),
   ),
 ]);
 
