@@ -1,3 +1,4 @@
+import { AccountPanel } from './AccountPanel';
 import { SetupSection } from './SetupSection';
 
 export function OptionsApp() {
@@ -5,6 +6,7 @@ export function OptionsApp() {
     <main class="options">
       <h1>DNS Filter Companion: settings</h1>
       <SetupSection />
+      <AccountPanel />
     </main>
   );
 }

@@ -81,3 +81,14 @@ export const deletedLogDaysItem = defineValidatedItem(
   z.array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/)).max(200),
   { fallback: [], version: 1 },
 );
+
+// --- Options page: account management (issue 3) ---
+
+/**
+ * The profile the options page's account sections act on. Kept apart from `chosenProfileItem`
+ * so browsing another profile's lists here never changes what the popup's buttons act on.
+ */
+export const managedProfileItem = defineValidatedItem('local:managedProfile', z.string().min(1), {
+  fallback: 'default',
+  version: 1,
+});

@@ -1,0 +1,54 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError } from '@/lib/api/errors';
+import { lookupPublicIpv4 } from '@/lib/network/ip-lookup';
+import { dynamicIpSettingsItem } from '@/lib/settings/storage';
+import { useConfiguredClient } from '../useConfiguredClient';
+import { AccountManagement } from './AccountManagement';
+import type { AccountServices } from './account-context';
+
+type Lookup = NonNullable<AccountServices['lookupPublicIp']>;
+
+/**
+ * The same lookup as the worker's registration (same URLs, same parsing), rebuilt when the
+ * lookup URLs change so the mark follows the settings.
+ */
+function usePublicIpLookup(): Lookup | undefined {
+  const [lookup, setLookup] = useState<Lookup | undefined>(undefined);
+  useEffect(() => {
+    let current = '';
+    const build = (urls: readonly string[]) => {
+      // Other dynamic IP settings (interval, label) change nothing here: no new lookup for them.
+      const key = JSON.stringify(urls);
+      if (key === current) return;
+      current = key;
+      setLookup(() => async () => {
+        const result = await lookupPublicIpv4(urls, fetch.bind(globalThis));
+        if (!result.ok) throw new ApiError('network', result.message);
+        return result.ip;
+      });
+    };
+    void dynamicIpSettingsItem.getValue().then((settings) => build(settings.lookupUrls));
+    return dynamicIpSettingsItem.watch((settings) => build(settings.lookupUrls));
+  }, []);
+  return lookup;
+}
+
+/** Account management for the saved settings; until a key is saved, it says what to do. */
+export function AccountPanel() {
+  const configured = useConfiguredClient();
+  const lookupPublicIp = usePublicIpLookup();
+
+  if (configured.state === 'loading') return null;
+  if (configured.state === 'no-key') {
+    return (
+      <section aria-labelledby="account-heading" class="account-missing">
+        <h2 id="account-heading">Account</h2>
+        <p>
+          Enter your API key in Setup above and save it: profiles, categories, lists, top-level domains,
+          default block and networks then appear here.
+        </p>
+      </section>
+    );
+  }
+  return <AccountManagement client={configured.client} lookupPublicIp={lookupPublicIp} />;
+}

@@ -1,0 +1,100 @@
+import { useId, useState } from 'preact/hooks';
+import { describeCategory, mergeWithCatalogue } from '@/lib/api/categories';
+import type { ApiForm, CategoryState } from '@/lib/api/types';
+import { StatusMessage } from '../StatusMessage';
+import { useRemoteAction } from '../useRemoteAction';
+import { useRemoteData } from '../useRemoteData';
+import { PROPAGATION_NOTE, scopePhrase, useAccount } from './account-context';
+import { ScopeNote } from './ScopeNote';
+
+/** Every category of the form with its description, including any the spec does not list. */
+function categoryRows(form: ApiForm, states: readonly CategoryState[]) {
+  return mergeWithCatalogue(form, states).map((state) => ({ ...describeCategory(form, state.id), ...state }));
+}
+
+export function CategoriesSection() {
+  const { client, form, profile } = useAccount();
+  const headingId = useId();
+  const idPrefix = useId();
+  const { data, update, reload } = useRemoteData(
+    (signal) => client.listCategories(profile, { signal }),
+    [client, profile],
+  );
+  const { status, run, busy } = useRemoteAction();
+  // The state a toggle asked for, shown while the call runs; dropped (reverting the box) on failure.
+  const [pending, setPending] = useState<{ id: string; blocked: boolean } | null>(null);
+
+  const toggle = async (id: string, label: string, blocked: boolean) => {
+    setPending({ id, blocked });
+    const done = await run(
+      `${blocked ? 'Blocking' : 'Allowing'} ${label} for ${scopePhrase(form, profile)}…`,
+      async () => {
+        await client.setCategoryBlocked(id, blocked, profile);
+        return true;
+      },
+      () =>
+        `${label} is now ${blocked ? 'blocked' : 'allowed'} for ${scopePhrase(form, profile)}. ${PROPAGATION_NOTE}`,
+    );
+    if (done) {
+      update((states) => {
+        const others = states.filter((state) => state.id !== id);
+        return [...others, { id, blocked }];
+      });
+    }
+    setPending(null);
+  };
+
+  const states = data.data;
+  return (
+    <section aria-labelledby={headingId}>
+      <h2 id={headingId}>Categories</h2>
+      <ScopeNote />
+      {data.state === 'failed' ? (
+        <div class="load-failed">
+          <p>Could not load the categories: {data.message}</p>
+          <button type="button" onClick={reload}>
+            Load the categories again
+          </button>
+        </div>
+      ) : states === undefined ? (
+        <p class="hint">Loading the categories…</p>
+      ) : (
+        <fieldset class="categories">
+          <legend>Checked categories are blocked; the others are allowed.</legend>
+          <ul class="plain-list category-list">
+            {categoryRows(form, states).map((category, index) => {
+              const checked = pending?.id === category.id ? pending.blocked : category.blocked;
+              const inputId = `${idPrefix}-${index}`;
+              return (
+                <li key={category.id} class="category">
+                  <input
+                    id={inputId}
+                    type="checkbox"
+                    checked={checked}
+                    aria-describedby={`${inputId}-about`}
+                    aria-disabled={busy}
+                    onClick={(event) => {
+                      // Not `disabled`: that would throw keyboard focus out of the list mid-action.
+                      if (busy) event.preventDefault();
+                    }}
+                    onChange={(event) =>
+                      void toggle(category.id, category.label, event.currentTarget.checked)
+                    }
+                  />
+                  <label for={inputId}>{category.label}</label>
+                  <span class={checked ? 'state state-blocked' : 'state state-allowed'}>
+                    {checked ? 'blocked' : 'allowed'}
+                  </span>
+                  <span class="hint category-about" id={`${inputId}-about`}>
+                    {category.description || category.id}
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+        </fieldset>
+      )}
+      <StatusMessage status={status} />
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import type { ApiForm, DnsFilterApi, DomainListKind } from '@/lib/api/types';
+import { scopeKey } from '@/lib/settings/storage';
+
+/** What the account sections need from outside; tests pass fakes, the page passes the real ones. */
+export interface AccountServices {
+  client: DnsFilterApi;
+  /** This browser's public IPv4 address, found the same way the worker finds it. */
+  lookupPublicIp?: (signal: AbortSignal) => Promise<string>;
+  /** Called after a domain list changed, so cached verdicts (the popup's) are not shown stale. */
+  onListChanged?: (change: { list: DomainListKind; profile: string | undefined }) => void | Promise<void>;
+  /** Clock for "set on …" notes. */
+  now?: () => number;
+}
+
+export interface AccountScope extends AccountServices {
+  form: ApiForm;
+  /** The chosen profile in Form A; undefined in Form B (whole account). */
+  profile: string | undefined;
+  /** Key of per-scope data kept in this browser. */
+  scope: string;
+  /** Profiles of the account, as last listed. */
+  profiles: readonly string[];
+}
+
+export const AccountContext = createContext<AccountScope | null>(null);
+
+export function useAccount(): AccountScope {
+  const account = useContext(AccountContext);
+  if (!account) throw new Error('Account sections must be rendered inside <AccountManagement>.');
+  return account;
+}
+
+export function accountScope(
+  services: AccountServices,
+  profile: string,
+  profiles: readonly string[],
+): AccountScope {
+  const form = services.client.form;
+  const effective = form === 'A' ? profile : undefined;
+  return { ...services, form, profile: effective, scope: scopeKey(form, effective), profiles };
+}
+
+/** "profile work" or "the whole account", for status texts. */
+export function scopePhrase(form: ApiForm, profile: string | undefined): string {
+  return form === 'B' ? 'the whole account' : `profile ${profile ?? 'default'}`;
+}
+
+/** decisions.md: say after a change that it takes time, never promise an immediate effect. */
+export const PROPAGATION_NOTE = 'It can take 30 to 45 minutes to reach the filter.';

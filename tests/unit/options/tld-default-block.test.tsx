@@ -1,0 +1,95 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { ApiError } from '@/lib/api/errors';
+import { addedTldsItem, defaultBlockItem } from '@/lib/settings/storage';
+import { createFakeClient } from './fake-client';
+import { renderAccount, section } from './render-account';
+
+beforeEach(() => fakeBrowser.reset());
+afterEach(cleanup);
+
+describe('Top-level domains section', () => {
+  it('blocks a TLD for the chosen profile and lists it as blocked from this browser, for that profile only', async () => {
+    const client = createFakeClient('A', { profiles: ['default', 'kids1'] });
+    await renderAccount({ client });
+    const tlds = within(section('Top-level domains'));
+    expect(tlds.getByText(/use your provider's dashboard/)).toBeTruthy();
+    fireEvent.input(tlds.getByRole('textbox', { name: 'Top-level domain' }), { target: { value: 'XYZ' } });
+    fireEvent.click(tlds.getByRole('button', { name: 'Block top-level domain' }));
+    await waitFor(() =>
+      expect(tlds.getByRole('status').textContent).toContain('under .xyz for profile default'),
+    );
+    expect([...(client.state.tlds.default ?? [])]).toEqual(['.xyz']);
+    const list = tlds.getByRole('list', { name: 'Top-level domains blocked from this browser' });
+    expect(within(list).getByText('.xyz')).toBeTruthy();
+    expect(await addedTldsItem.getValue()).toEqual({ 'A:default': ['.xyz'] });
+
+    fireEvent.change(screen.getByRole('combobox', { name: 'Profile' }), { target: { value: 'kids1' } });
+    await waitFor(() =>
+      expect(tlds.queryByRole('list', { name: 'Top-level domains blocked from this browser' })).toBeNull(),
+    );
+  });
+
+  it('refuses a full domain without calling the service and keeps it', async () => {
+    const client = createFakeClient('B');
+    await renderAccount({ client });
+    const tlds = within(section('Top-level domains'));
+    fireEvent.input(tlds.getByRole('textbox', { name: 'Top-level domain' }), {
+      target: { value: 'example.com' },
+    });
+    fireEvent.click(tlds.getByRole('button', { name: 'Block top-level domain' }));
+    await waitFor(() => expect(tlds.getByRole('status').textContent).toContain('not a full domain'));
+    expect(client.calls.some((call) => call.method === 'blockTld')).toBe(false);
+    expect((tlds.getByRole('textbox', { name: 'Top-level domain' }) as HTMLInputElement).value).toBe(
+      'example.com',
+    );
+  });
+});
+
+describe('Default block section', () => {
+  const theSwitch = () =>
+    within(section('Default block')).getByRole('switch', {
+      name: 'Block everything not on the whitelist',
+    }) as HTMLInputElement;
+
+  it('says the state is not known until it is set from this browser, then shows it', async () => {
+    const client = createFakeClient('A', { profiles: ['default', 'kids1'] });
+    await renderAccount({ client, now: () => Date.UTC(2024, 4, 31, 12) });
+    const block = within(section('Default block'));
+    expect(block.getByText(/not known: set from another place/)).toBeTruthy();
+    expect(block.getByText(/blocked unless it is on the whitelist/)).toBeTruthy();
+
+    fireEvent.click(theSwitch());
+    await waitFor(() =>
+      expect(block.getByRole('status').textContent).toContain('Default block is on for profile default'),
+    );
+    expect(client.state.defaultBlock).toEqual({ default: true });
+    expect(theSwitch().checked).toBe(true);
+    expect(block.getByText(/Current state: on, set from this browser/)).toBeTruthy();
+    expect(await defaultBlockItem.getValue()).toEqual({
+      'A:default': { enabled: true, at: Date.UTC(2024, 4, 31, 12) },
+    });
+
+    // Another profile's state is its own.
+    fireEvent.change(screen.getByRole('combobox', { name: 'Profile' }), { target: { value: 'kids1' } });
+    await waitFor(() => expect(block.getByText(/not known/)).toBeTruthy());
+    expect(theSwitch().checked).toBe(false);
+  });
+
+  it('keeps the last known state when the change fails', async () => {
+    await defaultBlockItem.setValue({ 'B:account': { enabled: true, at: 0 } });
+    const client = createFakeClient('B');
+    client.failNext(
+      'setDefaultBlock',
+      new ApiError('service', 'Could not turn off default block: Not allowed'),
+    );
+    await renderAccount({ client });
+    await waitFor(() => expect(theSwitch().checked).toBe(true));
+    fireEvent.click(theSwitch());
+    const block = within(section('Default block'));
+    await waitFor(() => expect(block.getByRole('status').textContent).toContain('Not allowed'));
+    expect(theSwitch().checked).toBe(true);
+    expect(block.getByText(/Current state: on/)).toBeTruthy();
+  });
+});
