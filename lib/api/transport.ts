@@ -58,8 +58,9 @@ export function isBadKeyReason(reason: string): boolean {
 type StopReason = 'timeout' | 'aborted';
 
 /**
- * Time limit and cancellation of one call. The timer is armed around each wait for the server
- * (headers, then each body chunk) so a long download that keeps flowing is never cut.
+ * Time limit and cancellation of one call. A JSON call gets one deadline for the whole call
+ * (`whole`); a download arms the timer around each wait for the server (headers, then each
+ * chunk) so a long download that keeps flowing is never cut.
  */
 class CallGuard {
   private readonly controller = new AbortController();
@@ -70,6 +71,7 @@ class CallGuard {
   constructor(
     private readonly timeoutMs: number,
     private readonly callerSignal: AbortSignal | undefined,
+    private readonly scope: 'whole' | 'per-wait',
   ) {
     if (callerSignal?.aborted) this.stop('aborted');
     else callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
@@ -83,19 +85,26 @@ class CallGuard {
     return this.stoppedBy;
   }
 
+  /** Starts the wait for the server (for `whole`, only the first call starts the deadline). */
   arm(): void {
-    this.disarm();
+    if (this.scope === 'whole' && this.timer !== undefined) return;
+    this.clearTimer();
     this.timer = setTimeout(() => this.stop('timeout'), this.timeoutMs);
   }
 
+  /** The server answered this wait; the time the caller spends on the data does not count. */
   disarm(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    if (this.scope === 'per-wait') this.clearTimer();
   }
 
   dispose(): void {
-    this.disarm();
+    this.clearTimer();
     this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   /**
@@ -127,7 +136,7 @@ class CallGuard {
   private stop(reason: StopReason): void {
     if (this.stoppedBy !== null) return;
     this.stoppedBy = reason;
-    this.disarm();
+    this.clearTimer();
     this.controller.abort();
   }
 }
@@ -305,7 +314,7 @@ export function createTransport(config: TransportConfig): Transport {
   }
 
   async function call<S extends z.ZodMiniType>(request: ApiCall, schema: S): Promise<z.output<S>> {
-    const guard = new CallGuard(config.timeoutMs, request.signal);
+    const guard = new CallGuard(config.timeoutMs, request.signal, 'whole');
     try {
       const response = await send(request, guard, 'application/json');
       const body = parseJson(
@@ -332,7 +341,7 @@ export function createTransport(config: TransportConfig): Transport {
   }
 
   async function stream(request: ApiCall): Promise<AsyncIterable<DumpChunk>> {
-    const guard = new CallGuard(config.timeoutMs, request.signal);
+    const guard = new CallGuard(config.timeoutMs, request.signal, 'per-wait');
     let handedOver = false;
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     try {

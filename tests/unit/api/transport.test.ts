@@ -202,6 +202,24 @@ describe('network, time limit and cancellation', () => {
     expect((await apiError(api.listProfiles())).kind).toBe('timeout');
   });
 
+  it('a JSON answer trickling in slower than timeoutMs overall is a timeout, though each chunk is quick', async () => {
+    const chunks = ['{"status":"success",', '"profiles":', '["default",', '"kids"', ']', '}'];
+    const { stream } = chunkedBody(chunks, 30);
+    const { api } = client(() => new Response(stream, { headers: { 'content-type': 'application/json' } }), {
+      timeoutMs: 100,
+    });
+    expect((await apiError(api.listProfiles())).kind).toBe('timeout');
+  });
+
+  it('the same answer within timeoutMs is read', async () => {
+    const chunks = ['{"status":"success",', '"profiles":', '["default",', '"kids"', ']', '}'];
+    const { stream } = chunkedBody(chunks, 5);
+    const { api } = client(() => new Response(stream, { headers: { 'content-type': 'application/json' } }), {
+      timeoutMs: 1000,
+    });
+    expect(await api.listProfiles()).toEqual(['default', 'kids']);
+  });
+
   it('the default time limit is 15 s', async () => {
     const { vi } = await import('vitest');
     vi.useFakeTimers();
