@@ -14,7 +14,29 @@ export default defineConfig({
     name: 'DNS Filter Companion',
     description:
       'See whether a site is blocked by your DNS filter and fix it in one click; manage your filtering account.',
-    permissions: ['storage'],
+    permissions: [
+      'storage',
+      // Background worker: the dynamic IP re-registration timer and the outbox's retry with backoff.
+      'alarms',
+      // Background worker: "Whitelist / Blocklist this site" and "… link's domain" on right-click.
+      'contextMenus',
+      // Background worker: the outcome of a right-click or shortcut action, which has no page to show it.
+      'notifications',
+      // The popup and keyboard shortcuts read the current tab's address: clicking the toolbar
+      // button or invoking a shortcut grants access to that tab only (no `tabs` permission).
+      'activeTab',
+    ],
+    // Background worker: whitelist / blocklist the current site for the last chosen profile.
+    commands: {
+      'whitelist-site': {
+        suggested_key: { default: 'Alt+Shift+W' },
+        description: 'Whitelist the current site',
+      },
+      'blocklist-site': {
+        suggested_key: { default: 'Alt+Shift+B' },
+        description: 'Blocklist the current site',
+      },
+    },
     // The default service; other origins are asked for when the user saves one.
     host_permissions: ['https://my.cleanbrowsing.org/*'],
     // Custom service origins are asked for at runtime, when the user configures one.

@@ -26,5 +26,43 @@ export type ChangeOutcome = z.infer<typeof changeOutcomeSchema>;
 
 export const requestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('submit-change'), change: listChangeSchema }),
+  // Worker: runs a dynamic IP registration now; answers `RegisterNowResponse`.
+  z.object({ type: z.literal('register-now') }),
+  // Worker: sends waiting outbox changes now, ignoring their backoff; answers `RetryOutboxResponse`.
+  z.object({ type: z.literal('retry-outbox') }),
 ]);
 export type Request = z.infer<typeof requestSchema>;
+
+/** Answer to 'register-now': the stored outcome of the run (lib/settings/storage.ts registrationOutcomeSchema). */
+export const registerNowResponseSchema = z.object({
+  ok: z.boolean(),
+  ip: z.string().optional(),
+  message: z.string(),
+});
+export type RegisterNowResponse = z.infer<typeof registerNowResponseSchema>;
+
+/** Answer to 'retry-outbox': how many changes are still waiting afterwards. */
+export const retryOutboxResponseSchema = z.object({ pending: z.number().int().min(0) });
+export type RetryOutboxResponse = z.infer<typeof retryOutboxResponseSchema>;
+
+/** The fields of `runtime.MessageSender` the worker checks. */
+export interface MessageSenderInfo {
+  id?: string;
+  url?: string;
+  tab?: unknown;
+}
+
+/**
+ * Whether a message comes from this extension's own pages. Content scripts (none today) and
+ * other extensions are refused: they could otherwise make the worker change the user's lists.
+ * `extensionBaseUrl` is `runtime.getURL('/')`.
+ */
+export function isOwnExtensionPage(
+  sender: MessageSenderInfo,
+  ownId: string,
+  extensionBaseUrl: string,
+): boolean {
+  if (sender.id !== ownId) return false;
+  if (sender.url !== undefined) return sender.url.startsWith(extensionBaseUrl);
+  return sender.tab === undefined;
+}

@@ -5,6 +5,7 @@
  * The API key lives in `storage.local` only, never in `storage.sync` (decisions.md).
  */
 import { z } from 'zod';
+import { listChangeSchema } from '@/lib/messaging/protocol';
 import { defineValidatedItem } from './validated-item';
 
 export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
@@ -92,3 +93,148 @@ export const managedProfileItem = defineValidatedItem('local:managedProfile', z.
   fallback: 'default',
   version: 1,
 });
+
+// ---------------------------------------------------------------------------------------------
+// Background worker: dynamic IP registration, outbox of one-click changes, context menu.
+// Everything the worker knows lives here, because an MV3 worker loses its globals at any time.
+// ---------------------------------------------------------------------------------------------
+
+/** The answer most IP lookup services give; ipify and icanhazip both send CORS headers too. */
+export const DEFAULT_IP_LOOKUP_URLS = ['https://api.ipify.org?format=json', 'https://ipv4.icanhazip.com/'];
+export const DYNAMIC_IP_INTERVAL = { min: 5, max: 1440, fallback: 15 } as const;
+
+export const dynamicIpSettingsSchema = z.object({
+  enabled: z.boolean(),
+  intervalMinutes: z.number().int().min(DYNAMIC_IP_INTERVAL.min).max(DYNAMIC_IP_INTERVAL.max),
+  label: z.string().min(1).max(256),
+  /** Form A profile the address is registered to; ignored in Form B. */
+  profile: z.string().min(1),
+  lookupUrls: z
+    .array(z.url({ protocol: /^https?$/ }))
+    .min(1)
+    .max(10),
+  /** Delete the address this browser registered before, once the new one is added. */
+  removePrevious: z.boolean(),
+});
+export type DynamicIpSettings = z.infer<typeof dynamicIpSettingsSchema>;
+
+export const dynamicIpSettingsItem = defineValidatedItem('local:dynamicIp', dynamicIpSettingsSchema, {
+  fallback: {
+    enabled: false,
+    intervalMinutes: DYNAMIC_IP_INTERVAL.fallback,
+    label: 'Dynamic IP (this browser)',
+    profile: 'default',
+    lookupUrls: DEFAULT_IP_LOOKUP_URLS,
+    removePrevious: true,
+  },
+  version: 1,
+});
+
+export const registrationOutcomeSchema = z.object({
+  at: z.number(),
+  ok: z.boolean(),
+  /** The public IPv4 found, when the lookup worked. */
+  ip: z.string().optional(),
+  /** What the user reads: "Registered 203.0.113.7 …" or the reason it failed. */
+  message: z.string(),
+  /** Failure kind: 'lookup', 'no-key', or an ApiError kind; absent on success. */
+  reason: z.string().optional(),
+  consecutiveFailures: z.number().int().min(0),
+  /** When the worker retries after a failure (backoff); absent when the regular interval applies. */
+  nextAttemptAt: z.number().optional(),
+});
+export type RegistrationOutcome = z.infer<typeof registrationOutcomeSchema>;
+
+/** Last outcome of a registration attempt (alarm or Register now); null before the first one. */
+export const registrationOutcomeItem = defineValidatedItem(
+  'local:dynamicIpOutcome',
+  registrationOutcomeSchema.nullable(),
+  { fallback: null, version: 1 },
+);
+
+export const registeredAddressSchema = z.object({
+  ip: z.string(),
+  profile: z.string().optional(),
+  /** `<form> <baseUrl>`: an address registered in another account is never deleted from this one. */
+  account: z.string(),
+  at: z.number(),
+});
+export type RegisteredAddress = z.infer<typeof registeredAddressSchema>;
+
+/**
+ * What this browser registered: the current address, and earlier ones whose deletion failed
+ * (retried on the next run). Only these are ever deleted: never an address someone else added.
+ */
+export const registeredAddressesItem = defineValidatedItem(
+  'local:dynamicIpRegistered',
+  z.object({ current: registeredAddressSchema.nullable(), stale: z.array(registeredAddressSchema).max(10) }),
+  { fallback: { current: null, stale: [] }, version: 1 },
+);
+
+export const outboxEntrySchema = z.object({
+  id: z.string().min(1),
+  change: listChangeSchema,
+  createdAt: z.number(),
+  attempts: z.number().int().min(0),
+  /** Not retried by an alarm before this time (backoff); a user action retries at once. */
+  nextAttemptAt: z.number(),
+  /** Why the last attempt did not go through, for the popup's "pending" line. */
+  lastError: z.string().optional(),
+});
+export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
+
+/**
+ * One-click list changes not yet confirmed by the service, oldest first. The popup may watch
+ * this item to show pending changes (see lib/outbox/index.ts). Only the worker writes it.
+ */
+export const outboxItem = defineValidatedItem('local:outbox', z.array(outboxEntrySchema).max(500), {
+  fallback: [],
+  version: 1,
+});
+
+export const settledChangeSchema = z.object({
+  id: z.string(),
+  change: listChangeSchema,
+  state: z.enum(['delivered', 'failed']),
+  message: z.string(),
+  at: z.number(),
+});
+export type SettledChange = z.infer<typeof settledChangeSchema>;
+
+/** The last changes the outbox settled (newest first, at most 20), so a refusal is never silent. */
+export const settledChangesItem = defineValidatedItem('local:outboxSettled', z.array(settledChangeSchema), {
+  fallback: [],
+  version: 1,
+});
+
+export const leaseSchema = z.object({
+  holder: z.string(),
+  /** Worker instance that took it: a lease of an instance that is gone is free at once. */
+  instance: z.string(),
+  expiresAt: z.number(),
+});
+
+/** Storage-based leases (by job name): one outbox delivery and one registration at a time. */
+export const leasesItem = defineValidatedItem('local:leases', z.record(z.string(), leaseSchema), {
+  fallback: {},
+  version: 1,
+});
+
+/** The profiles of the account as last listed, for the context menu's per-profile submenus. */
+export const profilesCacheItem = defineValidatedItem(
+  'local:profilesCache',
+  z.object({ account: z.string(), profiles: z.array(z.string()).max(200), at: z.number() }).nullable(),
+  { fallback: null, version: 1 },
+);
+
+/** The right-click menu and the outcome notifications of menu and shortcut actions. */
+export const contextMenuSettingsItem = defineValidatedItem(
+  'local:contextMenu',
+  z.object({ enabled: z.boolean() }),
+  { fallback: { enabled: true }, version: 1 },
+);
+
+/** The account a registration or a profile list belongs to; never contains the key. */
+export function accountTag(connection: ConnectionSettings): string {
+  return `${connection.form} ${connection.baseUrl}`;
+}

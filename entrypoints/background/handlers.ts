@@ -1,0 +1,156 @@
+/**
+ * What the worker does for each browser event. `index.ts` registers these at the top level.
+ */
+import { browser } from 'wxt/browser';
+import { notify } from '@/lib/badge';
+import { domainForUrl, parseMenuItemId } from '@/lib/menus';
+import {
+  isOwnExtensionPage,
+  type ListChange,
+  type MessageSenderInfo,
+  type RegisterNowResponse,
+  type RetryOutboxResponse,
+  requestSchema,
+} from '@/lib/messaging/protocol';
+import { REGISTRATION_ALARM, REGISTRATION_RETRY_ALARM } from '@/lib/network';
+import { OUTBOX_ALARM } from '@/lib/outbox';
+import {
+  apiKeyItem,
+  chosenProfileItem,
+  connectionItem,
+  contextMenuSettingsItem,
+  dynamicIpSettingsItem,
+  outboxItem,
+  profilesCacheItem,
+  registrationOutcomeItem,
+} from '@/lib/settings/storage';
+import {
+  deliverOutbox,
+  rebuildContextMenu,
+  refreshBadge,
+  refreshProfiles,
+  register,
+  submit,
+  syncRegistrationAlarm,
+} from './jobs';
+
+/** Runs a job started by an event; a failure of one job never breaks the others. */
+export function run(job: () => Promise<unknown>): void {
+  job().catch((error: unknown) =>
+    console.error('Background job failed', error instanceof Error ? error.name : ''),
+  );
+}
+
+/** Install, update and browser start: put alarms, menu and badge in line with storage. */
+export async function setUp(): Promise<void> {
+  await Promise.allSettled([syncRegistrationAlarm(), rebuildContextMenu(), refreshBadge()]);
+  await Promise.allSettled([deliverOutbox(true), refreshProfiles()]);
+}
+
+export async function onAlarm(alarm: { name: string }): Promise<void> {
+  if (alarm.name === OUTBOX_ALARM) await deliverOutbox(false);
+  else if (alarm.name === REGISTRATION_ALARM) await register('alarm');
+  else if (alarm.name === REGISTRATION_RETRY_ALARM) await register('retry');
+}
+
+/**
+ * Answers messages from the extension's own pages only; anything else, or anything that does not
+ * match the protocol, gets no answer at all.
+ */
+export function onMessage(message: unknown, sender: MessageSenderInfo): Promise<unknown> | undefined {
+  if (!isOwnExtensionPage(sender, browser.runtime.id, browser.runtime.getURL('/'))) return undefined;
+  const parsed = requestSchema.safeParse(message);
+  if (!parsed.success) return undefined;
+  const request = parsed.data;
+  switch (request.type) {
+    case 'submit-change':
+      return submit(request.change);
+    case 'register-now':
+      return registerNow();
+    case 'retry-outbox':
+      return retryOutbox();
+    default:
+      return undefined;
+  }
+}
+
+async function registerNow(): Promise<RegisterNowResponse> {
+  const outcome = await register('user');
+  if (!outcome) return { ok: false, message: 'A registration is already running; try again in a moment.' };
+  return {
+    ok: outcome.ok,
+    ...(outcome.ip === undefined ? {} : { ip: outcome.ip }),
+    message: outcome.message,
+  };
+}
+
+async function retryOutbox(): Promise<RetryOutboxResponse> {
+  const report = await deliverOutbox(true);
+  return { pending: report.remaining.length };
+}
+
+/** Builds the change a menu click or a shortcut asks for; null when the page has no domain. */
+async function changeFor(
+  list: ListChange['list'],
+  url: string | undefined,
+  source: 'menu' | 'shortcut',
+  profile?: string,
+): Promise<ListChange | null> {
+  const domain = domainForUrl(url);
+  if (!domain) {
+    const what = list === 'whitelist' ? 'Whitelist' : 'Blocklist';
+    await notify(
+      browser.notifications,
+      'no-domain',
+      'Not done',
+      `${what}: this page has no domain the filter can act on (browser pages, local files, IP addresses).`,
+    );
+    return null;
+  }
+  const { form } = await connectionItem.getValue();
+  if (form === 'B') return { op: 'add', list, domain, source };
+  return { op: 'add', list, domain, profile: profile ?? (await chosenProfileItem.getValue()), source };
+}
+
+export async function onMenuClicked(
+  info: { menuItemId: string | number; pageUrl?: string; linkUrl?: string },
+  tab?: { url?: string },
+): Promise<void> {
+  const action = parseMenuItemId(info.menuItemId);
+  if (!action) return;
+  const url = action.target === 'link' ? info.linkUrl : (info.pageUrl ?? tab?.url);
+  const change = await changeFor(action.list, url, 'menu', action.profile);
+  if (change) await submit(change);
+}
+
+export const COMMANDS = { 'whitelist-site': 'whitelist', 'blocklist-site': 'blocklist' } as const;
+
+export async function onCommand(command: string, tab?: { url?: string }): Promise<void> {
+  if (!(command in COMMANDS)) return;
+  const list = COMMANDS[command as keyof typeof COMMANDS];
+  // The shortcut grants activeTab for the current tab; older browsers do not pass it along.
+  const url = tab?.url ?? (await browser.tabs.query({ active: true, currentWindow: true }))[0]?.url;
+  const change = await changeFor(list, url, 'shortcut');
+  if (change) await submit(change);
+}
+
+const key = (item: { key: string }) => item.key.replace(/^local:/, '');
+const MENU_KEYS = new Set(
+  [connectionItem, profilesCacheItem, contextMenuSettingsItem, chosenProfileItem].map(key),
+);
+const BADGE_KEYS = new Set([registrationOutcomeItem, outboxItem, dynamicIpSettingsItem].map(key));
+
+/** Keeps alarms, menu and badge following storage, whoever changed it (options page, popup, worker). */
+export async function onStorageChanged(changes: Record<string, unknown>, area: string): Promise<void> {
+  if (area !== 'local') return;
+  const changed = Object.keys(changes);
+  const jobs: Promise<unknown>[] = [];
+  if (changed.includes(key(dynamicIpSettingsItem))) jobs.push(syncRegistrationAlarm());
+  if (changed.some((name) => MENU_KEYS.has(name))) jobs.push(rebuildContextMenu());
+  if (changed.some((name) => BADGE_KEYS.has(name))) jobs.push(refreshBadge());
+  if (changed.includes(key(apiKeyItem)) || changed.includes(key(connectionItem))) {
+    // A new key or service: the menu needs its profiles, and changes held back may go through now.
+    jobs.push(refreshProfiles(), deliverOutbox(true));
+  }
+  await Promise.allSettled(jobs);
+}

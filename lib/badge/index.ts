@@ -1,0 +1,84 @@
+/**
+ * The toolbar badge and the notifications of the worker. The badge is always computed from
+ * stored state (registration outcome, outbox), never the other way round: it can be rebuilt at
+ * any time, and nothing is lost when the browser resets it.
+ */
+
+export interface BadgeState {
+  /** From `registrationIsFailing(outcome)` while dynamic IP is on. */
+  registrationFailing: boolean;
+  /** The outcome message shown in the toolbar button's title. */
+  registrationMessage?: string;
+  /** Changes waiting in the outbox. */
+  pendingChanges: number;
+}
+
+export interface Badge {
+  text: string;
+  color: string;
+  /** The toolbar button's title: its accessible name, so the warning is not colour alone. */
+  title: string;
+}
+
+export const DEFAULT_TITLE = 'DNS Filter Companion';
+
+/** The registration warning wins: a silently lost registration stops filtering altogether. */
+export function computeBadge(state: BadgeState): Badge {
+  if (state.registrationFailing) {
+    return {
+      text: '!',
+      color: '#B00020',
+      title: `${DEFAULT_TITLE}: dynamic IP registration is failing${state.registrationMessage ? ` (${state.registrationMessage})` : ''}`,
+    };
+  }
+  if (state.pendingChanges > 0) {
+    const count = state.pendingChanges;
+    return {
+      text: count > 99 ? '99+' : String(count),
+      color: '#8A5A00',
+      title: `${DEFAULT_TITLE}: ${count} ${count === 1 ? 'change is' : 'changes are'} waiting to be sent`,
+    };
+  }
+  return { text: '', color: '#5F6368', title: DEFAULT_TITLE };
+}
+
+/** The part of `browser.action` the badge uses. */
+export interface ActionApi {
+  setBadgeText(details: { text: string }): Promise<void>;
+  setBadgeBackgroundColor(details: { color: string }): Promise<void>;
+  setTitle(details: { title: string }): Promise<void>;
+}
+
+export async function applyBadge(action: ActionApi, badge: Badge): Promise<void> {
+  await action.setBadgeText({ text: badge.text });
+  await action.setBadgeBackgroundColor({ color: badge.color });
+  await action.setTitle({ title: badge.title });
+}
+
+/** The extension's mark, inline: notifications need an icon and the package ships none yet. */
+export const NOTIFICATION_ICON =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAADAAAAAwCAYAAABXAvmHAAAAsUlEQVR42u3aSw6AIAwEUPbe1b2n1xNICu30xzRxa+YZA9g6BqtRXffzSq6SodNhtMHDINbBXSHo8DCEV3AIJCq8CSI6vBpRGiC5sVWZI6RPxhOwhCgNWHk3vQEiRGnA6uoQAZgisiybZwKqhP9FHAHwKgIIIIAA7gPcjXmY27lQx2foN4E3ANpKSQHQINAAeEMrDWAXgQSwN8oO9YkzAo6Y2g35WoxZ2wy62/xqwFLWBwGLLTdSNsJbAAAAAElFTkSuQmCC';
+
+export interface NotificationsApi {
+  create(
+    id: string,
+    options: { type: 'basic'; iconUrl: string; title: string; message: string },
+  ): Promise<string>;
+}
+
+/**
+ * Tells the user the outcome of an action they took outside a page (menu, shortcut) or of a
+ * change that went through later. One notification per change id: a newer outcome replaces it.
+ */
+export async function notify(
+  api: NotificationsApi,
+  id: string,
+  title: string,
+  message: string,
+): Promise<void> {
+  try {
+    await api.create(id, { type: 'basic', iconUrl: NOTIFICATION_ICON, title, message });
+  } catch {
+    // Notifications can be turned off by the user or the system; the outcome stays in storage.
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The context menu. The worker builds it in `runtime.onInstalled` and rebuilds it when the
+ * connection, the cached profiles or the menu setting change.
+ */
+import { exclusively } from '@/lib/outbox/lease';
+import type { MenuItem } from './menu-items';
+
+export {
+  buildMenuItems,
+  domainForUrl,
+  type MenuAction,
+  type MenuInput,
+  type MenuItem,
+  parseMenuItemId,
+} from './menu-items';
+
+/** The part of `browser.contextMenus` (Firefox: `menus`) the rebuild uses. */
+export interface ContextMenusApi {
+  removeAll(): Promise<void>;
+  create(properties: MenuItem, callback?: () => void): unknown;
+}
+
+/**
+ * Replaces the whole menu. Everything is removed first and rebuilds never overlap, so an id is
+ * never created twice (which Chrome reports as an error and Firefox as a duplicate).
+ */
+export function rebuildMenus(
+  api: ContextMenusApi,
+  items: MenuItem[],
+  lastError?: () => unknown,
+): Promise<void> {
+  return exclusively('context-menu', async () => {
+    await api.removeAll();
+    for (const item of items) {
+      await new Promise<void>((resolve) => {
+        // Reading lastError in the callback marks a failure as handled; the menu is best effort.
+        api.create(item, () => {
+          lastError?.();
+          resolve();
+        });
+      });
+    }
+  });
+}
+export { readMenuInput, refreshProfilesCache } from './profiles';

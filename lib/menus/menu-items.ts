@@ -1,0 +1,103 @@
+/**
+ * The right-click menu: "Whitelist this site" / "Blocklist this site" on a page, and the same for
+ * a link's domain, each with one item per profile in Form A. `buildMenuItems` is pure; the
+ * worker creates what it returns after removing everything (so ids never collide).
+ */
+import type { DomainListKind } from '@/lib/api/types';
+import { hostnameFromUrl, registrableDomain } from '@/lib/filtering/domain';
+
+export type MenuTarget = 'page' | 'link';
+
+export interface MenuItem {
+  id: string;
+  title: string;
+  contexts: ['page'] | ['link'];
+  parentId?: string;
+  /** Only on web pages / web links: there is no domain to act on elsewhere. */
+  documentUrlPatterns?: string[];
+  targetUrlPatterns?: string[];
+}
+
+export interface MenuInput {
+  enabled: boolean;
+  form: 'A' | 'B';
+  /** Profiles as last listed; empty when not known yet. */
+  profiles: readonly string[];
+  /** Acts on this profile when the list of profiles is not known (Form A). */
+  fallbackProfile: string;
+}
+
+export interface MenuAction {
+  list: DomainListKind;
+  target: MenuTarget;
+  /** Form A profile; undefined in Form B. */
+  profile?: string;
+}
+
+const PREFIX = 'dnsfc';
+const WEB_PATTERNS = ['http://*/*', 'https://*/*'];
+const TITLES: Record<MenuTarget, Record<DomainListKind, string>> = {
+  page: { whitelist: 'Whitelist this site', blocklist: 'Blocklist this site' },
+  link: { whitelist: "Whitelist link's domain", blocklist: "Blocklist link's domain" },
+};
+
+function actionId(action: MenuAction): string {
+  const base = `${PREFIX}:${action.list}:${action.target}`;
+  return action.profile === undefined ? base : `${base}:${action.profile}`;
+}
+
+/** The items to create, parents before their children. */
+export function buildMenuItems(input: MenuInput): MenuItem[] {
+  if (!input.enabled) return [];
+  const profiles = [...new Set(input.profiles)];
+  const items: MenuItem[] = [];
+  for (const target of ['page', 'link'] as const) {
+    for (const list of ['whitelist', 'blocklist'] as const) {
+      const patterns =
+        target === 'page' ? { documentUrlPatterns: WEB_PATTERNS } : { targetUrlPatterns: WEB_PATTERNS };
+      const common = { title: TITLES[target][list], contexts: [target] as ['page'] | ['link'], ...patterns };
+      if (input.form === 'B') {
+        items.push({ id: actionId({ list, target }), ...common });
+      } else if (profiles.length === 0) {
+        items.push({ id: actionId({ list, target, profile: input.fallbackProfile }), ...common });
+      } else {
+        const parentId = `${PREFIX}-parent:${list}:${target}`;
+        items.push({ id: parentId, ...common });
+        for (const profile of profiles) {
+          items.push({
+            id: actionId({ list, target, profile }),
+            title: profile,
+            contexts: common.contexts,
+            parentId,
+            ...patterns,
+          });
+        }
+      }
+    }
+  }
+  return items;
+}
+
+/**
+ * Reads a clicked item's id back. A parent or a foreign id gives null. The profile is everything
+ * after the third colon, so a profile name with a colon survives.
+ */
+export function parseMenuItemId(id: string | number): MenuAction | null {
+  if (typeof id !== 'string') return null;
+  const match = /^dnsfc:(whitelist|blocklist):(page|link)(?::(.+))?$/.exec(id);
+  if (!match) return null;
+  const [, list, target, profile] = match as unknown as [
+    string,
+    DomainListKind,
+    MenuTarget,
+    string | undefined,
+  ];
+  return profile === undefined ? { list, target } : { list, target, profile };
+}
+
+/** The domain a menu action or a shortcut acts on: the registrable domain of the URL's host. */
+export function domainForUrl(url: string | undefined): string | null {
+  if (!url) return null;
+  const host = hostnameFromUrl(url);
+  return host === null ? null : registrableDomain(host);
+}

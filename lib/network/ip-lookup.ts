@@ -1,0 +1,100 @@
+/**
+ * Finds this network's public IPv4 through IP lookup services (decisions.md "Current IP for
+ * network/add"). Their answers are a trust boundary: only a well-formed IPv4 is accepted.
+ */
+import { z } from 'zod';
+import { validateIpv4 } from '@/lib/validation';
+
+export type LookupResult =
+  | { ok: true; ip: string; url: string }
+  /** `problems` has one line per URL tried, in order. */
+  | { ok: false; reason: 'ipv6' | 'malformed' | 'unreachable'; message: string; problems: string[] };
+
+export interface LookupOptions {
+  /** Per URL; default 8 s. */
+  timeoutMs?: number;
+}
+
+/** A lookup answer is one short line; anything longer is not what we asked for. */
+const MAX_ANSWER_CHARS = 512;
+const jsonAnswerSchema = z.object({ ip: z.string() });
+
+type Answer = { ok: true; ip: string } | { ok: false; reason: 'ipv6' | 'malformed'; problem: string };
+
+/** Reads a plain-text (`203.0.113.7\n`) or JSON (`{"ip": "203.0.113.7"}`) answer. Pure. */
+export function parseLookupAnswer(body: string): Answer {
+  const text = body.trim();
+  if (text === '') return { ok: false, reason: 'malformed', problem: 'the answer was empty' };
+  if (text.length > MAX_ANSWER_CHARS)
+    return { ok: false, reason: 'malformed', problem: 'the answer is not an address' };
+  let candidate = text;
+  if (text.startsWith('{')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return { ok: false, reason: 'malformed', problem: 'the answer is not valid JSON' };
+    }
+    const shaped = jsonAnswerSchema.safeParse(parsed);
+    if (!shaped.success)
+      return { ok: false, reason: 'malformed', problem: 'the JSON answer has no "ip" text' };
+    candidate = shaped.data.ip.trim();
+  }
+  if (candidate.includes(':') && /^[0-9a-f:.]+$/i.test(candidate)) {
+    return {
+      ok: false,
+      reason: 'ipv6',
+      problem: `it answered with an IPv6 address (${candidate}); only IPv4 can be registered`,
+    };
+  }
+  const ipv4 = validateIpv4(candidate);
+  if (!ipv4.ok) return { ok: false, reason: 'malformed', problem: 'the answer is not an IPv4 address' };
+  return { ok: true, ip: ipv4.value };
+}
+
+/**
+ * Tries each URL in order and returns the first IPv4 found. Never throws. The request carries
+ * no cookies and is never served from cache (a cached answer would hide an address change).
+ */
+export async function lookupPublicIpv4(
+  urls: readonly string[],
+  fetchImpl: typeof fetch,
+  options: LookupOptions = {},
+): Promise<LookupResult> {
+  const timeoutMs = options.timeoutMs ?? 8000;
+  const problems: string[] = [];
+  let sawIpv6 = false;
+  let sawMalformed = false;
+  for (const url of urls) {
+    let body: string;
+    try {
+      const response = await fetchImpl(url, {
+        cache: 'no-store',
+        credentials: 'omit',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      if (!response.ok) {
+        problems.push(`${url}: HTTP ${response.status}`);
+        continue;
+      }
+      body = await response.text();
+    } catch (error) {
+      const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+      problems.push(
+        `${url}: ${timedOut ? `no answer within ${Math.round(timeoutMs / 1000)} s` : 'not reachable'}`,
+      );
+      continue;
+    }
+    const answer = parseLookupAnswer(body);
+    if (answer.ok) return { ok: true, ip: answer.ip, url };
+    if (answer.reason === 'ipv6') sawIpv6 = true;
+    else sawMalformed = true;
+    problems.push(`${url}: ${answer.problem}`);
+  }
+  const reason = sawIpv6 ? 'ipv6' : sawMalformed ? 'malformed' : 'unreachable';
+  const message =
+    problems.length === 0
+      ? 'No IP lookup URL is configured.'
+      : `The public IPv4 address could not be found (${problems.join('; ')}).`;
+  return { ok: false, reason, message, problems };
+}

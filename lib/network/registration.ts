@@ -1,0 +1,236 @@
+/**
+ * Dynamic IP re-registration (decisions.md "Re-registration"): find the public IPv4, add it
+ * with the fixed label and profile, then delete the address this browser registered before.
+ *
+ * `decideRegistration` is the whole policy as a pure step function: given what has happened so
+ * far, it says what to do next. `runRegistration` performs the steps it asks for.
+ */
+import { ApiError, isApiError } from '@/lib/api/errors';
+import type { DnsFilterApi } from '@/lib/api/types';
+import type { RegisteredAddress } from '@/lib/settings/storage';
+import type { LookupResult } from './ip-lookup';
+
+export interface RegistrationTarget {
+  label: string;
+  /** Form A profile; undefined in Form B (whole account). */
+  profile: string | undefined;
+  /** `accountTag(connection)`: deletions only ever happen in the account that registered. */
+  account: string;
+}
+
+export interface RegisteredState {
+  current: RegisteredAddress | null;
+  stale: RegisteredAddress[];
+}
+
+export type StepResult = { ok: true } | { ok: false; error: ApiError };
+
+export interface RegistrationFacts {
+  lookup: LookupResult;
+  target: RegistrationTarget;
+  registered: RegisteredState;
+  removePrevious: boolean;
+  now: number;
+  /** Result of `network/add`, once tried. */
+  add?: StepResult;
+  /** Results of the deletions tried so far, by `addressKey`. */
+  deletions?: Record<string, StepResult>;
+}
+
+export interface RegistrationVerdict {
+  ok: boolean;
+  ip?: string;
+  message: string;
+  /** Failure kind: 'lookup' or an ApiError kind; absent on success. */
+  reason?: string;
+}
+
+export type RegistrationDecision =
+  | { next: 'add'; entry: { ip: string; label: string; profile?: string } }
+  | { next: 'delete'; address: RegisteredAddress }
+  | { next: 'done'; verdict: RegistrationVerdict; registered: RegisteredState };
+
+export function addressKey(address: Pick<RegisteredAddress, 'ip' | 'profile' | 'account'>): string {
+  return `${address.account}|${address.profile ?? ''}|${address.ip}`;
+}
+
+/** Failures worth retrying: the service may answer later. A refusal will not change by itself. */
+export function isTransientKind(kind: string | undefined): boolean {
+  return kind === 'network' || kind === 'timeout' || kind === 'unexpected' || kind === 'aborted';
+}
+
+export function isTransient(error: ApiError): boolean {
+  return isTransientKind(error.kind);
+}
+
+/**
+ * Whether deleting `old` could remove the registration just made. In Form B a deletion names
+ * only the IP, so the same IP is never deleted; in Form A the same IP under another profile is a
+ * different entry (the profile was changed in the settings) and goes.
+ */
+function coversNewRegistration(old: RegisteredAddress, ip: string, target: RegistrationTarget): boolean {
+  if (old.ip !== ip) return false;
+  return old.profile === undefined || target.profile === undefined || old.profile === target.profile;
+}
+
+function describeTarget(ip: string, target: RegistrationTarget): string {
+  const profile = target.profile === undefined ? '' : ` (profile ${target.profile})`;
+  return `${ip} as “${target.label}”${profile}`;
+}
+
+/** The pure policy. Never deletes before a successful add, and never deletes what it just added. */
+export function decideRegistration(facts: RegistrationFacts): RegistrationDecision {
+  const { lookup, target, registered } = facts;
+  if (!lookup.ok) {
+    return {
+      next: 'done',
+      verdict: { ok: false, message: `Not registered: ${lookup.message}`, reason: 'lookup' },
+      registered,
+    };
+  }
+  const ip = lookup.ip;
+  if (!facts.add) {
+    return {
+      next: 'add',
+      entry:
+        target.profile === undefined
+          ? { ip, label: target.label }
+          : { ip, label: target.label, profile: target.profile },
+    };
+  }
+  if (!facts.add.ok) {
+    return {
+      next: 'done',
+      verdict: {
+        ok: false,
+        ip,
+        message: `Not registered: ${facts.add.error.message}`,
+        reason: facts.add.error.kind,
+      },
+      registered,
+    };
+  }
+
+  // Earlier addresses of this account, the current one first; what was just added is not one.
+  const earlier = [registered.current, ...registered.stale].filter(
+    (address): address is RegisteredAddress =>
+      address !== null && address.account === target.account && !coversNewRegistration(address, ip, target),
+  );
+  const unique = [...new Map(earlier.map((address) => [addressKey(address), address])).values()];
+  const toDelete = facts.removePrevious ? unique : [];
+  const deletions = facts.deletions ?? {};
+  const untried = toDelete.find((address) => deletions[addressKey(address)] === undefined);
+  if (untried) return { next: 'delete', address: untried };
+
+  const removed: string[] = [];
+  const kept: RegisteredAddress[] = [];
+  const problems: string[] = [];
+  for (const address of toDelete) {
+    const result = deletions[addressKey(address)]!;
+    if (result.ok) removed.push(address.ip);
+    else if (isTransient(result.error)) {
+      kept.push(address);
+      problems.push(
+        `the previous address ${address.ip} could not be removed yet (${result.error.message}); it will be tried again`,
+      );
+    } else {
+      // Refused, most likely because it is already gone: retrying would fail the same way.
+      problems.push(`the previous address ${address.ip} was not removed: ${result.error.message}`);
+    }
+  }
+  const current: RegisteredAddress = {
+    ip,
+    ...(target.profile === undefined ? {} : { profile: target.profile }),
+    account: target.account,
+    at: facts.now,
+  };
+  const parts = [`Registered ${describeTarget(ip, target)}`];
+  if (removed.length > 0) parts.push(`removed the previous address ${removed.join(', ')}`);
+  parts.push(...problems);
+  return {
+    next: 'done',
+    verdict: { ok: true, ip, message: `${parts.join('; ')}.` },
+    registered: { current, stale: kept.slice(0, 10) },
+  };
+}
+
+export interface RunRegistrationInput {
+  lookup: () => Promise<LookupResult>;
+  client: DnsFilterApi;
+  target: RegistrationTarget;
+  registered: RegisteredState;
+  removePrevious: boolean;
+  now: number;
+}
+
+function asApiError(error: unknown): ApiError {
+  if (isApiError(error)) return error;
+  return new ApiError(
+    'unexpected',
+    'Could not complete the request: something went wrong inside the extension.',
+  );
+}
+
+async function attempt(call: () => Promise<void>): Promise<StepResult> {
+  try {
+    await call();
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: asApiError(error) };
+  }
+}
+
+/** Performs the steps `decideRegistration` asks for; never throws. */
+export async function runRegistration(
+  input: RunRegistrationInput,
+): Promise<{ verdict: RegistrationVerdict; registered: RegisteredState }> {
+  const facts: RegistrationFacts = {
+    lookup: await input.lookup(),
+    target: input.target,
+    registered: input.registered,
+    removePrevious: input.removePrevious,
+    now: input.now,
+  };
+  // Each step adds one fact, so the number of steps is bounded by the addresses known.
+  for (;;) {
+    const decision = decideRegistration(facts);
+    if (decision.next === 'done') return { verdict: decision.verdict, registered: decision.registered };
+    if (decision.next === 'add') {
+      const { entry } = decision;
+      facts.add = await attempt(() => input.client.addNetwork(entry));
+    } else {
+      const { address } = decision;
+      const result = await attempt(() =>
+        input.client.deleteNetwork(
+          address.profile === undefined ? { ip: address.ip } : { ip: address.ip, profile: address.profile },
+        ),
+      );
+      facts.deletions = { ...facts.deletions, [addressKey(address)]: result };
+    }
+  }
+}
+
+/**
+ * Minutes until the next try after `consecutiveFailures` failures in a row: 1, 2, 4, 8 … but
+ * never later than the regular interval. Null when the regular alarm comes first anyway.
+ */
+export function registrationRetryMinutes(
+  consecutiveFailures: number,
+  intervalMinutes: number,
+): number | null {
+  if (consecutiveFailures < 1) return null;
+  const delay = 2 ** Math.min(consecutiveFailures - 1, 20);
+  return delay >= intervalMinutes ? null : delay;
+}
+
+/**
+ * The badge warns once registration has been failing: two failures in a row (one may be a blip
+ * that the retry a minute later fixes), or a refusal by the service, which no retry will fix.
+ */
+export function registrationIsFailing(
+  outcome: { ok: boolean; reason?: string; consecutiveFailures: number } | null,
+): boolean {
+  if (!outcome || outcome.ok) return false;
+  const refused = outcome.reason === 'service' || outcome.reason === 'bad-key' || outcome.reason === 'no-key';
+  return refused || outcome.consecutiveFailures >= 2;
+}

@@ -1,0 +1,46 @@
+/**
+ * Reliable delivery of one-click list changes (popup, context menu, shortcut).
+ *
+ * The background worker is the only deliverer. A page never calls the API for such a change;
+ * it sends `{ type: 'submit-change', change }` (lib/messaging/protocol.ts) and gets back a
+ * `ChangeOutcome`:
+ *   - `delivered`: the service confirmed it (message says so, with the 30–45 minute note);
+ *   - `failed`: the service refused it; `message` carries its reason, verbatim;
+ *   - `pending`: kept in the outbox and retried automatically (backoff, across restarts).
+ * `{ type: 'retry-outbox' }` sends waiting changes at once (a "Retry now" button) and answers
+ * `{ pending: number }`.
+ *
+ * To show pending changes, read or watch these items of lib/settings/storage.ts:
+ *   - `outboxItem`: changes not yet confirmed, oldest first (`entry.change`, `entry.attempts`,
+ *     `entry.lastError`, `entry.nextAttemptAt`); use `pendingFor()` to pick those for a domain;
+ *   - `settledChangesItem`: the last 20 changes that left the outbox (delivered or failed),
+ *     newest first, so a change refused after a retry is never silent.
+ * Both are written only by the worker.
+ */
+import type { ListChange } from '@/lib/messaging/protocol';
+import type { OutboxEntry } from '@/lib/settings/storage';
+
+export type { AlarmsApi } from './alarms';
+export { exclusively, leaseBusyUntil, tryAcquireLease } from './lease';
+export {
+  BACKOFF,
+  backoffDelayMs,
+  type DeliveryReport,
+  type DeliveryResult,
+  deliverChange,
+  deliverPending,
+  describeChange,
+  enqueueChange,
+  isRetryable,
+  MAX_AGE_MS,
+  OUTBOX_ALARM,
+  type OutboxDeps,
+  submitChange,
+} from './outbox';
+
+/** The waiting changes that concern `domain` (and `profile`, in Form A), oldest first. */
+export function pendingFor(entries: OutboxEntry[], domain: string, profile?: string): ListChange[] {
+  return entries
+    .map((entry) => entry.change)
+    .filter((change) => change.domain === domain && (profile === undefined || change.profile === profile));
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { computeBadge } from '@/lib/badge';
+import { isOwnExtensionPage, requestSchema } from '@/lib/messaging/protocol';
+
+describe('computeBadge', () => {
+  it.each([
+    [
+      { registrationFailing: false, pendingChanges: 0 },
+      { text: '', title: 'DNS Filter Companion' },
+    ],
+    [
+      { registrationFailing: true, registrationMessage: 'Not registered: x', pendingChanges: 3 },
+      { text: '!', title: 'DNS Filter Companion: dynamic IP registration is failing (Not registered: x)' },
+    ],
+    [
+      { registrationFailing: false, pendingChanges: 1 },
+      { text: '1', title: 'DNS Filter Companion: 1 change is waiting to be sent' },
+    ],
+    [{ registrationFailing: false, pendingChanges: 120 }, { text: '99+' }],
+  ])('%j → %j', (state, expected) => {
+    expect(computeBadge(state)).toMatchObject(expected);
+  });
+});
+
+describe('isOwnExtensionPage', () => {
+  const own = 'chrome-extension://abc/';
+  it.each([
+    [{ id: 'abc', url: 'chrome-extension://abc/popup.html' }, true],
+    [{ id: 'abc', url: 'chrome-extension://abc/options.html', tab: { id: 4 } }, true],
+    [{ id: 'abc' }, true],
+    [{ id: 'abc', tab: { id: 4 } }, false],
+    [{ id: 'abc', url: 'https://example.com/', tab: { id: 4 } }, false],
+    [{ id: 'other', url: 'chrome-extension://other/x.html' }, false],
+    [{ id: 'other', url: 'chrome-extension://abc/popup.html' }, false],
+    [{ url: 'chrome-extension://abc/popup.html' }, false],
+  ])('%j → %s', (sender, expected) => {
+    expect(isOwnExtensionPage(sender, 'abc', own)).toBe(expected);
+  });
+});
+
+describe('requestSchema', () => {
+  it.each([
+    [{ type: 'register-now' }, true],
+    [{ type: 'retry-outbox' }, true],
+    [
+      {
+        type: 'submit-change',
+        change: { op: 'add', list: 'blocklist', domain: 'a.example', source: 'menu' },
+      },
+      true,
+    ],
+    [
+      { type: 'submit-change', change: { op: 'add', list: 'greylist', domain: 'a.example', source: 'menu' } },
+      false,
+    ],
+    [{ type: 'submit-change', change: { op: 'add', list: 'blocklist', domain: '', source: 'menu' } }, false],
+    [
+      {
+        type: 'submit-change',
+        change: { op: 'add', list: 'blocklist', domain: 'x'.repeat(254), source: 'menu' },
+      },
+      false,
+    ],
+    [{ type: 'unknown' }, false],
+    [null, false],
+  ])('%j valid: %s', (message, expected) => {
+    expect(requestSchema.safeParse(message).success).toBe(expected);
+  });
+});

@@ -1,0 +1,185 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import {
+  type DynamicIpDeps,
+  ensureRegistrationAlarm,
+  REGISTRATION_ALARM,
+  REGISTRATION_RETRY_ALARM,
+  registerOnce,
+} from '@/lib/network';
+import {
+  connectionItem,
+  dynamicIpSettingsItem,
+  registeredAddressesItem,
+  registrationOutcomeItem,
+} from '@/lib/settings/storage';
+import { createFakeService, type FakeService, offline } from './fake-api';
+
+beforeEach(() => fakeBrowser.reset());
+
+const LOOKUP = 'http://127.0.0.1:9/ip';
+
+async function setUp(options: { enabled?: boolean; service?: FakeService | null } = {}) {
+  const service = options.service === undefined ? createFakeService('A') : options.service;
+  let publicIp: string | Error = '198.51.100.1';
+  let clock = 5_000_000;
+  await connectionItem.setValue({ baseUrl: 'http://127.0.0.1:9', form: 'A' });
+  await dynamicIpSettingsItem.setValue({
+    enabled: options.enabled ?? true,
+    intervalMinutes: 15,
+    label: 'Home',
+    profile: 'default',
+    lookupUrls: [LOOKUP],
+    removePrevious: true,
+  });
+  const deps: DynamicIpDeps = {
+    getClient: async () => service,
+    fetch: (async () => {
+      if (publicIp instanceof Error) throw publicIp;
+      return new Response(publicIp);
+    }) as unknown as typeof fetch,
+    alarms: fakeBrowser.alarms,
+    now: () => clock,
+  };
+  return {
+    service,
+    deps,
+    setPublicIp: (ip: string | Error) => {
+      publicIp = ip;
+    },
+    advance: (ms: number) => {
+      clock += ms;
+    },
+    now: () => clock,
+  };
+}
+
+describe('registerOnce', () => {
+  it('registers the address, stores the outcome and what it registered', async () => {
+    const { deps, service, now } = await setUp();
+    const outcome = await registerOnce(deps, 'user');
+    expect(outcome).toMatchObject({ ok: true, ip: '198.51.100.1', consecutiveFailures: 0, at: now() });
+    expect(outcome?.message).toBe('Registered 198.51.100.1 as “Home” (profile default).');
+    expect(await registrationOutcomeItem.getValue()).toEqual(outcome);
+    expect(service?.networks).toEqual([{ ip: '198.51.100.1', profile: 'default', label: 'Home' }]);
+    expect((await registeredAddressesItem.getValue()).current?.ip).toBe('198.51.100.1');
+  });
+
+  it('after an address change the old registration is deleted', async () => {
+    const { deps, service, setPublicIp } = await setUp();
+    await registerOnce(deps, 'alarm');
+    setPublicIp('198.51.100.2');
+    const outcome = await registerOnce(deps, 'alarm');
+    expect(outcome?.message).toMatch(/removed the previous address 198\.51\.100\.1/);
+    expect(service?.networks.map((n) => n.ip)).toEqual(['198.51.100.2']);
+  });
+
+  it('failures back off with a retry alarm, and the regular alarm does not pile up on it', async () => {
+    const { deps, service, setPublicIp, advance, now } = await setUp();
+    setPublicIp(new TypeError('offline'));
+    const first = await registerOnce(deps, 'alarm');
+    expect(first).toMatchObject({
+      ok: false,
+      reason: 'lookup',
+      consecutiveFailures: 1,
+      nextAttemptAt: now() + 60_000,
+    });
+    expect((await fakeBrowser.alarms.get(REGISTRATION_RETRY_ALARM))?.scheduledTime).toBe(now() + 60_000);
+
+    // The regular alarm firing before the retry is due does nothing.
+    advance(30_000);
+    expect(await registerOnce(deps, 'alarm')).toBeNull();
+
+    advance(30_000);
+    const second = await registerOnce(deps, 'retry');
+    expect(second).toMatchObject({ consecutiveFailures: 2, nextAttemptAt: now() + 120_000 });
+
+    setPublicIp('198.51.100.1');
+    service?.failNext('addNetwork', offline());
+    advance(120_000);
+    expect(await registerOnce(deps, 'retry')).toMatchObject({
+      ok: false,
+      reason: 'network',
+      consecutiveFailures: 3,
+    });
+    advance(240_000);
+    expect(await registerOnce(deps, 'retry')).toMatchObject({ ok: true, consecutiveFailures: 0 });
+    expect(await fakeBrowser.alarms.get(REGISTRATION_RETRY_ALARM)).toBeUndefined();
+  });
+
+  it('a refusal is not retried early: the regular interval and a settings change handle it', async () => {
+    const { deps } = await setUp();
+    await dynamicIpSettingsItem.setValue({
+      ...(await dynamicIpSettingsItem.getValue()),
+      label: '\u0007bell',
+    });
+    const outcome = await registerOnce(deps, 'alarm');
+    expect(outcome).toMatchObject({ ok: false, reason: 'invalid-input' });
+    expect(outcome?.nextAttemptAt).toBeUndefined();
+    expect(await fakeBrowser.alarms.get(REGISTRATION_RETRY_ALARM)).toBeUndefined();
+  });
+
+  it('without a key it says what to do and calls nothing', async () => {
+    const { deps } = await setUp({ service: null });
+    expect(await registerOnce(deps, 'user')).toMatchObject({
+      ok: false,
+      reason: 'no-key',
+      message: expect.stringMatching(/no API key is saved/),
+    });
+  });
+
+  it('the alarm does nothing while dynamic IP is off; Register now still works', async () => {
+    const { deps } = await setUp({ enabled: false });
+    expect(await registerOnce(deps, 'alarm')).toBeNull();
+    expect(await registerOnce(deps, 'user')).toMatchObject({ ok: true });
+  });
+
+  it('runs one registration at a time: Register now waits for the run in progress', async () => {
+    const { deps, service } = await setUp();
+    const release = holdAddNetwork(service!);
+    const alarmRun = registerOnce(deps, 'alarm');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await registerOnce(deps, 'alarm')).toBeNull();
+    const userRun = registerOnce(deps, 'user');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    expect(await alarmRun).toMatchObject({ ok: true });
+    expect(await userRun).toMatchObject({ ok: true });
+    expect(service?.calls.filter((call) => call.startsWith('network/add'))).toHaveLength(2);
+  });
+});
+
+function holdAddNetwork(service: FakeService): () => void {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const original = service.addNetwork;
+  service.addNetwork = async (...args) => {
+    await gate;
+    return original(...args);
+  };
+  return release;
+}
+
+describe('ensureRegistrationAlarm', () => {
+  it('creates the alarm only when missing or when the period changed', async () => {
+    const alarms = fakeBrowser.alarms;
+    expect(await ensureRegistrationAlarm(alarms, { enabled: true, intervalMinutes: 15 })).toBe('created');
+    const first = await alarms.get(REGISTRATION_ALARM);
+    expect(first?.periodInMinutes).toBe(15);
+    expect(await ensureRegistrationAlarm(alarms, { enabled: true, intervalMinutes: 15 })).toBe('kept');
+    expect((await alarms.get(REGISTRATION_ALARM))?.scheduledTime).toBe(first?.scheduledTime);
+    expect(await ensureRegistrationAlarm(alarms, { enabled: true, intervalMinutes: 60 })).toBe('created');
+    expect((await alarms.get(REGISTRATION_ALARM))?.periodInMinutes).toBe(60);
+    expect(await alarms.getAll()).toHaveLength(1);
+  });
+
+  it('removes both alarms when dynamic IP is turned off', async () => {
+    const alarms = fakeBrowser.alarms;
+    await ensureRegistrationAlarm(alarms, { enabled: true, intervalMinutes: 15 });
+    alarms.create(REGISTRATION_RETRY_ALARM, { delayInMinutes: 1 });
+    expect(await ensureRegistrationAlarm(alarms, { enabled: false, intervalMinutes: 15 })).toBe('cleared');
+    expect(await alarms.getAll()).toEqual([]);
+  });
+});

@@ -1,0 +1,328 @@
+// @vitest-environment node
+/**
+ * The background worker's entry, driven through fakeBrowser events against the emulator (real
+ * HTTP on loopback, real API client): listener registration, message validation, the menu, a
+ * shortcut, alarms and the badge.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { type EmulatorHandle, startEmulator } from '@/emulator';
+import background from '@/entrypoints/background';
+import type { MenuItem } from '@/lib/menus';
+import { REGISTRATION_ALARM } from '@/lib/network';
+import {
+  apiKeyItem,
+  chosenProfileItem,
+  connectionItem,
+  contextMenuSettingsItem,
+  dynamicIpSettingsItem,
+  outboxItem,
+  profilesCacheItem,
+  registrationOutcomeItem,
+} from '@/lib/settings/storage';
+
+let emulator: EmulatorHandle;
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, seed: 'demo' });
+});
+afterAll(() => emulator.close());
+
+const OWN_PAGE = { id: 'test-extension-id', url: 'chrome-extension://test-extension-id/popup.html' };
+const menus = new Map<string, MenuItem>();
+const notifications: { title: string; message: string }[] = [];
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  emulator.admin.reset();
+  menus.clear();
+  notifications.length = 0;
+  // fakeBrowser has no context menus, commands or options page: the smallest stand-ins.
+  Object.assign(fakeBrowser, {
+    contextMenus: {
+      removeAll: async () => menus.clear(),
+      create: (item: MenuItem, callback?: () => void) => {
+        if (menus.has(item.id)) throw new Error(`duplicate id ${item.id}`);
+        menus.set(item.id, item);
+        callback?.();
+      },
+      onClicked: fakeEvent(),
+    },
+    commands: { onCommand: fakeEvent() },
+  });
+  fakeBrowser.runtime.openOptionsPage = vi.fn(async () => {});
+  Object.assign(fakeBrowser.notifications, {
+    create: async (id: string, options: { title: string; message: string }) => {
+      notifications.push({ title: options.title, message: options.message });
+      return id;
+    },
+  });
+  await apiKeyItem.setValue(emulator.key);
+  await connectionItem.setValue({ baseUrl: emulator.url, form: 'A' });
+  background.main();
+});
+
+function fakeEvent() {
+  const listeners: ((...args: unknown[]) => unknown)[] = [];
+  return {
+    addListener: (listener: (...args: unknown[]) => unknown) => listeners.push(listener),
+    hasListener: (listener: (...args: unknown[]) => unknown) => listeners.includes(listener),
+    hasListeners: () => listeners.length > 0,
+    trigger: (...args: unknown[]) => Promise.all(listeners.map((listener) => listener(...args))),
+  };
+}
+type FakeEvent = ReturnType<typeof fakeEvent>;
+const listening = (event: unknown) => (event as { hasListeners(): boolean }).hasListeners();
+const installed = (reason: string) =>
+  fakeBrowser.runtime.onInstalled.trigger({ reason } as Parameters<
+    typeof fakeBrowser.runtime.onInstalled.trigger
+  >[0]);
+const contextMenusEvent = () =>
+  (fakeBrowser as unknown as { contextMenus: { onClicked: FakeEvent } }).contextMenus.onClicked;
+const commandsEvent = () =>
+  (fakeBrowser as unknown as { commands: { onCommand: FakeEvent } }).commands.onCommand;
+
+async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const whitelistOf = (profile: string) => emulator.admin.state().profiles[profile]?.whitelist ?? [];
+const blocklistOf = (profile: string) => emulator.admin.state().profiles[profile]?.blocklist ?? [];
+const send = (message: unknown, sender: object = OWN_PAGE) =>
+  fakeBrowser.runtime.onMessage
+    .trigger(message, sender)
+    .then((answers) => answers.find((answer) => answer !== undefined));
+
+describe('MV3 wiring', () => {
+  it('registers every listener synchronously when the worker starts', () => {
+    expect(listening(fakeBrowser.runtime.onInstalled)).toBe(true);
+    expect(listening(fakeBrowser.runtime.onStartup)).toBe(true);
+    expect(listening(fakeBrowser.runtime.onMessage)).toBe(true);
+    expect(listening(fakeBrowser.alarms.onAlarm)).toBe(true);
+    expect(listening(fakeBrowser.storage.onChanged)).toBe(true);
+    expect(contextMenusEvent().hasListeners()).toBe(true);
+    expect(commandsEvent().hasListeners()).toBe(true);
+  });
+
+  it('on install: opens setup, builds the menu with the profiles, and keeps alarms as set', async () => {
+    await dynamicIpSettingsItem.setValue({
+      ...dynamicIpSettingsItem.fallback,
+      enabled: true,
+      intervalMinutes: 30,
+    });
+    await installed('install');
+    expect(fakeBrowser.runtime.openOptionsPage).toHaveBeenCalled();
+    await until(
+      () => menus.size,
+      (size) => size > 4,
+    );
+    const profiles = Object.keys(emulator.admin.state().profiles);
+    expect(
+      [...menus.values()]
+        .filter((item) => item.parentId?.endsWith('whitelist:page'))
+        .map((item) => item.title),
+    ).toEqual(profiles);
+    expect((await fakeBrowser.alarms.get(REGISTRATION_ALARM))?.periodInMinutes).toBe(30);
+  });
+
+  it('the menu follows the setting and the profiles without duplicate ids', async () => {
+    await installed('update');
+    await contextMenuSettingsItem.setValue({ enabled: false });
+    await until(
+      () => menus.size,
+      (size) => size === 0,
+    );
+    await contextMenuSettingsItem.setValue({ enabled: true });
+    await profilesCacheItem.setValue({ account: `A ${emulator.url}`, profiles: ['default', 'work1'], at: 1 });
+    await until(
+      () => [...menus.values()].map((item) => item.title),
+      (titles) => titles.includes('work1') && titles.length === 12,
+    );
+  });
+});
+
+describe('messages', () => {
+  const change = {
+    op: 'add',
+    list: 'whitelist',
+    domain: 'worker-test.example',
+    profile: 'default',
+    source: 'popup',
+  };
+
+  it.each([
+    ['another extension', { id: 'other-extension', url: 'chrome-extension://other-extension/page.html' }],
+    [
+      'a web page (content script)',
+      { id: 'test-extension-id', url: 'https://evil.example/', tab: { id: 1 } },
+    ],
+    ['no sender id', { url: 'chrome-extension://test-extension-id/popup.html' }],
+  ])('ignores a message from %s', async (_name, sender) => {
+    expect(await send({ type: 'submit-change', change }, sender)).toBeUndefined();
+    expect(whitelistOf('default')).not.toContain('worker-test.example');
+    expect(await outboxItem.getValue()).toEqual([]);
+  });
+
+  it.each([
+    [{ type: 'submit-change' }],
+    [{ type: 'submit-change', change: { ...change, op: 'replace' } }],
+    [{ type: 'delete-everything' }],
+    ['submit-change'],
+  ])('ignores the malformed message %j', async (message) => {
+    expect(await send(message)).toBeUndefined();
+  });
+
+  it('delivers a change from its own page and answers with the outcome', async () => {
+    const outcome = await send({ type: 'submit-change', change });
+    expect(outcome).toMatchObject({ state: 'delivered' });
+    expect(whitelistOf('default')).toContain('worker-test.example');
+  });
+
+  it('answers "failed" with the service reason when the service refuses', async () => {
+    const outcome = await send({ type: 'submit-change', change: { ...change, profile: 'nosuchprofile' } });
+    expect(outcome).toMatchObject({ state: 'failed' });
+    expect((outcome as { message: string }).message).toMatch(/nosuchprofile/);
+  });
+
+  it('register-now registers the emulator’s public IP', async () => {
+    emulator.admin.setPublicIp('198.51.100.77');
+    await dynamicIpSettingsItem.setValue({
+      ...dynamicIpSettingsItem.fallback,
+      lookupUrls: [`${emulator.url}/ip`],
+      label: 'Test',
+    });
+    const answer = await send({ type: 'register-now' });
+    expect(answer).toMatchObject({
+      ok: true,
+      ip: '198.51.100.77',
+      message: expect.stringMatching(/^Registered 198\.51\.100\.77/),
+    });
+    expect(emulator.admin.state().networks.map((network) => network.ip)).toContain('198.51.100.77');
+  });
+});
+
+describe('menu clicks and shortcuts', () => {
+  it('"Blocklist this site" for a profile adds the registrable domain and notifies', async () => {
+    await contextMenusEvent().trigger(
+      { menuItemId: 'dnsfc:blocklist:page:default', pageUrl: 'https://news.menu-test.co.uk/story' },
+      { id: 3, url: 'https://news.menu-test.co.uk/story' },
+    );
+    await until(
+      () => notifications.length,
+      (count) => count > 0,
+    );
+    expect(blocklistOf('default')).toContain('menu-test.co.uk');
+    expect(notifications).toEqual([
+      { title: 'Done', message: expect.stringMatching(/menu-test\.co\.uk was added to the blocklist/) },
+    ]);
+  });
+
+  it('"Whitelist link\'s domain" acts on the link, not the page', async () => {
+    await contextMenusEvent().trigger({
+      menuItemId: 'dnsfc:whitelist:link:default',
+      pageUrl: 'https://page.example/',
+      linkUrl: 'https://cdn.link-test.example/file',
+    });
+    await until(
+      () => notifications.length,
+      (count) => count > 0,
+    );
+    expect(whitelistOf('default')).toContain('link-test.example');
+    expect(whitelistOf('default')).not.toContain('page.example');
+  });
+
+  it('a refusal is reported with the service reason', async () => {
+    await contextMenusEvent().trigger({
+      menuItemId: 'dnsfc:whitelist:page:nosuchprofile',
+      pageUrl: 'https://a.example/',
+    });
+    await until(
+      () => notifications.length,
+      (count) => count > 0,
+    );
+    expect(notifications[0]).toMatchObject({
+      title: 'Not done',
+      message: expect.stringMatching(/nosuchprofile/),
+    });
+  });
+
+  it('the shortcut acts on the current tab for the last chosen profile', async () => {
+    const [profile] = Object.keys(emulator.admin.state().profiles).filter((name) => name !== 'default');
+    await chosenProfileItem.setValue(profile!);
+    await commandsEvent().trigger('whitelist-site', { id: 1, url: 'https://www.shortcut-test.example/a' });
+    await until(
+      () => notifications.length,
+      (count) => count > 0,
+    );
+    expect(whitelistOf(profile!)).toContain('shortcut-test.example');
+    expect(whitelistOf('default')).not.toContain('shortcut-test.example');
+  });
+
+  it('a page without a domain is reported, and nothing is sent', async () => {
+    await commandsEvent().trigger('blocklist-site', { id: 1, url: 'chrome://settings/' });
+    await until(
+      () => notifications.length,
+      (count) => count > 0,
+    );
+    expect(notifications[0]?.message).toMatch(/no domain the filter can act on/);
+    expect(await outboxItem.getValue()).toEqual([]);
+  });
+});
+
+describe('badge', () => {
+  it('warns while registration has been failing, and clears when it works again', async () => {
+    await dynamicIpSettingsItem.setValue({ ...dynamicIpSettingsItem.fallback, enabled: true });
+    await registrationOutcomeItem.setValue({
+      at: 1,
+      ok: false,
+      reason: 'network',
+      message: 'Not registered: the service could not be reached.',
+      consecutiveFailures: 2,
+    });
+    await until(
+      () => fakeBrowser.action.getBadgeText({}),
+      (text) => text === '!',
+    );
+    expect(await fakeBrowser.action.getTitle({})).toMatch(/registration is failing/);
+    await registrationOutcomeItem.setValue({
+      at: 2,
+      ok: true,
+      ip: '1.2.3.4',
+      message: 'Registered',
+      consecutiveFailures: 0,
+    });
+    await until(
+      () => fakeBrowser.action.getBadgeText({}),
+      (text) => text === '',
+    );
+  });
+
+  it('is restored from storage when the browser starts', async () => {
+    await dynamicIpSettingsItem.setValue({ ...dynamicIpSettingsItem.fallback, enabled: true });
+    await registrationOutcomeItem.setValue({
+      at: 1,
+      ok: false,
+      reason: 'service',
+      message: 'x',
+      consecutiveFailures: 1,
+    });
+    await until(
+      () => fakeBrowser.action.getBadgeText({}),
+      (text) => text === '!',
+    );
+    // The browser starts with a blank badge; nothing in storage changes.
+    await fakeBrowser.action.setBadgeText({ text: '' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await fakeBrowser.action.getBadgeText({})).toBe('');
+    await fakeBrowser.runtime.onStartup.trigger();
+    await until(
+      () => fakeBrowser.action.getBadgeText({}),
+      (text) => text === '!',
+    );
+  });
+});
