@@ -1,3 +1,62 @@
 import { render } from 'preact';
+import { browser } from 'wxt/browser';
+import { PopupApp } from '@/components/popup/PopupApp';
+import { createPopupController, type TabAddress } from '@/components/popup/popup-controller';
+import { createViewCache } from '@/lib/cache/view-cache';
+import {
+  type ChangeOutcome,
+  changeOutcomeSchema,
+  type ListChange,
+  type Request,
+} from '@/lib/messaging/protocol';
+import './style.css';
 
-render(<main>DNS Filter Companion</main>, document.getElementById('app') as HTMLElement);
+const NO_ANSWER: ChangeOutcome = {
+  state: 'failed',
+  message: "The extension's background service did not answer, so nothing was changed. Try again.",
+};
+
+/**
+ * `popup.html?tabId=<id>` shows that tab (the detached view); otherwise the active tab, whose
+ * address `activeTab` reveals after the toolbar click. No `tabs` permission: without access the
+ * tab comes back without a URL, and the popup says so.
+ */
+async function readTab(): Promise<TabAddress> {
+  const requested = new URLSearchParams(location.search).get('tabId');
+  if (requested !== null) {
+    const id = Number(requested);
+    if (!Number.isSafeInteger(id) || id < 0) return { url: undefined };
+    return { url: (await browser.tabs.get(id)).url };
+  }
+  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+  return { url: tab?.url };
+}
+
+async function submitChange(change: ListChange): Promise<ChangeOutcome> {
+  try {
+    const request: Request = { type: 'submit-change', change };
+    const parsed = changeOutcomeSchema.safeParse(await browser.runtime.sendMessage(request));
+    return parsed.success ? parsed.data : NO_ANSWER;
+  } catch {
+    return NO_ANSWER;
+  }
+}
+
+const controller = createPopupController({
+  readTab,
+  cache: createViewCache(),
+  loadRemote: () => import('@/components/popup/remote'),
+  submitChange,
+  now: Date.now,
+});
+// Started before the first render, so the storage reads begin as early as possible.
+void controller.start();
+
+render(
+  <PopupApp
+    controller={controller}
+    openOptions={() => void browser.runtime.openOptionsPage()}
+    mark={(name) => performance.mark(name)}
+  />,
+  document.getElementById('app') as HTMLElement,
+);

@@ -4,6 +4,7 @@
  *
  * The API key lives in `storage.local` only, never in `storage.sync` (decisions.md).
  */
+import { storage } from 'wxt/utils/storage';
 import { z } from 'zod';
 import { listChangeSchema } from '@/lib/messaging/protocol';
 import { defineValidatedItem } from './validated-item';
@@ -238,3 +239,56 @@ export const contextMenuSettingsItem = defineValidatedItem(
 export function accountTag(connection: ConnectionSettings): string {
   return `${connection.form} ${connection.baseUrl}`;
 }
+
+// --- Popup: cached views for an instant verdict (issue 10) ---
+
+/**
+ * One scope's whitelist and blocklist as last fetched, in the canonical sorted form of
+ * lib/filtering/domain-index.ts (so the popup looks a host up without building anything), with
+ * the time of the fetch. `account` is `accountTag(connection)`: a view of another account is
+ * ignored. One storage key per scope, so the popup reads only the lists it shows.
+ */
+export const cachedListsSchema = z.object({
+  account: z.string(),
+  fetchedAt: z.number(),
+  whitelist: z.array(z.string()),
+  blocklist: z.array(z.string()),
+});
+export type CachedLists = z.infer<typeof cachedListsSchema>;
+
+/**
+ * Not a `defineValidatedItem`: WXT's defineItem reads its key as soon as it is defined, so a list
+ * of up to 100,000 entries would be read twice on every popup opening. Validated the same way.
+ */
+export function cachedListsItem(scope: string) {
+  const key = `local:cachedLists:${scope}` as const;
+  return {
+    key,
+    async getValue(): Promise<CachedLists | null> {
+      const parsed = cachedListsSchema.safeParse(await storage.getItem(key));
+      return parsed.success ? parsed.data : null;
+    },
+    async setValue(value: CachedLists): Promise<void> {
+      await storage.setItem(key, cachedListsSchema.parse(value));
+    },
+    removeValue: () => storage.removeItem(key),
+  };
+}
+
+/**
+ * Today's blocked-query counts by host (lower case, no trailing dot), reduced from
+ * `logs/getstats`, which is per account in both forms. Only the reduction is kept: the raw
+ * statistics of a day can be large.
+ */
+export const cachedBlockedTodayItem = defineValidatedItem(
+  'local:cachedBlockedToday',
+  z
+    .object({
+      account: z.string(),
+      date: z.string(),
+      fetchedAt: z.number(),
+      blocked: z.record(z.string(), z.number()),
+    })
+    .nullable(),
+  { fallback: null, version: 1 },
+);

@@ -1,0 +1,333 @@
+/**
+ * Everything the popup knows and does, without Preact: it reads the tab and the cached views at
+ * once, answers from them, refreshes what is stale in the background, and sends one-click changes
+ * to the worker's outbox. The view subscribes to its state (PopupApp.tsx).
+ */
+import { isApiError } from '@/lib/api/errors';
+import type { DnsFilterApi } from '@/lib/api/types';
+import { localDate } from '@/lib/cache/freshness';
+import { inverseChange, type Membership } from '@/lib/cache/list-changes';
+import { type CachedView, isFreshView, type ListsView, type ViewCache } from '@/lib/cache/view-cache';
+import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import {
+  accountTag,
+  addedTldsItem,
+  apiKeyItem,
+  chosenProfileItem,
+  connectionItem,
+  defaultBlockItem,
+  type OutboxEntry,
+  outboxItem,
+  type SettledChange,
+  scopeKey,
+  settledChangesItem,
+} from '@/lib/settings/storage';
+import { statisticsNeeded } from './popup-view';
+
+type RemoteModule = typeof import('./remote');
+
+export interface TabAddress {
+  url: string | undefined;
+}
+
+export interface PopupDeps {
+  readTab(): Promise<TabAddress>;
+  cache: ViewCache;
+  /** The API client and fetchers (a dynamic import in the extension). */
+  loadRemote(): Promise<
+    Pick<RemoteModule, 'refreshLists' | 'refreshProfiles' | 'refreshBlockedToday'> & {
+      createConfiguredClient(): Promise<DnsFilterApi | null>;
+    }
+  >;
+  /** Sends `{ type: 'submit-change' }` to the worker. Never rejects. */
+  submitChange(change: ListChange): Promise<ChangeOutcome>;
+  now(): number;
+}
+
+export type Form = 'A' | 'B';
+
+export interface ChangeStatus {
+  state: 'idle' | 'running' | 'delivered' | 'pending' | 'failed';
+  message: string;
+}
+
+export interface UndoOffer {
+  change: ListChange;
+  /** What the undo button does, in words ("Put example.com back on the blocklist"). */
+  description: string;
+}
+
+export type Problem = { kind: 'bad-key' | 'other'; message: string };
+
+export type PopupState =
+  | { phase: 'starting' }
+  | { phase: 'nothing-to-filter'; unreadable: boolean }
+  | { phase: 'no-key' }
+  | ReadyState;
+
+export interface ReadyState {
+  phase: 'ready';
+  host: string;
+  /** From the Public Suffix List; undefined until it has loaded. */
+  registrable: string | undefined;
+  form: Form;
+  /** Form A: the chosen profile; Form B: undefined (whole account). */
+  profile: string | undefined;
+  scope: string;
+  account: string;
+  profiles: CachedView<readonly string[]> | null;
+  lists: CachedView<ListsView> | null;
+  blockedToday: CachedView<ReadonlyMap<string, number>> | null;
+  blockedTlds: readonly string[];
+  defaultBlock: boolean;
+  outbox: readonly OutboxEntry[];
+  settled: readonly SettledChange[];
+  refreshing: boolean;
+  /** The lists could not be refreshed. */
+  problem: Problem | null;
+  /** Today's statistics could not be fetched (the verdict then rests on the lists alone). */
+  statsProblem: string | null;
+  /** The domain the user switched to; the view falls back to its default when unset. */
+  chosenDomain: string | undefined;
+  change: ChangeStatus;
+  undo: UndoOffer | null;
+}
+
+export function createPopupController(deps: PopupDeps) {
+  let state: PopupState = { phase: 'starting' };
+  const listeners = new Set<() => void>();
+  const disposers: Array<() => void> = [];
+  /** Bumped on each profile switch: answers for an earlier scope are dropped. */
+  let generation = 0;
+
+  const set = (next: PopupState) => {
+    state = next;
+    for (const listener of listeners) listener();
+  };
+  const ready = (): ReadyState | null => (state.phase === 'ready' ? state : null);
+  const update = (patch: Partial<ReadyState>) => {
+    const current = ready();
+    if (current) set({ ...current, ...patch });
+  };
+
+  async function start(): Promise<void> {
+    // The Public Suffix List is the heaviest part of the popup: it loads while storage is read.
+    const domainModule = import('@/lib/filtering/domain');
+    const [tab, key, connection, chosenProfile, tlds, defaultBlocks, outbox, settled] = await Promise.all([
+      deps.readTab().catch((): TabAddress => ({ url: undefined })),
+      apiKeyItem.getValue(),
+      connectionItem.getValue(),
+      chosenProfileItem.getValue(),
+      addedTldsItem.getValue(),
+      defaultBlockItem.getValue(),
+      outboxItem.getValue(),
+      settledChangesItem.getValue(),
+    ]);
+    const { hostnameFromUrl, registrableDomain } = await domainModule;
+    const host = tab.url === undefined ? null : hostnameFromUrl(tab.url);
+    if (host === null) return set({ phase: 'nothing-to-filter', unreadable: tab.url === undefined });
+    if (key === '') return set({ phase: 'no-key' });
+
+    const form = connection.form;
+    const profile = form === 'A' ? chosenProfile : undefined;
+    const scope = scopeKey(form, profile);
+    const account = accountTag(connection);
+    const [lists, profiles, blockedToday] = await Promise.all([
+      deps.cache.readLists(scope, account),
+      form === 'A' ? deps.cache.readProfiles(account) : null,
+      deps.cache.readBlockedToday(account, today()),
+    ]);
+    set({
+      phase: 'ready',
+      host,
+      registrable: registrableDomain(host),
+      form,
+      profile,
+      scope,
+      account,
+      profiles,
+      lists,
+      blockedToday,
+      blockedTlds: tlds[scope] ?? [],
+      defaultBlock: defaultBlocks[scope]?.enabled ?? false,
+      outbox,
+      settled,
+      refreshing: false,
+      problem: null,
+      statsProblem: null,
+      chosenDomain: undefined,
+      change: { state: 'idle', message: '' },
+      undo: null,
+    });
+    disposers.push(
+      outboxItem.watch((entries) => update({ outbox: entries })),
+      settledChangesItem.watch((entries) => update({ settled: entries })),
+    );
+    await refreshStale();
+  }
+
+  const today = () => localDate(new Date(deps.now()));
+
+  /**
+   * Fetches only what is stale or missing: nothing at all when every view is fresh. The lists
+   * come first; today's statistics only when the lists leave the verdict open.
+   */
+  async function refreshStale(force = false): Promise<void> {
+    const initial = ready();
+    if (initial === null || initial.refreshing) return;
+    const fresh = (view: CachedView<unknown> | null) => !force && isFreshView(view, deps.now());
+    const needLists = !fresh(initial.lists);
+    const needProfiles = initial.form === 'A' && !fresh(initial.profiles);
+    const statsStale = !fresh(initial.blockedToday);
+    if (!needLists && !needProfiles && !(statsStale && statisticsNeeded(initial))) return;
+
+    const myGeneration = generation;
+    const current = () => {
+      const now = ready();
+      return now !== null && generation === myGeneration ? now : null;
+    };
+    update({ refreshing: true, problem: null });
+    let remote: Awaited<ReturnType<PopupDeps['loadRemote']>>;
+    let api: DnsFilterApi | null;
+    try {
+      remote = await deps.loadRemote();
+      api = await remote.createConfiguredClient();
+    } catch (error) {
+      update({ refreshing: false, problem: problemOf(error) });
+      return;
+    }
+    if (api === null) return set({ phase: 'no-key' });
+    const target = { api, cache: deps.cache, account: initial.account };
+
+    const profilesDone = needProfiles
+      ? remote.refreshProfiles(target).then(
+          (profiles) => current() && update({ profiles }),
+          // The picker keeps what it has; the verdict does not depend on it.
+          () => undefined,
+        )
+      : Promise.resolve();
+    try {
+      if (needLists) {
+        const lists = await remote.refreshLists(target, initial.scope, initial.profile);
+        if (!current()) return;
+        update({ lists });
+      }
+      const afterLists = current();
+      if (afterLists && !fresh(afterLists.blockedToday) && statisticsNeeded(afterLists)) {
+        try {
+          const blockedToday = await remote.refreshBlockedToday(target, today());
+          if (current()) update({ blockedToday, statsProblem: null });
+        } catch (error) {
+          if (current()) update({ statsProblem: problemOf(error).message });
+        }
+      }
+    } catch (error) {
+      if (current()) update({ problem: problemOf(error) });
+    } finally {
+      await profilesDone;
+      if (current()) update({ refreshing: false });
+    }
+  }
+
+  async function chooseProfile(profile: string): Promise<void> {
+    const current = ready();
+    if (current === null || current.form !== 'A' || profile === current.profile) return;
+    generation++;
+    const scope = scopeKey('A', profile);
+    const [lists, tlds, defaultBlocks] = await Promise.all([
+      deps.cache.readLists(scope, current.account),
+      addedTldsItem.getValue(),
+      defaultBlockItem.getValue(),
+      chosenProfileItem.setValue(profile),
+    ]);
+    update({
+      profile,
+      scope,
+      lists,
+      blockedTlds: tlds[scope] ?? [],
+      defaultBlock: defaultBlocks[scope]?.enabled ?? false,
+      refreshing: false,
+      problem: null,
+      change: { state: 'idle', message: '' },
+      undo: null,
+    });
+    await refreshStale();
+  }
+
+  /**
+   * Sends one change and reports its outcome. `before` is where the domain was, so Undo can put
+   * it back; `undoDescription` is offered unless the change failed.
+   */
+  async function submit(
+    change: ListChange,
+    progress: string,
+    next: { before: Membership; undoDescription: string } | null,
+  ): Promise<void> {
+    const current = ready();
+    if (current === null || current.change.state === 'running') return;
+    update({ change: { state: 'running', message: progress }, undo: null });
+    const outcome = await deps.submitChange(change);
+    if (outcome.state === 'delivered') {
+      // The cached view follows at once; the next refresh confirms it.
+      await deps.cache.applyChanges(current.scope, current.account, [change]);
+      const lists = await deps.cache.readLists(current.scope, current.account);
+      if (ready()?.scope === current.scope) update({ lists });
+    }
+    const undo =
+      outcome.state !== 'failed' && next !== null
+        ? { change: inverseChange(change, next.before), description: next.undoDescription }
+        : null;
+    update({ change: { state: outcome.state, message: outcome.message }, undo });
+  }
+
+  return {
+    getState: (): PopupState => state,
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    start,
+    refresh: () => refreshStale(true),
+    chooseProfile,
+    chooseDomain(domain: string) {
+      update({ chosenDomain: domain });
+    },
+    /** One click: add to or remove from a list the domain the popup shows. */
+    act(op: ListChange['op'], list: ListChange['list'], domain: string, before: Membership) {
+      const current = ready();
+      if (current === null) return Promise.resolve();
+      const change: ListChange = { op, list, domain, profile: current.profile, source: 'popup' };
+      const where = current.profile === undefined ? '' : ` of profile ${current.profile}`;
+      const progress =
+        op === 'add'
+          ? `Adding ${domain} to the ${list}${where}…`
+          : `Removing ${domain} from the ${list}${where}…`;
+      const undoDescription =
+        before === 'none'
+          ? `Take ${domain} off the ${list} again`
+          : before === list
+            ? `Put ${domain} back on the ${list}`
+            : `Put ${domain} back on the ${before}`;
+      return submit(change, progress, { before, undoDescription });
+    },
+    undo() {
+      const offer = ready()?.undo;
+      if (!offer) return Promise.resolve();
+      const { change } = offer;
+      const progress = `Undoing: ${offer.description.toLowerCase()}…`;
+      return submit(change, progress, null);
+    },
+    dispose() {
+      for (const dispose of disposers.splice(0)) dispose();
+      listeners.clear();
+    },
+  };
+}
+
+export type PopupController = ReturnType<typeof createPopupController>;
+
+function problemOf(error: unknown): Problem {
+  if (isApiError(error))
+    return { kind: error.kind === 'bad-key' ? 'bad-key' : 'other', message: error.message };
+  return { kind: 'other', message: 'Something went wrong inside the extension. Please try again.' };
+}

@@ -1,0 +1,205 @@
+/**
+ * What the popup shows, derived from the controller's state by pure functions: the verdict and
+ * its sentence, how current it is, the domain the buttons act on and the changes still waiting.
+ */
+import { ageText } from '@/lib/cache/freshness';
+import { type ChangeLike, type Membership, replayChanges } from '@/lib/cache/list-changes';
+import { isFreshView } from '@/lib/cache/view-cache';
+import {
+  canonicalHost,
+  type DomainIndex,
+  sortedDomainIndex,
+  withChanges,
+} from '@/lib/filtering/domain-index';
+import { needsStatistics, type Verdict, verdictFor } from '@/lib/filtering/verdict';
+import { type OutboxEntry, type SettledChange, scopeKey } from '@/lib/settings/storage';
+import type { ReadyState } from './popup-controller';
+
+export interface DomainChoice {
+  domain: string;
+  /** The switch button's text, naming the domain it switches to. */
+  label: string;
+}
+
+export interface PopupView {
+  verdict: Verdict | null;
+  /** The status region's text: the verdict sentence, or what stands in for it. */
+  statusText: string;
+  /** The verdict rests on the service's current data (or a cache young enough to count as such). */
+  fresh: boolean;
+  /** A line saying how old the view is, when it is not fresh or is being refreshed. */
+  freshnessText: string | null;
+  /** The domain the buttons act on. */
+  domain: string;
+  alternatives: DomainChoice[];
+  /** Where the shown domain is, counting changes still waiting; null while the lists are unknown. */
+  membership: Membership | null;
+  /** Waiting changes for the shown domain, oldest first. */
+  pending: OutboxEntry[];
+  /** A change for the shown domain the service refused after a retry, within the last hour. */
+  recentFailure: SettledChange | null;
+}
+
+const RECENT_FAILURE_MS = 60 * 60 * 1000;
+
+export function scopeLabel(state: Pick<ReadyState, 'form' | 'profile'>): string {
+  return state.form === 'B' ? 'your account' : `profile ${state.profile ?? 'default'}`;
+}
+
+function inScope(state: ReadyState, change: ChangeLike & { profile?: string }): boolean {
+  return scopeKey(state.form, change.profile) === state.scope;
+}
+
+interface Indexes {
+  whitelist: DomainIndex;
+  blocklist: DomainIndex;
+}
+
+/**
+ * The lists as fetched, plus changes the service confirmed after the fetch (the worker's settled
+ * changes, e.g. from the context menu), plus, when `withPending`, changes still in the outbox.
+ */
+function indexes(state: ReadyState, withPending: boolean): Indexes | null {
+  if (state.lists === null) return null;
+  const fetchedAt = state.lists.fetchedAt;
+  const confirmed = state.settled
+    .filter((s) => s.state === 'delivered' && s.at > fetchedAt && inScope(state, s.change))
+    .map((s) => s.change)
+    .reverse();
+  const waiting = withPending ? state.outbox.map((e) => e.change).filter((c) => inScope(state, c)) : [];
+  const delta = replayChanges([...confirmed, ...waiting]);
+  return {
+    whitelist: withChanges(sortedDomainIndex(state.lists.value.whitelist), delta.whitelist),
+    blocklist: withChanges(sortedDomainIndex(state.lists.value.blocklist), delta.blocklist),
+  };
+}
+
+function verdictWith(state: ReadyState, lists: Indexes): Verdict {
+  return verdictFor(state.host, {
+    ...lists,
+    blockedTlds: state.blockedTlds,
+    defaultBlock: state.defaultBlock,
+    blockedToday: state.blockedToday?.value,
+  });
+}
+
+/** True when the lists leave the verdict open, so today's statistics could settle it. */
+export function statisticsNeeded(state: ReadyState): boolean {
+  const lists = indexes(state, true);
+  return lists !== null && needsStatistics(verdictWith(state, lists));
+}
+
+export function derivePopupView(state: ReadyState, now: number): PopupView {
+  const lists = indexes(state, true);
+  const verdict = lists === null ? null : verdictWith(state, lists);
+  const confirmedOnly = indexes(state, false);
+  const includesPending =
+    verdict !== null &&
+    confirmedOnly !== null &&
+    JSON.stringify(verdictWith(state, confirmedOnly)) !== JSON.stringify(verdict);
+
+  const statsSettled = isFreshView(state.blockedToday, now) || state.statsProblem !== null;
+  const fresh =
+    verdict !== null &&
+    isFreshView(state.lists, now) &&
+    state.problem === null &&
+    (!needsStatistics(verdict) || statsSettled);
+
+  const { domain, alternatives } = domainChoices(state, verdict);
+  const membership =
+    lists === null
+      ? null
+      : lists.whitelist.has(domain)
+        ? 'whitelist'
+        : lists.blocklist.has(domain)
+          ? 'blocklist'
+          : 'none';
+  const canonical = canonicalHost(domain);
+  const concernsDomain = (change: ChangeLike & { profile?: string }) =>
+    inScope(state, change) && canonicalHost(change.domain) === canonical;
+  const pending = state.outbox.filter((entry) => concernsDomain(entry.change));
+  const latest = state.settled.find((settled) => concernsDomain(settled.change));
+  const recentFailure =
+    latest !== undefined && latest.state === 'failed' && now - latest.at < RECENT_FAILURE_MS ? latest : null;
+
+  return {
+    verdict,
+    statusText: statusText(state, verdict, includesPending),
+    fresh,
+    freshnessText: freshnessText(state, now),
+    domain,
+    alternatives,
+    membership,
+    pending,
+    recentFailure,
+  };
+}
+
+/**
+ * The registrable domain by default (decisions.md), or the list entry that decides the verdict,
+ * so removing it is one click; the others are one click away.
+ */
+function domainChoices(
+  state: ReadyState,
+  verdict: Verdict | null,
+): { domain: string; alternatives: DomainChoice[] } {
+  const entry =
+    verdict !== null && (verdict.reason === 'whitelist' || verdict.reason === 'blocklist')
+      ? verdict.entry
+      : undefined;
+  const registrable = state.registrable ?? state.host;
+  const choices: DomainChoice[] = [];
+  const add = (domain: string, label: string) => {
+    if (!choices.some((choice) => choice.domain === domain)) choices.push({ domain, label });
+  };
+  if (entry !== undefined) add(entry, `Use the list entry ${entry}`);
+  add(registrable, `Use the registrable domain ${registrable}`);
+  add(state.host, `Use the exact hostname ${state.host}`);
+  const chosen = choices.find((choice) => choice.domain === state.chosenDomain) ?? choices[0]!;
+  return { domain: chosen.domain, alternatives: choices.filter((choice) => choice !== chosen) };
+}
+
+function statusText(state: ReadyState, verdict: Verdict | null, includesPending: boolean): string {
+  if (verdict === null) {
+    if (state.problem !== null) return `Couldn't check ${state.host}: ${state.problem.message}`;
+    return `Checking ${state.host}…`;
+  }
+  const sentence = verdictSentence(verdict, state.host, scopeLabel(state));
+  return includesPending ? `${sentence} This counts a change still waiting to be sent.` : sentence;
+}
+
+export function verdictSentence(verdict: Verdict, host: string, scope: string): string {
+  switch (verdict.reason) {
+    case 'whitelist':
+      return verdict.entry === host
+        ? `Allowed: ${host} is on the whitelist of ${scope}.`
+        : `Allowed: ${host} is covered by the whitelist entry ${verdict.entry} of ${scope}.`;
+    case 'blocklist':
+      return verdict.entry === host
+        ? `Blocked: ${host} is on the blocklist of ${scope}.`
+        : `Blocked: ${host} is covered by the blocklist entry ${verdict.entry} of ${scope}.`;
+    case 'tld':
+      return `Blocked: the top-level domain ${verdict.tld} was blocked for ${scope} from this browser.`;
+    case 'default-block':
+      return `Blocked: default-block was turned on for ${scope} from this browser, and ${host} is not on the whitelist.`;
+    case 'stats': {
+      const queries = verdict.count === 1 ? '1 blocked query' : `${verdict.count} blocked queries`;
+      return `Blocked: today's statistics show ${queries} for ${host}, which is on neither of your lists, so a blocked category probably applies.`;
+    }
+    case 'none': {
+      const stats = verdict.statsChecked ? ` Today's statistics show no blocked queries for ${host}.` : '';
+      return `Not blocked by your lists for ${scope}.${stats} A blocked category may still apply: the service does not say which category a site is in.`;
+    }
+  }
+}
+
+function freshnessText(state: ReadyState, now: number): string | null {
+  const lists = state.lists;
+  if (lists === null) return null;
+  const age = `Lists checked ${ageText(lists.fetchedAt, now)}`;
+  const fresh = isFreshView(lists, now);
+  if (state.refreshing && !fresh) return `${age}; checking for changes…`;
+  if (state.problem !== null) return `${age}; could not check again: ${state.problem.message}`;
+  if (!fresh) return `${age}; they may have changed since.`;
+  return null;
+}

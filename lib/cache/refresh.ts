@@ -1,0 +1,47 @@
+/**
+ * Fetches the views the popup needs and stores them (lib/cache/view-cache.ts). One call per
+ * list: `whitelist/list` and `blocklist/list` for the scope, `profiles/list`, and `logs/getstats`
+ * for today only when the lists leave the verdict open. Loaded only when something is stale, so
+ * a popup with a fresh cache never loads the API client at all.
+ */
+import type { CallOptions, DnsFilterApi } from '@/lib/api/types';
+import { summariseDay } from '@/lib/logs/stats';
+import type { CachedView, ListsView, ViewCache } from './view-cache';
+
+export interface RefreshTarget {
+  api: DnsFilterApi;
+  cache: ViewCache;
+  account: string;
+}
+
+/** `profile` undefined in Form B (whole account). */
+export async function refreshLists(
+  { api, cache, account }: RefreshTarget,
+  scope: string,
+  profile: string | undefined,
+  opts?: CallOptions,
+): Promise<CachedView<ListsView>> {
+  const [whitelist, blocklist] = await Promise.all([
+    api.listDomains('whitelist', profile, opts),
+    api.listDomains('blocklist', profile, opts),
+  ]);
+  return cache.saveLists(scope, account, { whitelist, blocklist });
+}
+
+export async function refreshProfiles(
+  { api, cache, account }: RefreshTarget,
+  opts?: CallOptions,
+): Promise<CachedView<readonly string[]>> {
+  return cache.saveProfiles(account, await api.listProfiles(opts));
+}
+
+/** Statistics are per account in both forms (`logs/getstats` takes no profile). */
+export async function refreshBlockedToday(
+  { api, cache, account }: RefreshTarget,
+  date: string,
+  opts?: CallOptions,
+): Promise<CachedView<ReadonlyMap<string, number>>> {
+  const summary = summariseDay(await api.getStats(date, opts));
+  const blocked = new Map(summary.blockedDomains.map(({ key, count }) => [key, count]));
+  return cache.saveBlockedToday(account, date, blocked);
+}

@@ -1,0 +1,119 @@
+/**
+ * The popup's cached views of the service, each with the time it was fetched, in storage.local
+ * (items in lib/settings/storage.ts). Reading never calls the service; lib/cache/refresh.ts
+ * fetches and writes. A view of another account (`accountTag`) reads as missing.
+ */
+import { canonicalSortedDomains, isCanonicalSorted } from '@/lib/filtering/domain-index';
+import { cachedBlockedTodayItem, cachedListsItem, profilesCacheItem } from '@/lib/settings/storage';
+import { isFresh } from './freshness';
+import { type ChangeLike, replayChanges } from './list-changes';
+
+export interface CachedView<T> {
+  value: T;
+  fetchedAt: number;
+}
+
+/** Judged when asked, not when read: a popup may stay open past the freshness window. */
+export function isFreshView(view: CachedView<unknown> | null, now: number): boolean {
+  return view !== null && isFresh(view.fetchedAt, now);
+}
+
+/** Both lists of one scope, canonical and sorted (ready for `sortedDomainIndex`). */
+export interface ListsView {
+  whitelist: readonly string[];
+  blocklist: readonly string[];
+}
+
+export interface ViewCacheDeps {
+  now?: () => number;
+}
+
+export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
+  const view = <T>(value: T, fetchedAt: number): CachedView<T> => ({ value, fetchedAt });
+
+  return {
+    async readLists(scope: string, account: string): Promise<CachedView<ListsView> | null> {
+      const stored = await cachedListsItem(scope).getValue();
+      if (stored === null || stored.account !== account) return null;
+      // Lookups binary-search these arrays: an edited or corrupted order would give wrong answers.
+      if (!isCanonicalSorted(stored.whitelist) || !isCanonicalSorted(stored.blocklist)) return null;
+      return view({ whitelist: stored.whitelist, blocklist: stored.blocklist }, stored.fetchedAt);
+    },
+
+    async saveLists(
+      scope: string,
+      account: string,
+      lists: { whitelist: Iterable<string>; blocklist: Iterable<string> },
+    ): Promise<CachedView<ListsView>> {
+      const value = {
+        whitelist: canonicalSortedDomains(lists.whitelist),
+        blocklist: canonicalSortedDomains(lists.blocklist),
+      };
+      const fetchedAt = now();
+      await cachedListsItem(scope).setValue({ account, fetchedAt, ...value });
+      return view(value, fetchedAt);
+    },
+
+    /**
+     * Applies changes the service has confirmed to the cached view, keeping its fetch time: the
+     * rest of the view is no newer than it was.
+     */
+    async applyChanges(scope: string, account: string, changes: ChangeLike[]): Promise<void> {
+      const item = cachedListsItem(scope);
+      const stored = await item.getValue();
+      if (stored === null || stored.account !== account) return;
+      const delta = replayChanges(changes);
+      const apply = (entries: string[], list: 'whitelist' | 'blocklist') => {
+        const set = new Set(entries);
+        for (const domain of delta[list].removed) set.delete(domain);
+        for (const domain of delta[list].added) set.add(domain);
+        return canonicalSortedDomains(set);
+      };
+      await item.setValue({
+        ...stored,
+        whitelist: apply(stored.whitelist, 'whitelist'),
+        blocklist: apply(stored.blocklist, 'blocklist'),
+      });
+    },
+
+    async readProfiles(account: string): Promise<CachedView<readonly string[]> | null> {
+      const stored = await profilesCacheItem.getValue();
+      if (stored === null || stored.account !== account) return null;
+      return view(stored.profiles, stored.at);
+    },
+
+    async saveProfiles(account: string, profiles: string[]): Promise<CachedView<readonly string[]>> {
+      // The shared item holds at most 200 (it feeds the context menu too).
+      const kept = profiles.slice(0, 200);
+      const at = now();
+      await profilesCacheItem.setValue({ account, profiles: kept, at });
+      return view(kept, at);
+    },
+
+    async readBlockedToday(
+      account: string,
+      date: string,
+    ): Promise<CachedView<ReadonlyMap<string, number>> | null> {
+      const stored = await cachedBlockedTodayItem.getValue();
+      if (stored === null || stored.account !== account || stored.date !== date) return null;
+      return view(new Map(Object.entries(stored.blocked)), stored.fetchedAt);
+    },
+
+    async saveBlockedToday(
+      account: string,
+      date: string,
+      blocked: ReadonlyMap<string, number>,
+    ): Promise<CachedView<ReadonlyMap<string, number>>> {
+      const fetchedAt = now();
+      await cachedBlockedTodayItem.setValue({
+        account,
+        date,
+        fetchedAt,
+        blocked: Object.fromEntries(blocked),
+      });
+      return view(blocked, fetchedAt);
+    },
+  };
+}
+
+export type ViewCache = ReturnType<typeof createViewCache>;

@@ -1,0 +1,172 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { ageText, FRESH_FOR_MS, isFresh, localDate } from '@/lib/cache/freshness';
+import { type ChangeLike, inverseChange, type Membership, replayChanges } from '@/lib/cache/list-changes';
+import { createViewCache, isFreshView } from '@/lib/cache/view-cache';
+import { cachedListsItem } from '@/lib/settings/storage';
+
+beforeEach(() => fakeBrowser.reset());
+
+const MINUTE = 60_000;
+const T0 = Date.UTC(2026, 4, 1, 12, 0, 0);
+
+describe('freshness window', () => {
+  it.each([
+    ['just fetched', 0, true],
+    ['4 min 59 s old', FRESH_FOR_MS - 1000, true],
+    ['exactly 5 minutes old', FRESH_FOR_MS, false],
+    ['an hour old', 60 * MINUTE, false],
+    ['fetched "in the future" (clock moved back)', -MINUTE, false],
+  ])('%s -> fresh: %s', (_name, age, fresh) => {
+    expect(isFresh(T0 - age, T0)).toBe(fresh);
+  });
+
+  it.each([
+    [10_000, 'just now'],
+    [MINUTE, '1 minute ago'],
+    [12 * MINUTE, '12 minutes ago'],
+    [60 * MINUTE, '1 hour ago'],
+    [47 * 60 * MINUTE, '47 hours ago'],
+  ])('age %i ms reads "%s"', (age, text) => {
+    expect(ageText(T0 - age, T0)).toBe(text);
+  });
+
+  it('names the day for anything older than two days', () => {
+    expect(ageText(T0 - 72 * 60 * MINUTE, T0)).toBe(`on ${localDate(new Date(T0 - 72 * 60 * MINUTE))}`);
+  });
+});
+
+describe('view cache', () => {
+  it('returns a saved view as fresh within the window and stale after it, canonical and sorted', async () => {
+    const cache = createViewCache({ now: () => T0 });
+    await cache.saveLists('A:default', 'A http://x', {
+      whitelist: ['b.com', 'A.com.'],
+      blocklist: ['bücher.de'],
+    });
+    const view = await cache.readLists('A:default', 'A http://x');
+    expect(view).toEqual({
+      value: { whitelist: ['a.com', 'b.com'], blocklist: ['xn--bcher-kva.de'] },
+      fetchedAt: T0,
+    });
+    expect(isFreshView(view, T0 + FRESH_FOR_MS - 1)).toBe(true);
+    expect(isFreshView(view, T0 + FRESH_FOR_MS)).toBe(false);
+    expect(isFreshView(null, T0)).toBe(false);
+  });
+
+  it('keeps scopes apart and ignores a view of another account', async () => {
+    const cache = createViewCache({ now: () => T0 });
+    await cache.saveLists('A:kids1', 'A http://x', { whitelist: ['kids.org'], blocklist: [] });
+    expect(await cache.readLists('A:default', 'A http://x')).toBeNull();
+    expect(await cache.readLists('A:kids1', 'B http://x')).toBeNull();
+    expect((await cache.readLists('A:kids1', 'A http://x'))?.value.whitelist).toEqual(['kids.org']);
+  });
+
+  it('treats a stored list that is not in sorted canonical form as missing', async () => {
+    await cachedListsItem('A:default').setValue({
+      account: 'A http://x',
+      fetchedAt: T0,
+      whitelist: ['z.com', 'a.com'],
+      blocklist: [],
+    });
+    expect(await createViewCache({ now: () => T0 }).readLists('A:default', 'A http://x')).toBeNull();
+  });
+
+  it('treats a malformed stored value as missing', async () => {
+    const cache = createViewCache({ now: () => T0 });
+    const stored = { account: 'A http://x', fetchedAt: T0, whitelist: ['a.com'], blocklist: [] };
+    await fakeBrowser.storage.local.set({ 'cachedLists:A:default': stored });
+    expect((await cache.readLists('A:default', 'A http://x'))?.value.whitelist).toEqual(['a.com']);
+    await fakeBrowser.storage.local.set({ 'cachedLists:A:default': { ...stored, whitelist: 'oops' } });
+    expect(await cache.readLists('A:default', 'A http://x')).toBeNull();
+  });
+
+  it('applies confirmed changes, keeping the lists exclusive and the fetch time unchanged', async () => {
+    let now = T0;
+    const cache = createViewCache({ now: () => now });
+    await cache.saveLists('A:default', 'acct', { whitelist: ['keep.org'], blocklist: ['move.com'] });
+    now = T0 + MINUTE;
+    await cache.applyChanges('A:default', 'acct', [{ op: 'add', list: 'whitelist', domain: 'move.com' }]);
+    expect(await cache.readLists('A:default', 'acct')).toMatchObject({
+      value: { whitelist: ['keep.org', 'move.com'], blocklist: [] },
+      fetchedAt: T0,
+    });
+  });
+
+  it('keeps today’s blocked counts per account and day only', async () => {
+    const cache = createViewCache({ now: () => T0 });
+    await cache.saveBlockedToday('acct', '2026-05-01', new Map([['ads.example.net', 7]]));
+    expect((await cache.readBlockedToday('acct', '2026-05-01'))?.value.get('ads.example.net')).toBe(7);
+    expect(await cache.readBlockedToday('acct', '2026-05-02')).toBeNull();
+    expect(await cache.readBlockedToday('other', '2026-05-01')).toBeNull();
+  });
+
+  it('keeps the profile list per account', async () => {
+    const cache = createViewCache({ now: () => T0 });
+    await cache.saveProfiles('acct', ['default', 'kids1']);
+    expect((await cache.readProfiles('acct'))?.value).toEqual(['default', 'kids1']);
+    expect(await cache.readProfiles('other')).toBeNull();
+  });
+});
+
+describe('replaying one-click changes', () => {
+  const add = (list: ChangeLike['list'], domain: string): ChangeLike => ({ op: 'add', list, domain });
+  const remove = (list: ChangeLike['list'], domain: string): ChangeLike => ({ op: 'remove', list, domain });
+  const sets = (changes: ChangeLike[]) => {
+    const delta = replayChanges(changes);
+    return {
+      whitelist: { added: [...delta.whitelist.added], removed: [...delta.whitelist.removed] },
+      blocklist: { added: [...delta.blocklist.added], removed: [...delta.blocklist.removed] },
+    };
+  };
+
+  it.each([
+    [
+      'adding to the whitelist takes the domain off the blocklist',
+      [add('whitelist', 'a.com')],
+      { whitelist: { added: ['a.com'], removed: [] }, blocklist: { added: [], removed: ['a.com'] } },
+    ],
+    [
+      'the last change wins',
+      [add('blocklist', 'a.com'), remove('blocklist', 'a.com')],
+      { whitelist: { added: [], removed: ['a.com'] }, blocklist: { added: [], removed: ['a.com'] } },
+    ],
+    [
+      'domains are compared in canonical form',
+      [add('whitelist', 'A.com.'), remove('whitelist', 'a.com')],
+      { whitelist: { added: [], removed: ['a.com'] }, blocklist: { added: [], removed: ['a.com'] } },
+    ],
+  ])('%s', (_name, changes, expected) => {
+    expect(sets(changes)).toEqual(expected);
+  });
+});
+
+describe('undo', () => {
+  it.each<[string, ChangeLike, Membership, ChangeLike]>([
+    [
+      'whitelisting a new domain',
+      { op: 'add', list: 'whitelist', domain: 'a.com' },
+      'none',
+      { op: 'remove', list: 'whitelist', domain: 'a.com' },
+    ],
+    [
+      'moving from the blocklist',
+      { op: 'add', list: 'whitelist', domain: 'a.com' },
+      'blocklist',
+      { op: 'add', list: 'blocklist', domain: 'a.com' },
+    ],
+    [
+      'removing from the blocklist',
+      { op: 'remove', list: 'blocklist', domain: 'a.com' },
+      'blocklist',
+      { op: 'add', list: 'blocklist', domain: 'a.com' },
+    ],
+    [
+      'removing from the whitelist',
+      { op: 'remove', list: 'whitelist', domain: 'a.com' },
+      'whitelist',
+      { op: 'add', list: 'whitelist', domain: 'a.com' },
+    ],
+  ])('%s is undone by the inverse change', (_name, change, before, expected) => {
+    expect(inverseChange(change, before)).toEqual(expected);
+  });
+});

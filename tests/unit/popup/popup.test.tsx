@@ -1,0 +1,464 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { localDate } from '@/lib/cache/freshness';
+import {
+  addedTldsItem,
+  chosenProfileItem,
+  defaultBlockItem,
+  type OutboxEntry,
+  outboxItem,
+  settledChangesItem,
+} from '@/lib/settings/storage';
+import { ApiError, accountOf, cacheAt, createFakeApi, MINUTE, openPopup, T0 } from './popup-harness';
+
+beforeEach(() => fakeBrowser.reset());
+afterEach(cleanup);
+
+const TODAY = localDate(new Date(T0));
+const verdictRegion = () => screen.getByRole('status', { name: 'Verdict' });
+const verdictText = () => verdictRegion().textContent ?? '';
+const waitForVerdict = (start: string) =>
+  waitFor(() => expect(verdictText()).toMatch(new RegExp(`^${start}`)));
+const outcomeText = () => screen.getByRole('status', { name: 'Change outcome' }).textContent ?? '';
+
+describe('answering from the cache and refreshing', () => {
+  it('cold: one call per list, statistics only because the lists leave it open, then both marks at once', async () => {
+    const api = createFakeApi('A', { blockedToday: { 'ads.example.net': 7 } });
+    const popup = await openPopup({ url: 'https://ads.example.net/x', api });
+    expect(verdictText()).toMatch(/^(Checking ads\.example\.net…)?$/);
+    await waitForVerdict("Blocked: today's statistics show 7 blocked queries for ads.example.net");
+    await popup.started;
+    expect(api.calls.sort()).toEqual(
+      ['blocklist/list default', `logs/getstats ${TODAY}`, 'profiles/list', 'whitelist/list default'].sort(),
+    );
+    expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
+  });
+
+  it('fresh cache: the verdict at once and no call to the service at all', async () => {
+    await cacheAt(T0 - 2 * MINUTE).saveLists('A:default', accountOf('A'), {
+      whitelist: ['example.com'],
+      blocklist: [],
+    });
+    await cacheAt(T0 - 2 * MINUTE).saveProfiles(accountOf('A'), ['default', 'kids1']);
+    const api = createFakeApi('A');
+    const popup = await openPopup({ url: 'https://www.example.com/', api });
+    await waitForVerdict(
+      'Allowed: www.example.com is covered by the whitelist entry example.com of profile default.',
+    );
+    await popup.started;
+    expect(api.calls).toEqual([]);
+    expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
+    expect(screen.queryByText(/Lists checked/)).toBeNull();
+  });
+
+  it("fresh cache with today's statistics: a stats verdict with no call either", async () => {
+    const cache = cacheAt(T0 - 2 * MINUTE);
+    await cache.saveLists('A:default', accountOf('A'), { whitelist: [], blocklist: [] });
+    await cache.saveProfiles(accountOf('A'), ['default']);
+    await cache.saveBlockedToday(accountOf('A'), TODAY, new Map([['ads.example.net', 4]]));
+    const api = createFakeApi('A');
+    const popup = await openPopup({ url: 'https://ads.example.net/', api });
+    await waitForVerdict("Blocked: today's statistics show 4 blocked queries for ads.example.net");
+    await popup.started;
+    expect(api.calls).toEqual([]);
+    expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
+  });
+
+  it('a view left open past the freshness window says it may be out of date', async () => {
+    let now = T0;
+    await cacheAt(T0 - MINUTE).saveLists('A:default', accountOf('A'), {
+      whitelist: [],
+      blocklist: ['shop.example'],
+    });
+    await cacheAt(T0 - MINUTE).saveProfiles(accountOf('A'), ['default']);
+    const popup = await openPopup({ url: 'https://shop.example/', now: () => now });
+    await popup.started;
+    expect(screen.queryByText(/Lists checked/)).toBeNull();
+    now = T0 + 10 * MINUTE;
+    popup.controller.chooseDomain('shop.example');
+    await screen.findByText('Lists checked 11 minutes ago; they may have changed since.');
+    expect(screen.getByRole('button', { name: 'Refresh' })).toBeTruthy();
+  });
+
+  it('stale cache: shows the old verdict marked as such, then the fresh one', async () => {
+    await cacheAt(T0 - 12 * MINUTE).saveLists('A:default', accountOf('A'), {
+      whitelist: [],
+      blocklist: ['shop.example'],
+    });
+    await cacheAt(T0 - 12 * MINUTE).saveProfiles(accountOf('A'), ['default']);
+    const api = createFakeApi('A', { whitelist: { default: ['shop.example'] } });
+    const release = holdCalls(api);
+    const popup = await openPopup({ url: 'https://shop.example/', api });
+    await waitForVerdict('Blocked: shop.example is on the blocklist of profile default.');
+    expect(screen.getByText(/Lists checked 12 minutes ago; checking for changes…/)).toBeTruthy();
+    expect(popup.marks).toEqual(['verdict']);
+    release();
+    await waitForVerdict('Allowed: shop.example is on the whitelist of profile default.');
+    expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
+    expect(screen.queryByText(/Lists checked/)).toBeNull();
+  });
+
+  it('a failed refresh keeps the cached verdict and says why', async () => {
+    await cacheAt(T0 - 30 * MINUTE).saveLists('A:default', accountOf('A'), {
+      whitelist: [],
+      blocklist: ['shop.example'],
+    });
+    const api = createFakeApi('A');
+    api.failWith(new ApiError('network', 'Could not reach the service: check your connection.'));
+    const popup = await openPopup({ url: 'https://shop.example/', api });
+    await popup.started;
+    expect(verdictText()).toBe('Blocked: shop.example is on the blocklist of profile default.');
+    expect(
+      screen.getByText(
+        'Lists checked 30 minutes ago; could not check again: Could not reach the service: check your connection.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Refresh' })).toBeTruthy();
+    expect(popup.marks).toEqual(['verdict']);
+  });
+
+  it('a refused key with nothing cached says so and links to the settings', async () => {
+    const api = createFakeApi('A');
+    api.failWith(new ApiError('bad-key', 'The service refused the API key.'));
+    const popup = await openPopup({ url: 'https://shop.example/', api });
+    await popup.started;
+    expect(verdictText()).toBe("Couldn't check shop.example: The service refused the API key.");
+    fireEvent.click(screen.getByRole('button', { name: 'Open settings' }));
+    expect(popup.optionsOpened()).toBe(1);
+  });
+
+  it('does not ask for statistics when the lists settle the verdict', async () => {
+    const api = createFakeApi('A', {
+      blocklist: { default: ['example.com'] },
+      blockedToday: { 'example.com': 3 },
+    });
+    const popup = await openPopup({ url: 'https://example.com/', api });
+    await popup.started;
+    expect(verdictText()).toBe('Blocked: example.com is on the blocklist of profile default.');
+    expect(api.calls.some((call) => call.startsWith('logs/getstats'))).toBe(false);
+    expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
+  });
+
+  it('still answers from the lists when today has no statistics', async () => {
+    const api = createFakeApi('A');
+    api.getStats = async () => {
+      throw new ApiError('service', 'No logs for this date');
+    };
+    const popup = await openPopup({ url: 'https://news.example/', api });
+    await popup.started;
+    expect(verdictText()).toMatch(
+      /^Not blocked by your lists for profile default\. A blocked category may still apply/,
+    );
+    expect(screen.getByText("Today's statistics could not be read: No logs for this date")).toBeTruthy();
+    expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
+  });
+});
+
+describe('verdict reasons set from this browser', () => {
+  it.each([
+    [
+      'a TLD block',
+      async () => addedTldsItem.setValue({ 'A:default': ['.zip'] }),
+      'https://files.zip/',
+      'Blocked: the top-level domain .zip was blocked for profile default from this browser.',
+    ],
+    [
+      'default-block',
+      async () => defaultBlockItem.setValue({ 'A:default': { enabled: true, at: T0 } }),
+      'https://any.org/',
+      'Blocked: default-block was turned on for profile default from this browser, and any.org is not on the whitelist.',
+    ],
+    [
+      'default-block of another profile',
+      async () => defaultBlockItem.setValue({ 'A:kids1': { enabled: true, at: T0 } }),
+      'https://any.org/',
+      'Not blocked by your lists',
+    ],
+  ])('%s', async (_name, arrange, url, expected) => {
+    await arrange();
+    const popup = await openPopup({ url });
+    await popup.started;
+    expect(verdictText().startsWith(expected)).toBe(true);
+  });
+});
+
+describe('pages with nothing to filter', () => {
+  it.each([
+    ['chrome://extensions/'],
+    ['about:blank'],
+    ['file:///home/me/notes.html'],
+    ['chrome-extension://abcdefghijklmnop/options.html'],
+    ['http://192.168.1.1/'],
+    ['http://localhost:3000/'],
+    ['http://[::1]/'],
+  ])('%s', async (url) => {
+    const popup = await openPopup({ url });
+    await popup.started;
+    expect(verdictText()).toMatch(/^Nothing to filter here: this page has no domain name/);
+    expect(screen.queryByRole('button', { name: 'Whitelist' })).toBeNull();
+    expect(popup.api.calls).toEqual([]);
+  });
+
+  it('a tab whose address the extension may not read', async () => {
+    const popup = await openPopup({ url: undefined });
+    await popup.started;
+    expect(verdictText()).toMatch(/^Nothing to filter here: the extension may not read this tab's address/);
+  });
+});
+
+it('without a key: what to do, and a way to the settings', async () => {
+  const popup = await openPopup({ url: 'https://example.com/', key: '' });
+  await popup.started;
+  expect(verdictText()).toMatch(/^No API key is set/);
+  fireEvent.click(screen.getByRole('button', { name: 'Open settings' }));
+  expect(popup.optionsOpened()).toBe(1);
+  expect(popup.api.calls).toEqual([]);
+});
+
+describe('the domain the buttons act on', () => {
+  it('is the registrable domain, with a one-click switch to the exact hostname and back', async () => {
+    const popup = await openPopup({ url: 'https://news.bbc.co.uk/story' });
+    await popup.started;
+    expect(screen.getByText('bbc.co.uk', { selector: 'strong' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Use the exact hostname news.bbc.co.uk' }));
+    await screen.findByText('news.bbc.co.uk', { selector: 'strong' });
+    fireEvent.click(screen.getByRole('button', { name: 'Use the registrable domain bbc.co.uk' }));
+    await screen.findByText('bbc.co.uk', { selector: 'strong' });
+  });
+
+  it('keeps a private suffix site on its own (alice.github.io is not github.io)', async () => {
+    const popup = await openPopup({ url: 'https://alice.github.io/' });
+    await popup.started;
+    expect(screen.getByText('alice.github.io', { selector: 'strong' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Use the exact hostname/ })).toBeNull();
+  });
+
+  it('is the deciding list entry when one covers the host, so removing it is one click', async () => {
+    const api = createFakeApi('A', { whitelist: { default: ['docs.example.org'] } });
+    const popup = await openPopup({ url: 'https://a.docs.example.org/', api });
+    await popup.started;
+    expect(screen.getByText('docs.example.org', { selector: 'strong' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Remove from whitelist' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Use the registrable domain example.org' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Use the exact hostname a.docs.example.org' })).toBeTruthy();
+  });
+});
+
+describe('one-click changes', () => {
+  it('whitelists the shown domain for the chosen profile, shows the outcome and undoes it', async () => {
+    const popup = await openPopup({
+      url: 'https://www.shop.example/',
+      outcomes: [
+        {
+          state: 'delivered',
+          message:
+            'Done: add shop.example to the whitelist. The filter can take 30 to 45 minutes to apply it.',
+        },
+        { state: 'delivered', message: 'Done: remove shop.example from the whitelist.' },
+      ],
+    });
+    await popup.started;
+    fireEvent.click(screen.getByRole('button', { name: 'Whitelist' }));
+    await waitFor(() => expect(outcomeText()).toMatch(/^Done: add shop\.example/));
+    expect(popup.submitted).toEqual([
+      { op: 'add', list: 'whitelist', domain: 'shop.example', profile: 'default', source: 'popup' },
+    ]);
+    expect(verdictText()).toBe(
+      'Allowed: www.shop.example is covered by the whitelist entry shop.example of profile default.',
+    );
+    expect(screen.getByRole('button', { name: 'Remove from whitelist' })).toBeTruthy();
+    // The worker's message already carries the 30 to 45 minutes; it is not said twice.
+    expect(screen.queryByText(/reach the resolvers within 30 to 45 minutes/)).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(outcomeText()).toBe('Done: remove shop.example from the whitelist.'));
+    expect(popup.submitted[1]).toEqual({
+      op: 'remove',
+      list: 'whitelist',
+      domain: 'shop.example',
+      profile: 'default',
+      source: 'popup',
+    });
+    expect(screen.getByText(/reach the resolvers within 30 to 45 minutes/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(verdictText()).toMatch(/^Not blocked by your lists/);
+  });
+
+  it('moves a blocklisted domain to the whitelist in one click; undo puts it back', async () => {
+    const api = createFakeApi('A', { blocklist: { default: ['shop.example'] } });
+    const popup = await openPopup({ url: 'https://shop.example/', api });
+    await popup.started;
+    expect(screen.getByRole('button', { name: 'Remove from blocklist' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Whitelist' }));
+    await waitFor(() => expect(verdictText()).toMatch(/^Allowed/));
+    expect(screen.getByRole('button', { name: 'Blocklist' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(verdictText()).toMatch(/^Blocked: shop\.example is on the blocklist/));
+    expect(popup.submitted.map(({ op, list }) => `${op} ${list}`)).toEqual([
+      'add whitelist',
+      'add blocklist',
+    ]);
+  });
+
+  it('removes from the blocklist', async () => {
+    const api = createFakeApi('A', { blocklist: { default: ['shop.example'] } });
+    const popup = await openPopup({ url: 'https://shop.example/', api });
+    await popup.started;
+    fireEvent.click(screen.getByRole('button', { name: 'Remove from blocklist' }));
+    await waitFor(() => expect(verdictText()).toMatch(/^Not blocked/));
+    expect(popup.submitted[0]).toMatchObject({ op: 'remove', list: 'blocklist', domain: 'shop.example' });
+  });
+
+  it('a refused change shows the reason and offers no undo', async () => {
+    const popup = await openPopup({
+      url: 'https://shop.example/',
+      outcomes: [{ state: 'failed', message: 'Could not add shop.example to the blocklist: Invalid domain' }],
+    });
+    await popup.started;
+    fireEvent.click(screen.getByRole('button', { name: 'Blocklist' }));
+    await waitFor(() =>
+      expect(outcomeText()).toBe('Could not add shop.example to the blocklist: Invalid domain'),
+    );
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(verdictText()).toMatch(/^Not blocked/);
+  });
+
+  it('a pending change is shown as pending and counted in the verdict', async () => {
+    const popup = await openPopup({
+      url: 'https://shop.example/',
+      outcomes: [
+        {
+          state: 'pending',
+          message:
+            'Waiting to add shop.example to the blocklist. It is kept in this browser and sent automatically.',
+        },
+      ],
+    });
+    await popup.started;
+    fireEvent.click(screen.getByRole('button', { name: 'Blocklist' }));
+    await waitFor(() => expect(outcomeText()).toMatch(/^Waiting to add shop\.example/));
+    expect(screen.getByText(/reach the resolvers within 30 to 45 minutes/)).toBeTruthy();
+    // The worker keeps it in its outbox; the popup follows that item.
+    await outboxItem.setValue([
+      outboxEntry('add', 'blocklist', 'shop.example', 'default', 'Service unavailable'),
+    ]);
+    await waitFor(() =>
+      expect(verdictText()).toBe(
+        'Blocked: shop.example is on the blocklist of profile default. This counts a change still waiting to be sent.',
+      ),
+    );
+    expect(
+      screen.getByText('Pending: add to the blocklist (last attempt: Service unavailable)'),
+    ).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Undo' })).toBeTruthy();
+  });
+
+  it('counts changes the worker delivered after the lists were fetched (context menu, shortcut)', async () => {
+    await cacheAt(T0 - MINUTE).saveLists('A:default', accountOf('A'), { whitelist: [], blocklist: [] });
+    await settledChangesItem.setValue([
+      {
+        id: '1',
+        change: { op: 'add', list: 'blocklist', domain: 'shop.example', profile: 'default', source: 'menu' },
+        state: 'delivered',
+        message: 'Done.',
+        at: T0 - 30_000,
+      },
+    ]);
+    const popup = await openPopup({ url: 'https://shop.example/' });
+    await popup.started;
+    expect(verdictText()).toBe('Blocked: shop.example is on the blocklist of profile default.');
+  });
+});
+
+describe('profiles', () => {
+  it('acts on the chosen profile and remembers a new choice', async () => {
+    const api = createFakeApi('A', {
+      profiles: ['default', 'kids1'],
+      blocklist: { kids1: ['games.example'] },
+    });
+    const popup = await openPopup({ url: 'https://games.example/', api });
+    await popup.started;
+    expect(verdictText()).toMatch(/^Not blocked by your lists for profile default/);
+    const picker = screen.getByRole('combobox', { name: 'Profile' }) as HTMLSelectElement;
+    await waitFor(() => expect([...picker.options].map((o) => o.value)).toEqual(['default', 'kids1']));
+    fireEvent.change(picker, { target: { value: 'kids1' } });
+    await waitForVerdict('Blocked: games.example is on the blocklist of profile kids1.');
+    expect(await chosenProfileItem.getValue()).toBe('kids1');
+    expect(api.calls).toContain('blocklist/list kids1');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove from blocklist' }));
+    await waitFor(() => expect(popup.submitted).toHaveLength(1));
+    expect(popup.submitted[0]).toMatchObject({ op: 'remove', list: 'blocklist', profile: 'kids1' });
+  });
+
+  it('opens on the remembered profile', async () => {
+    const api = createFakeApi('A', {
+      profiles: ['default', 'office'],
+      whitelist: { office: ['github.com'] },
+    });
+    const popup = await openPopup({ url: 'https://github.com/', api, profile: 'office' });
+    await popup.started;
+    expect(verdictText()).toBe('Allowed: github.com is on the whitelist of profile office.');
+    expect((screen.getByRole('combobox', { name: 'Profile' }) as HTMLSelectElement).value).toBe('office');
+  });
+
+  it('Form B: whole account, no picker, changes without a profile', async () => {
+    const api = createFakeApi('B', { blocklist: { account: ['shop.example'] } });
+    const popup = await openPopup({ url: 'https://shop.example/', api, form: 'B' });
+    await popup.started;
+    expect(verdictText()).toBe('Blocked: shop.example is on the blocklist of your account.');
+    expect(screen.queryByRole('combobox', { name: 'Profile' })).toBeNull();
+    expect(screen.getByText(/Whole account\./)).toBeTruthy();
+    expect(api.calls).not.toContain('profiles/list');
+    fireEvent.click(screen.getByRole('button', { name: 'Whitelist' }));
+    await waitFor(() => expect(popup.submitted).toHaveLength(1));
+    expect(popup.submitted[0]).toEqual({
+      op: 'add',
+      list: 'whitelist',
+      domain: 'shop.example',
+      source: 'popup',
+    });
+  });
+});
+
+it('shows service text as text, never as markup', async () => {
+  const popup = await openPopup({
+    url: 'https://shop.example/',
+    outcomes: [{ state: 'failed', message: '<img src=x onerror=alert(1)> refused' }],
+  });
+  await popup.started;
+  fireEvent.click(screen.getByRole('button', { name: 'Blocklist' }));
+  await waitFor(() => expect(outcomeText()).toBe('<img src=x onerror=alert(1)> refused'));
+  expect(document.querySelector('img')).toBeNull();
+});
+
+function outboxEntry(
+  op: 'add' | 'remove',
+  list: 'whitelist' | 'blocklist',
+  domain: string,
+  profile: string,
+  lastError?: string,
+): OutboxEntry {
+  return {
+    id: `${op}-${list}-${domain}`,
+    change: { op, list, domain, profile, source: 'popup' },
+    createdAt: T0,
+    attempts: 1,
+    nextAttemptAt: T0 + MINUTE,
+    lastError,
+  };
+}
+
+/** Holds every list call until released, to see what the popup shows meanwhile. */
+function holdCalls(api: ReturnType<typeof createFakeApi>): () => void {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const listDomains = api.listDomains.bind(api);
+  api.listDomains = async (...args) => {
+    await gate;
+    return listDomains(...args);
+  };
+  return release;
+}
