@@ -1,4 +1,5 @@
 import { AccountPanel } from './AccountPanel';
+import { DynamicIpSection } from './DynamicIpSection';
 import { SetupSection } from './SetupSection';
 
 export function OptionsApp() {
@@ -7,6 +8,7 @@ export function OptionsApp() {
       <h1>DNS Filter Companion: settings</h1>
       <SetupSection />
       <AccountPanel />
+      <DynamicIpSection />
     </main>
   );
 }

@@ -1,0 +1,113 @@
+/**
+ * Checks the Dynamic IP section's form before anything is stored, and says which origins the
+ * IP lookups need permission for. Pure: the options page and its tests share it.
+ */
+import { DYNAMIC_IP_INTERVAL, type DynamicIpSettings } from '@/lib/settings/storage';
+import {
+  invalid,
+  quoteInput,
+  type Validation,
+  valid,
+  validateNetworkLabel,
+  validateProfileReference,
+} from '@/lib/validation';
+
+export interface DynamicIpDraft {
+  enabled: boolean;
+  interval: string;
+  label: string;
+  profile: string;
+  firstLookupUrl: string;
+  /** More lookup URLs, one per line. */
+  moreLookupUrls: string;
+  removePrevious: boolean;
+}
+
+const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+
+export function draftFromSettings(settings: DynamicIpSettings): DynamicIpDraft {
+  return {
+    enabled: settings.enabled,
+    interval: String(settings.intervalMinutes),
+    label: settings.label,
+    profile: settings.profile,
+    firstLookupUrl: settings.lookupUrls[0] ?? '',
+    moreLookupUrls: settings.lookupUrls.slice(1).join('\n'),
+    removePrevious: settings.removePrevious,
+  };
+}
+
+/** An IP lookup URL: https, or http on this computer (the answer decides what gets registered). */
+export function validateLookupUrl(input: string): Validation {
+  const trimmed = input.trim();
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return invalid(
+      `${quoteInput(trimmed)} is not a URL. Enter an address such as https://api.ipify.org?format=json.`,
+    );
+  }
+  if (url.username !== '' || url.password !== '')
+    return invalid('An IP lookup URL cannot contain a user name or password.');
+  if (url.protocol === 'https:') return valid(url.href);
+  if (url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname)) return valid(url.href);
+  return invalid(`${quoteInput(trimmed)}: use an https:// address (plain http:// only on this computer).`);
+}
+
+/**
+ * `profile` is kept as typed in Form B, where it is not used: switching back to Form A finds it.
+ */
+export function checkDynamicIpDraft(draft: DynamicIpDraft, form: 'A' | 'B'): Validation<DynamicIpSettings> {
+  const interval = Number(draft.interval.trim());
+  if (
+    !/^\d+$/.test(draft.interval.trim()) ||
+    interval < DYNAMIC_IP_INTERVAL.min ||
+    interval > DYNAMIC_IP_INTERVAL.max
+  ) {
+    return invalid(
+      `The interval is a whole number of minutes from ${DYNAMIC_IP_INTERVAL.min} to ${DYNAMIC_IP_INTERVAL.max} (one day).`,
+    );
+  }
+  const label = validateNetworkLabel(draft.label);
+  if (!label.ok) return label;
+  let profile = draft.profile.trim() || 'default';
+  if (form === 'A') {
+    const checked = validateProfileReference(profile);
+    if (!checked.ok) return checked;
+    profile = checked.value;
+  }
+  const rawUrls = [draft.firstLookupUrl, ...draft.moreLookupUrls.split('\n')]
+    .map((url) => url.trim())
+    .filter(Boolean);
+  if (rawUrls.length === 0)
+    return invalid('Enter at least one IP lookup URL, such as https://api.ipify.org?format=json.');
+  if (rawUrls.length > 10) return invalid('Enter at most 10 IP lookup URLs.');
+  const lookupUrls: string[] = [];
+  for (const raw of rawUrls) {
+    const checked = validateLookupUrl(raw);
+    if (!checked.ok) return checked;
+    if (!lookupUrls.includes(checked.value)) lookupUrls.push(checked.value);
+  }
+  return valid({
+    enabled: draft.enabled,
+    intervalMinutes: interval,
+    label: label.value,
+    profile,
+    lookupUrls,
+    removePrevious: draft.removePrevious,
+  });
+}
+
+/**
+ * Host permissions the lookups need (`https://host/*`). Loopback needs none: a local test server
+ * answers with CORS headers.
+ */
+export function lookupPermissionOrigins(urls: readonly string[]): string[] {
+  const origins = new Set<string>();
+  for (const raw of urls) {
+    const url = new URL(raw);
+    if (!LOOPBACK_HOST.test(url.hostname)) origins.add(`${url.origin}/*`);
+  }
+  return [...origins];
+}
