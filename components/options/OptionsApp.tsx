@@ -1,5 +1,6 @@
 import { AccountPanel } from './AccountPanel';
 import { DynamicIpSection } from './DynamicIpSection';
+import { LogsSection } from './LogsSection';
 import { SetupSection } from './SetupSection';
 
 export function OptionsApp() {
@@ -9,6 +10,7 @@ export function OptionsApp() {
       <SetupSection />
       <AccountPanel />
       <DynamicIpSection />
+      <LogsSection />
     </main>
   );
 }

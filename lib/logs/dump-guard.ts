@@ -20,11 +20,20 @@ export function dumpAllowance(lastAt: number | null, now: number): DumpAllowance
   return now >= nextAt ? { allowed: true } : { allowed: false, nextAt };
 }
 
-/** Whether a failed request certainly did not reach the service, so it does not use up the hour. */
+/**
+ * Whether a failed request leaves the hour unused: no dump was served. A failure body (a deleted
+ * day, a bad key, the service's own rate limit) means the service declined before sending any
+ * log; invalid input was refused before sending; a network failure got no answer at all. A
+ * timeout, a cut stream, a cancel or an unreadable answer may have followed a served dump.
+ */
 export function failureKeepsAllowance(error: unknown): boolean {
-  // invalid-input: refused before sending. network: no answer at all. Anything else (a failure
-  // body, a timeout after sending, a cut stream, a cancel) may have counted on the service side.
-  return isApiError(error) && (error.kind === 'invalid-input' || error.kind === 'network');
+  return (
+    isApiError(error) &&
+    (error.kind === 'invalid-input' ||
+      error.kind === 'network' ||
+      error.kind === 'service' ||
+      error.kind === 'bad-key')
+  );
 }
 
 export interface DumpGuardDeps {
@@ -46,7 +55,7 @@ export function createDumpGuard(deps: DumpGuardDeps) {
   /**
    * Runs `download` if the hour allows it, recording the request first (a crash mid-download must
    * not reopen the allowance). Throws an ApiError naming the next allowed time otherwise.
-   * The record is taken back only when the request provably never reached the service.
+   * The record is taken back only when no dump was served (see failureKeepsAllowance).
    */
   async function run<T>(download: () => Promise<T>): Promise<T> {
     const previous = await exclusive(async () => {

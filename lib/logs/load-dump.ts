@@ -27,6 +27,8 @@ export interface DumpOutcome extends DumpProgress {
   /** True when the stream was stopped early because the store was full and nothing was being saved. */
   stoppedAtLimit: boolean;
   elapsedMs: number;
+  /** Time spent parsing and storing lines, apart from waiting for the network: parse throughput is bytes / parseMs. */
+  parseMs: number;
 }
 
 export interface StreamDumpOptions {
@@ -60,6 +62,7 @@ export async function streamDump(options: StreamDumpOptions): Promise<DumpOutcom
   let bytes = 0;
   let lines = 0;
   let stoppedAtLimit = false;
+  let parseMs = 0;
   const progress = (): DumpProgress => ({
     bytes,
     lines,
@@ -74,9 +77,11 @@ export async function streamDump(options: StreamDumpOptions): Promise<DumpOutcom
       bytes = chunk.bytesReceived;
       lines += chunk.lines.length;
       if (store.fullReason === null) {
+        const parseStart = now();
         for (const line of chunk.lines) {
           if (store.addLine(line) === 'full') break;
         }
+        parseMs += now() - parseStart;
       }
       if (sink !== undefined && chunk.lines.length > 0) await sink.write(`${chunk.lines.join('\n')}\n`);
       if (store.fullReason !== null && sink === undefined) {
@@ -102,8 +107,14 @@ export async function streamDump(options: StreamDumpOptions): Promise<DumpOutcom
     truncated: store.fullReason !== null,
     stoppedAtLimit,
     elapsedMs: now() - startedAt,
+    parseMs,
   };
   onProgress?.(progress());
-  mark('dump-done', { bytes: outcome.bytes, lines: outcome.lines, elapsedMs: outcome.elapsedMs });
+  mark('dump-done', {
+    bytes: outcome.bytes,
+    lines: outcome.lines,
+    elapsedMs: outcome.elapsedMs,
+    parseMs: outcome.parseMs,
+  });
   return outcome;
 }

@@ -31,41 +31,166 @@ export interface ParsedLogLine {
   resolver: string;
 }
 
-// One regular expression over the whole line is the fastest option in V8 (irregexp compiles it to
-// machine code) and keeps the grammar in one readable place. `(\S+?):\s*(\d+):` splits
-// `2001:db8::1: 7:` and `192.0.2.1:7:` alike: the lazy match backtracks to the last colon that is
-// followed by digits and a colon.
+/**
+ * The fields of a line, filled in place by `scanLogLine`. Text fields are offsets into `text`, so
+ * a hot loop can look values up without cutting a string per field (see record-store.ts).
+ */
+export interface ScannedLine {
+  /** The line itself, or its canonical rewrite when it was read by the tolerant grammar. */
+  text: string;
+  date: string;
+  hours: number;
+  minutes: number;
+  seconds: number;
+  sequence: number;
+  blocked: boolean;
+  clientNumber: number;
+  ipStart: number;
+  ipEnd: number;
+  /** Without the trailing dot. */
+  domainStart: number;
+  domainEnd: number;
+  resolverStart: number;
+  resolverEnd: number;
+}
+
+export function createScannedLine(): ScannedLine {
+  return {
+    text: '',
+    date: '',
+    hours: 0,
+    minutes: 0,
+    seconds: 0,
+    sequence: 0,
+    blocked: false,
+    clientNumber: 0,
+    ipStart: 0,
+    ipEnd: 0,
+    domainStart: 0,
+    domainEnd: 0,
+    resolverStart: 0,
+    resolverEnd: 0,
+  };
+}
+
+/** Real lines are ~100 characters; a megabyte "line" is garbage and not worth scanning. */
+const MAX_LINE_LENGTH = 4096;
+
+// The tolerant grammar. `(\S+?):\s*(\d+):` splits `2001:db8::1: 7:` and `192.0.2.1:7:` alike: the
+// lazy match backtracks to the colon after which the rest of the line matches.
 const LINE =
   /^\s*(\d{4}-\d{2}-\d{2})\s+(\d{2}):(\d{2}):(\d{2})\s+(\d{1,15})\s+pass-through:\s+(allowed|blocked|Allowed|Blocked|ALLOWED|BLOCKED):\s+(\S+?):\s*(\d{1,15}):\s+(\S+?)\s+\(([^()]*)\)\s*$/;
 
-// A dump is one day: the date check runs once, not once per line.
+// A dump is one day: the calendar check of the date runs once, not once per line.
 let lastValidDate = '';
 
-/**
- * The raw fields of a line, or null. Groups: 1 date, 2-4 hours/minutes/seconds, 5 sequence,
- * 6 action, 7 client IP, 8 client number, 9 domain (as sent), 10 resolver. For hot loops that
- * would rather not build an object per line; `parseLogLine` is the friendly form.
- */
-export function matchLogLine(line: string): RegExpExecArray | null {
-  // Real lines are ~100 characters; a megabyte "line" is garbage and not worth a regex run.
-  if (line.length > 4096) return null;
-  const m = LINE.exec(line);
-  if (m === null) return null;
-  const date = m[1] as string;
-  if (+(m[2] as string) > 23 || +(m[3] as string) > 59 || +(m[4] as string) > 60) return null;
-  if (date !== lastValidDate) {
-    if (!isValidDate(date)) return null;
-    lastValidDate = date;
-  }
-  return m;
+function validDateCached(date: string): boolean {
+  if (date === lastValidDate) return true;
+  if (!isValidDate(date)) return false;
+  lastValidDate = date;
+  return true;
 }
-/** The line split into its fields, or null when it does not follow the format. */
-export function parseLogLine(line: string): ParsedLogLine | null {
-  const m = matchLogLine(line);
-  if (m === null) return null;
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
+/** Not whitespace as the regular expression's `\\s` means it (so both readings agree on every line). */
+const isVisible = (code: number) =>
+  code > 32 &&
+  (code < 127 ||
+    !(
+      code === 0xa0 ||
+      code === 0x1680 ||
+      (code >= 0x2000 && code <= 0x200a) ||
+      code === 0x2028 ||
+      code === 0x2029 ||
+      code === 0x202f ||
+      code === 0x205f ||
+      code === 0x3000 ||
+      code === 0xfeff
+    ));
+const DATE_TIME_DIGITS = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
+const twoDigits = (line: string, at: number) =>
+  (line.charCodeAt(at) - 48) * 10 + (line.charCodeAt(at + 1) - 48);
+
+/**
+ * The line as the service writes it (single spaces), read with indexOf and character codes: about
+ * twice as fast as the regular expression, which stays the fallback for every variation.
+ * Accepts only lines the regular expression accepts, with the same fields.
+ */
+function scanCanonical(line: string, out: ScannedLine): boolean {
+  const n = line.length;
+  if (n < 50) return false;
+  // yyyy-mm-dd HH:MM:SS␠
+  for (const at of DATE_TIME_DIGITS) if (!isDigit(line.charCodeAt(at))) return false;
+  if (line.charCodeAt(4) !== 45 || line.charCodeAt(7) !== 45 || line.charCodeAt(10) !== 32) return false;
+  if (line.charCodeAt(13) !== 58 || line.charCodeAt(16) !== 58 || line.charCodeAt(19) !== 32) return false;
+  // sequence␠
+  let at = 20;
+  let sequence = 0;
+  while (at < n && isDigit(line.charCodeAt(at))) sequence = sequence * 10 + (line.charCodeAt(at++) - 48);
+  if (at === 20 || at - 20 > 15 || !line.startsWith(' pass-through: ', at)) return false;
+  at += 15;
+  let blocked: boolean;
+  if (line.startsWith('allowed: ', at)) blocked = false;
+  else if (line.startsWith('blocked: ', at)) blocked = true;
+  else return false;
+  at += 9;
+  // client IP, up to the first ": " (an IPv6 address has colons but no ": ").
+  const ipEnd = line.indexOf(': ', at);
+  if (ipEnd <= at) return false;
+  for (let i = at; i < ipEnd; i++) if (!isVisible(line.charCodeAt(i))) return false;
+  // client number:␠
+  let numberAt = ipEnd + 2;
+  const numberStart = numberAt;
+  let clientNumber = 0;
+  while (numberAt < n && isDigit(line.charCodeAt(numberAt)))
+    clientNumber = clientNumber * 10 + (line.charCodeAt(numberAt++) - 48);
+  if (numberAt === numberStart || numberAt - numberStart > 15) return false;
+  if (line.charCodeAt(numberAt) !== 58 || line.charCodeAt(numberAt + 1) !== 32) return false;
+  // domain␠(resolver)
+  const domainStart = numberAt + 2;
+  const domainEnd = line.indexOf(' ', domainStart);
+  if (domainEnd <= domainStart || line.charCodeAt(domainEnd + 1) !== 40 || line.charCodeAt(n - 1) !== 41)
+    return false;
+  for (let i = domainStart; i < domainEnd; i++) if (!isVisible(line.charCodeAt(i))) return false;
+  const resolverStart = domainEnd + 2;
+  if (resolverStart > n - 1) return false;
+  const parenthesis = line.indexOf('(', resolverStart);
+  if ((parenthesis >= 0 && parenthesis < n - 1) || line.indexOf(')', resolverStart) !== n - 1) return false;
+
+  const hours = twoDigits(line, 11);
+  const minutes = twoDigits(line, 14);
+  const seconds = twoDigits(line, 17);
+  if (hours > 23 || minutes > 59 || seconds > 60) return false;
+  const date = line.startsWith(lastValidDate) && lastValidDate !== '' ? lastValidDate : line.slice(0, 10);
+  if (!validDateCached(date)) return false;
+
+  // The domain ends before the trailing dot, unless it is the root ".".
+  const domainLast =
+    line.charCodeAt(domainEnd - 1) === 46 && domainEnd - domainStart > 1 ? domainEnd - 1 : domainEnd;
+  out.text = line;
+  out.date = date;
+  out.hours = hours;
+  out.minutes = minutes;
+  out.seconds = seconds;
+  out.sequence = sequence;
+  out.blocked = blocked;
+  out.clientNumber = clientNumber;
+  out.ipStart = at;
+  out.ipEnd = ipEnd;
+  out.domainStart = domainStart;
+  out.domainEnd = domainLast;
+  out.resolverStart = resolverStart;
+  out.resolverEnd = n - 1;
+  return true;
+}
+
+/** Any spacing and capitalisation the grammar allows: rewritten to the canonical form and read again. */
+function scanTolerant(line: string, out: ScannedLine): boolean {
+  const m = LINE.exec(line);
+  if (m === null) return false;
   const [, date, hh, mm, ss, sequence, action, clientIp, clientNumber, domain, resolver] =
     m as unknown as string[];
-  return {
+  const canonical = formatLogLine({
     date: date as string,
     time: `${hh}:${mm}:${ss}`,
     sequence: Number(sequence),
@@ -74,6 +199,31 @@ export function parseLogLine(line: string): ParsedLogLine | null {
     clientNumber: Number(clientNumber),
     domain: stripTrailingDot(domain as string),
     resolver: resolver as string,
+  });
+  return scanCanonical(canonical, out);
+}
+
+/** Fills `out` and returns true when `line` follows the format; returns false (and leaves `out` in any state) otherwise. */
+export function scanLogLine(line: string, out: ScannedLine): boolean {
+  if (line.length > MAX_LINE_LENGTH) return false;
+  return scanCanonical(line, out) || scanTolerant(line, out);
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+/** The line split into its fields, or null when it does not follow the format. */
+export function parseLogLine(line: string): ParsedLogLine | null {
+  const s = createScannedLine();
+  if (!scanLogLine(line, s)) return null;
+  return {
+    date: s.date,
+    time: `${pad2(s.hours)}:${pad2(s.minutes)}:${pad2(s.seconds)}`,
+    sequence: s.sequence,
+    action: s.blocked ? 'blocked' : 'allowed',
+    clientIp: s.text.slice(s.ipStart, s.ipEnd),
+    clientNumber: s.clientNumber,
+    domain: s.text.slice(s.domainStart, s.domainEnd),
+    resolver: s.text.slice(s.resolverStart, s.resolverEnd),
   };
 }
 

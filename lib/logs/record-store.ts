@@ -12,7 +12,7 @@
  * worst case (every line a new name) stays near 40 MB, inside the 150 MB heap goal. When either is
  * reached the store stops taking lines and says so; the full text can still be saved to a file.
  */
-import { type LogAction, matchLogLine, stripTrailingDot } from './parse-line';
+import { createScannedLine, type LogAction, scanLogLine } from './parse-line';
 
 export const DEFAULT_MAX_RECORDS = 2_000_000;
 export const DEFAULT_MAX_DISTINCT = 400_000;
@@ -94,9 +94,39 @@ export function detachString(value: string): string {
   return value.length < 13 ? value : (JSON.parse(JSON.stringify(value)) as string);
 }
 
+/** Slots of the recent-values cache: a power of two, large enough for a day's busy names. */
+const CACHE_SLOTS = 4096;
+
 class Interner {
   readonly values: string[] = [];
   private readonly ids = new Map<string, number>();
+  /**
+   * A direct-mapped cache from a cheap key of the text (length and four characters) to a value
+   * id. A hit is confirmed by comparing the text in place, so the common case (a name seen
+   * before) allocates nothing, which keeps the garbage collector quiet while a big log streams;
+   * a miss falls back to cutting the string and the map.
+   */
+  private readonly recent = new Int32Array(CACHE_SLOTS).fill(-1);
+
+  /** The number of `text.slice(start, end)`, or -1 when it is new and `room` is false. */
+  idAt(text: string, start: number, end: number, room: boolean): number {
+    const length = end - start;
+    const slot =
+      (length * 31 +
+        text.charCodeAt(start) * 7 +
+        text.charCodeAt(end - 1) * 131 +
+        text.charCodeAt(start + (length >> 1)) * 17 +
+        text.charCodeAt(start + (length >> 2)) * 3) &
+      (CACHE_SLOTS - 1);
+    const cached = this.recent[slot] as number;
+    if (cached >= 0) {
+      const value = this.values[cached] as string;
+      if (value.length === length && text.startsWith(value, start)) return cached;
+    }
+    const id = this.idOf(text.slice(start, end), room);
+    if (id >= 0) this.recent[slot] = id;
+    return id;
+  }
 
   /** The number of `value`, or -1 when it is new and `room` is false. */
   idOf(value: string, room: boolean): number {
@@ -133,17 +163,20 @@ export function createRecordStore(limits: RecordStoreLimits = {}) {
   // The date part repeats on every line; converting it once per distinct value saves a Date.UTC per line.
   let lastDate = '';
   let lastDateSeconds = 0;
+  // Filled in place for every line: the parse allocates only the strings it keeps.
+  const scanned = createScannedLine();
 
   const distinctCount = () => domains.size + clientIps.size + resolvers.size;
 
-  function slot(): { block: Block; offset: number } {
+  /** The block that holds record number `size`, created when a new block starts. */
+  function currentBlock(): Block {
     const blockIndex = size >>> BLOCK_BITS;
     let block = blocks[blockIndex];
     if (block === undefined) {
       block = newBlock();
       blocks.push(block);
     }
-    return { block, offset: size & BLOCK_MASK };
+    return block;
   }
 
   function storeNumber(column: Uint32Array, offset: number, value: number, key: number) {
@@ -160,9 +193,10 @@ export function createRecordStore(limits: RecordStoreLimits = {}) {
       fullReason = 'records';
       return 'full';
     }
-    const m = matchLogLine(line);
-    const { block, offset } = slot();
-    if (m === null) {
+    const ok = scanLogLine(line, scanned);
+    const block = currentBlock();
+    const offset = size & BLOCK_MASK;
+    if (!ok) {
       block.action[offset] = ACTION_UNRECOGNISED;
       block.seconds[offset] = 0;
       if (unrecognisedTexts.length < maxKeptUnrecognised) {
@@ -174,24 +208,23 @@ export function createRecordStore(limits: RecordStoreLimits = {}) {
       return 'unrecognised';
     }
     const room = distinctCount() + 3 <= maxDistinct;
-    const domainId = domains.idOf(stripTrailingDot(m[9] as string), room);
-    const ipId = clientIps.idOf(m[7] as string, room);
-    const resolverId = resolvers.idOf(m[10] as string, room);
+    const text = scanned.text;
+    const domainId = domains.idAt(text, scanned.domainStart, scanned.domainEnd, room);
+    const ipId = clientIps.idAt(text, scanned.ipStart, scanned.ipEnd, room);
+    const resolverId = resolvers.idAt(text, scanned.resolverStart, scanned.resolverEnd, room);
     if (domainId < 0 || ipId < 0 || resolverId < 0) {
       fullReason = 'distinct';
       return 'full';
     }
-    const date = m[1] as string;
+    const date = scanned.date;
     if (date !== lastDate) {
       lastDate = date;
       lastDateSeconds = Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10)) / 1000;
     }
-    block.seconds[offset] =
-      lastDateSeconds + +(m[2] as string) * 3600 + +(m[3] as string) * 60 + +(m[4] as string);
-    storeNumber(block.sequence, offset, +(m[5] as string), size * 2);
-    storeNumber(block.clientNumber, offset, +(m[8] as string), size * 2 + 1);
-    const action = m[6] as string;
-    const blocked = action.charCodeAt(0) === 98 /* b */ || action.charCodeAt(0) === 66 /* B */;
+    block.seconds[offset] = lastDateSeconds + scanned.hours * 3600 + scanned.minutes * 60 + scanned.seconds;
+    storeNumber(block.sequence, offset, scanned.sequence, size * 2);
+    storeNumber(block.clientNumber, offset, scanned.clientNumber, size * 2 + 1);
+    const blocked = scanned.blocked;
     block.action[offset] = blocked ? ACTION_BLOCKED : ACTION_ALLOWED;
     if (blocked) counts.blocked++;
     else counts.allowed++;

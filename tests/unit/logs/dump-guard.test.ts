@@ -62,7 +62,9 @@ describe('createDumpGuard', () => {
   it.each([
     ['no answer (network)', new ApiError('network', 'offline'), null],
     ['refused before sending', new ApiError('invalid-input', 'bad date'), null],
-    ['a failure body from the service', new ApiError('service', 'Raw log deleted'), T],
+    ['a failure body from the service (no dump served)', new ApiError('service', 'Raw log deleted'), null],
+    ['a refused key', new ApiError('bad-key', 'Invalid API key'), null],
+    ['an unreadable answer', new ApiError('unexpected', 'HTML'), T],
     ['a timeout after sending', new ApiError('timeout', 'slow'), T],
     ['a cancel', new ApiError('aborted', 'cancelled'), T],
     ['an unexpected crash', new Error('bug'), T],
@@ -77,7 +79,7 @@ describe('createDumpGuard', () => {
     expect(store.value).toBe(expected);
   });
 
-  it('gives back the earlier time, not nothing, when a request never left', async () => {
+  it('gives back the earlier time, not nothing, when no dump was served', async () => {
     const store = memoryStore(T - 2 * HOUR);
     const guard = createDumpGuard({ ...store, now: () => T });
     await expect(

@@ -151,6 +151,63 @@ describe('parseLogLine', () => {
     resolver: fc.oneof(ipv4, fc.constant('')),
   });
 
+  /** The grammar written once more as one regular expression: the fast reader must agree with it. */
+  const REFERENCE =
+    /^\s*(\d{4}-\d{2}-\d{2})\s+(\d{2}):(\d{2}):(\d{2})\s+(\d{1,15})\s+pass-through:\s+(allowed|blocked|Allowed|Blocked|ALLOWED|BLOCKED):\s+(\S+?):\s*(\d{1,15}):\s+(\S+?)\s+\(([^()]*)\)\s*$/;
+  const referenceParse = (line: string) => {
+    const m = REFERENCE.exec(line);
+    if (!m) return null;
+    const [, date, hh, mm, ss, sequence, action, clientIp, clientNumber, domain, resolver] =
+      m as unknown as string[];
+    if (Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 60) return null;
+    if (
+      Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ||
+      new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date
+    )
+      return null;
+    return {
+      date,
+      time: `${hh}:${mm}:${ss}`,
+      sequence: Number(sequence),
+      action: (action as string).toLowerCase(),
+      clientIp,
+      clientNumber: Number(clientNumber),
+      domain: stripTrailingDot(domain as string),
+      resolver,
+    };
+  };
+
+  it('agrees with the plain regular expression on damaged and oddly spaced lines', () => {
+    // Mostly the service's own spacing, so the fast reader is exercised as often as the fallback.
+    const separator = fc.oneof(
+      { arbitrary: fc.constant(' '), weight: 60 },
+      { arbitrary: fc.constantFrom('  ', '\t', '\u00a0', '\u2003', ''), weight: 1 },
+    );
+    const junk = fc.oneof(
+      { arbitrary: fc.constant(''), weight: 6 },
+      {
+        arbitrary: fc.constantFrom(':', '(', ')', ' ', '\t', '\u00a0', '\u2003', 'x', '9', '.', 'é'),
+        weight: 1,
+      },
+    );
+    const lines = fc
+      .tuple(
+        validLine,
+        fc.array(separator, { minLength: 9, maxLength: 9 }),
+        fc.array(junk, { minLength: 4, maxLength: 4 }),
+      )
+      .map(([l, seps, bits]) => {
+        const domain = l.domain === '.' ? '.' : `${l.domain}${bits[0]}.`;
+        return `${l.date}${seps[0]}${l.time}${seps[1]}${l.sequence}${seps[2]}pass-through:${seps[3]}${l.action}:${seps[4]}${l.clientIp}${bits[1]}:${seps[5]}${l.clientNumber}:${seps[6]}${domain}${seps[7]}(${l.resolver}${bits[2]})${bits[3]}${seps[8]}`;
+      });
+    fc.assert(
+      fc.property(lines, (line) => {
+        expect(parseLogLine(line)).toEqual(referenceParse(line));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('reads back every line it writes', () => {
     fc.assert(
       fc.property(validLine, (line) => {

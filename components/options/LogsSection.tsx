@@ -1,0 +1,258 @@
+import { useEffect, useId, useMemo, useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { ApiError } from '@/lib/api/errors';
+import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
+import { isValidDomain, registrableDomain } from '@/lib/filtering/domain';
+import { summariseDay } from '@/lib/logs/stats';
+import { changeOutcomeSchema, type ListChange } from '@/lib/messaging/protocol';
+import { chosenProfileItem, deletedLogDaysItem } from '@/lib/settings/storage';
+import { useConfirm } from '../ConfirmDialog';
+import { DayStatsView } from '../logs/DayStatsView';
+import { RawLogPanel } from '../logs/RawLogPanel';
+import '../logs/logs.css';
+import { StatusMessage } from '../StatusMessage';
+import { useConfiguredClient } from '../useConfiguredClient';
+import { useRemoteAction } from '../useRemoteAction';
+import { useRemoteData } from '../useRemoteData';
+
+const mark = (name: string) => performance.mark(name);
+
+/** Logs: the day's statistics as charts and rankings, the raw log, and deleting a day's raw lines. */
+export function LogsSection() {
+  const configured = useConfiguredClient();
+  return (
+    <section aria-labelledby="logs-heading" class="logs">
+      <h2 id="logs-heading">Logs</h2>
+      {configured.state === 'no-key' && (
+        <p>Enter your API key in Setup above and save it: the days with logs then appear here.</p>
+      )}
+      {configured.state === 'ready' && <LogsPanel client={configured.client} />}
+    </section>
+  );
+}
+
+function useDeletedDays(): readonly string[] {
+  const [days, setDays] = useState<readonly string[]>([]);
+  useEffect(() => {
+    void deletedLogDaysItem.getValue().then(setDays);
+    return deletedLogDaysItem.watch(setDays);
+  }, []);
+  return days;
+}
+
+async function rememberDeleted(date: string): Promise<void> {
+  const days = (await deletedLogDaysItem.getValue()).filter((d) => d !== date);
+  await deletedLogDaysItem.setValue([...days, date].slice(-200));
+}
+
+/** Sends a one-click change to the worker's outbox, which delivers (or queues) it. */
+async function submitChange(change: ListChange): Promise<string> {
+  let answer: unknown;
+  try {
+    answer = await browser.runtime.sendMessage({ type: 'submit-change', change });
+  } catch {
+    throw new ApiError(
+      'unexpected',
+      "The extension's background worker did not answer. Reload the page and try again.",
+    );
+  }
+  const outcome = changeOutcomeSchema.safeParse(answer);
+  if (!outcome.success) {
+    throw new ApiError(
+      'unexpected',
+      "The extension's background worker gave an answer this page does not understand.",
+    );
+  }
+  if (outcome.data.state === 'failed') throw new ApiError('service', outcome.data.message);
+  return outcome.data.message;
+}
+
+function LogsPanel({ client }: { client: DnsFilterApi }) {
+  const { data: days, reload: reloadDays } = useRemoteData(
+    (signal) => client.listLogDays({ signal }),
+    [client],
+  );
+  const [chosen, setChosen] = useState<string | null>(null);
+  const deletedDays = useDeletedDays();
+  const dayList = days.data ?? [];
+  const date = chosen !== null && dayList.includes(chosen) ? chosen : (dayList[0] ?? null);
+  const dayId = useId();
+
+  const stats = useRemoteData(
+    async (signal) => {
+      if (date === null) return null;
+      mark('stats-requested');
+      const raw = await client.getStats(date, { signal });
+      mark('stats-received');
+      return { date, summary: summariseDay(raw) };
+    },
+    [client, date],
+  );
+
+  const { confirm, dialog } = useConfirm();
+  const deletion = useRemoteAction();
+  const deleteDay = async () => {
+    if (date === null) return;
+    const confirmed = await confirm({
+      title: `Delete the raw log of ${date}?`,
+      message: (
+        <p>
+          The raw log lines of {date} are deleted from the service for good. The statistics stay: the charts
+          and rankings of this day keep working.
+        </p>
+      ),
+      confirmLabel: 'Delete',
+    });
+    if (!confirmed) return;
+    await deletion.run(
+      `Deleting the raw log of ${date}…`,
+      async () => {
+        await client.deleteLogDay(date);
+        await rememberDeleted(date);
+        stats.reload();
+      },
+      () => `Deleted the raw log lines of ${date}. Its statistics stay and are shown above.`,
+    );
+  };
+
+  return (
+    <>
+      {days.state === 'failed' && <p class="status-failed">Could not list the log days: {days.message}</p>}
+      {days.state === 'ready' && dayList.length === 0 && (
+        <p>The service has no log days for this account yet.</p>
+      )}
+      <div class="field inline-field">
+        <label for={dayId}>Day</label>
+        <select
+          id={dayId}
+          value={date ?? ''}
+          disabled={dayList.length === 0}
+          onChange={(event) => setChosen(event.currentTarget.value)}
+        >
+          {dayList.map((day) => (
+            <option key={day} value={day}>
+              {deletedDays.includes(day) ? `${day} (raw lines deleted)` : day}
+            </option>
+          ))}
+        </select>
+        <button type="button" onClick={reloadDays} disabled={days.state === 'loading'}>
+          Refresh days
+        </button>
+      </div>
+      {date !== null && (
+        <>
+          <h3>Statistics</h3>
+          {stats.data.state === 'loading' && !stats.data.data && (
+            <p role="status">Loading the statistics of {date}…</p>
+          )}
+          {stats.data.state === 'failed' && (
+            <p class="status-failed">
+              Could not load the statistics of {date}: {stats.data.message}
+            </p>
+          )}
+          {stats.data.data && stats.data.data.date === date && (
+            <StatsWithActions client={client} date={date} summary={stats.data.data.summary} />
+          )}
+          <RawLogPanel
+            api={client}
+            date={date}
+            deleted={deletedDays.includes(date)}
+            deletedDays={deletedDays}
+          />
+          <div class="actions">
+            <button type="button" disabled={deletion.busy} onClick={() => void deleteDay()}>
+              Delete raw log
+            </button>
+          </div>
+          <StatusMessage status={deletion.status} label="Delete raw log" />
+          {dialog}
+        </>
+      )}
+    </>
+  );
+}
+
+function StatsWithActions({
+  client,
+  date,
+  summary,
+}: {
+  client: DnsFilterApi;
+  date: string;
+  summary: ReturnType<typeof summariseDay>;
+}) {
+  const formB = client.form === 'B';
+  const profiles = useRemoteData(
+    (signal) => (formB ? Promise.resolve([] as string[]) : client.listProfiles({ signal })),
+    [client],
+  );
+  const [profile, setProfile] = useState<string | null>(null);
+  const [exactNames, setExactNames] = useState(false);
+  const change = useRemoteAction();
+  const profileId = useId();
+  const exactId = useId();
+
+  useEffect(() => {
+    if (!formB) void chosenProfileItem.getValue().then((value) => setProfile((current) => current ?? value));
+  }, [formB]);
+
+  const profileList = profiles.data.data ?? [];
+  const target = formB
+    ? undefined
+    : profile !== null && profileList.includes(profile)
+      ? profile
+      : (profileList[0] ?? 'default');
+
+  const listAction = useMemo(
+    () => ({
+      targetOf: (domain: string) => {
+        const target = exactNames ? domain : registrableDomain(domain);
+        return isValidDomain(target) ? target : null;
+      },
+      busy: change.busy,
+      onAdd: (domain: string, list: DomainListKind) => {
+        const where = formB ? 'the account' : `profile ${target}`;
+        void change.run(
+          `Adding ${domain} to the ${list} of ${where}…`,
+          () => submitChange({ op: 'add', list, domain, profile: target, source: 'logs' }),
+          (message) => message,
+        );
+      },
+    }),
+    [exactNames, change.busy, change.run, formB, target],
+  );
+
+  return (
+    <>
+      <div class="filters">
+        {formB ? (
+          <p class="hint">List changes apply to the whole account (Form B has no profile selection).</p>
+        ) : (
+          <div>
+            <label for={profileId}>Profile for list changes</label>
+            <select id={profileId} value={target} onChange={(event) => setProfile(event.currentTarget.value)}>
+              {(profileList.length > 0 ? profileList : [target ?? 'default']).map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <div>
+          <input
+            id={exactId}
+            type="checkbox"
+            checked={exactNames}
+            onChange={() => setExactNames(!exactNames)}
+          />{' '}
+          <label for={exactId} style={{ display: 'inline' }}>
+            Add exact host names (otherwise the registrable domain, e.g. bbc.co.uk for news.bbc.co.uk)
+          </label>
+        </div>
+      </div>
+      <StatusMessage status={change.status} label="List change" />
+      <DayStatsView date={date} summary={summary} form={client.form} listAction={listAction} />
+    </>
+  );
+}

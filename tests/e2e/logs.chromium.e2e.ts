@@ -1,0 +1,237 @@
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { type EmulatorHandle, startEmulator } from '../../emulator/index.ts';
+import {
+  allByRole,
+  byRole,
+  chooseOption,
+  configureExtension,
+  describe,
+  expect,
+  test,
+  textOf,
+} from './harness/index.ts';
+
+/**
+ * The Logs section of the options page against the emulator, in Chromium: charts for a seeded
+ * day, a big raw log streamed with progress and cancelled, the hourly rule across a reload, and
+ * deleting a day's raw lines while its statistics stay.
+ *
+ * One emulator for the file, with a big day (BIG_DAY_MB of raw log) seeded; each test gets a
+ * fresh browser (fresh extension storage) and a reset emulator.
+ */
+const TODAY = '2024-05-10';
+const BIG_DAY_MB = 60;
+let emulator: EmulatorHandle;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ today: TODAY, bigDayMb: BIG_DAY_MB });
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+beforeEach(() => {
+  emulator.admin.reset();
+});
+
+const NEWEST_DAY = TODAY;
+const OLDER_DAY = '2024-05-08';
+const bigDay = () => {
+  const date = emulator.admin.state().emulator.bigDay;
+  if (!date) throw new Error('the emulator has no big day');
+  return date;
+};
+
+async function openLogs(page: Page): Promise<void> {
+  await configureExtension(page, { baseUrl: emulator.url, key: emulator.key, form: 'A' });
+  await byRole(page, 'combobox', 'Day').wait();
+  // The day list arrives after the section appears.
+  await page.waitForFunction(() => {
+    const select = [...document.querySelectorAll('select')].find((s) => s.labels?.[0]?.textContent === 'Day');
+    return (select?.options.length ?? 0) > 0;
+  });
+}
+
+async function chooseDay(page: Page, date: string): Promise<void> {
+  await chooseOption(page, 'Day', { startsWith: date });
+  await hourlyChart(page, date);
+}
+
+/** The accessible name of the hourly chart, once it is drawn for `date`. */
+async function hourlyChart(page: Page, date: string): Promise<string> {
+  const name = { startsWith: `Queries per hour on ${date}` };
+  await byRole(page, 'img', name).wait();
+  const [chart] = await allByRole(page, 'img', name);
+  if (!chart) throw new Error('no hourly chart');
+  try {
+    return await chart.evaluate((element) => element.getAttribute('aria-label') ?? '');
+  } finally {
+    await chart.dispose();
+  }
+}
+
+async function dumpProgressText(page: Page): Promise<string | null> {
+  const [bar] = await allByRole(page, 'progressbar', 'Raw log download');
+  if (!bar) return null;
+  try {
+    return await bar.evaluate((element) => element.getAttribute('aria-valuetext'));
+  } finally {
+    await bar.dispose();
+  }
+}
+
+const megabytesIn = (text: string | null) =>
+  Number(/([\d.,]+) MB received/.exec(text ?? '')?.[1]?.replace(/,/g, '') ?? 0);
+
+async function isDisabled(page: Page, role: string, name: string): Promise<boolean> {
+  return byRole(page, role, name)
+    .map((element) => (element as HTMLButtonElement).disabled)
+    .wait();
+}
+
+async function serviceStats(date: string) {
+  const response = await fetch(
+    `${emulator.url}/api?apikey=${emulator.key}&action=logs/getstats&date=${date}`,
+  );
+  return (await response.json()) as { action: Record<string, { Allowed: number; Blocked: number }> };
+}
+
+describe('Logs section (Chromium)', () => {
+  test('charts appear for a seeded day, with the totals in the chart name', async ({ chromium }) => {
+    const page = await chromium.openOptions();
+    await openLogs(page);
+
+    // Newest day first and chosen by default.
+    const label = await hourlyChart(page, NEWEST_DAY);
+    const stats = await serviceStats(NEWEST_DAY);
+    const allowed = Object.values(stats.action).reduce((sum, hour) => sum + hour.Allowed, 0);
+    const blocked = Object.values(stats.action).reduce((sum, hour) => sum + hour.Blocked, 0);
+    expect(label).toContain(
+      `${allowed.toLocaleString('en')} allowed, ${blocked.toLocaleString('en')} blocked`,
+    );
+
+    // The chart is drawn, not just present: its canvas has coloured pixels.
+    const drawn = await page.evaluate(() => {
+      const canvas = document.querySelector('canvas[aria-label^="Queries per hour"]') as HTMLCanvasElement;
+      const context = canvas.getContext('2d');
+      if (!context || canvas.width === 0) return 0;
+      const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+      let coloured = 0;
+      for (let i = 3; i < pixels.length; i += 4) if ((pixels[i] ?? 0) > 0) coloured++;
+      return coloured;
+    });
+    expect(drawn).toBeGreaterThan(1000);
+    await byRole(page, 'img', { startsWith: 'Blocks per category' }).wait();
+    await byRole(page, 'img', { startsWith: 'Request types' }).wait();
+    // The top blocked domains carry one-click list buttons (registrable domain by default).
+    await byRole(page, 'button', 'Blocklist example.net').wait();
+    expect(await page.evaluate(() => performance.getEntriesByName('stats-rendered').length)).toBeGreaterThan(
+      0,
+    );
+
+    // Another day: the chart follows the picker.
+    await chooseDay(page, OLDER_DAY);
+  });
+
+  test('a big raw log streams with progress and can be cancelled', async ({ chromium }) => {
+    const page = await chromium.openOptions();
+    await openLogs(page);
+    await chooseDay(page, bigDay());
+    // Unthrottled, the whole log arrives in a few seconds; at 8 MB/s there is time to watch and cancel.
+    await page.emulateNetworkConditions({ download: 8_000_000, upload: 1_000_000, latency: 0 });
+
+    await byRole(page, 'button', 'Load raw log').click();
+    await byRole(page, 'button', 'Cancel').wait();
+    // Progress moves: a first reading past 1 MB, then a later, larger one.
+    await page.waitForFunction(
+      () =>
+        /([\d.]+) MB received/.exec(
+          document.querySelector('progress')?.getAttribute('aria-valuetext') ?? '',
+        )?.[1] !== '0',
+    );
+    await expect
+      .poll(async () => megabytesIn(await dumpProgressText(page)), { timeout: 20_000 })
+      .toBeGreaterThan(1);
+    const first = megabytesIn(await dumpProgressText(page));
+    await expect
+      .poll(async () => megabytesIn(await dumpProgressText(page)), { timeout: 20_000 })
+      .toBeGreaterThan(first);
+    expect(await dumpProgressText(page)).toMatch(/MB received, [\d,]+ lines/);
+
+    await byRole(page, 'button', 'Cancel').click();
+    const outcome = await textOf(page, 'status', 'Raw log', { text: { startsWith: 'Cancelled' } });
+    expect(outcome).toMatch(/lines received so far are shown/);
+    // The service stops producing the log once the download is cancelled.
+    const generated = emulator.admin.dumpProgress().bytesGenerated;
+    expect(generated).toBeLessThan(BIG_DAY_MB * 1024 * 1024);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(emulator.admin.dumpProgress().activeDumps).toBe(0);
+    // Lines received so far are browsable.
+    await byRole(page, 'table', `Raw log lines of ${bigDay()}`).wait();
+    expect(await allByRole(page, 'progressbar', 'Raw log download')).toHaveLength(0);
+  });
+
+  test('the hourly rule holds after a reload, and the button says when the next download is allowed', async ({
+    chromium,
+  }) => {
+    const page = await chromium.openOptions();
+    await openLogs(page);
+    await chooseDay(page, NEWEST_DAY);
+    await byRole(page, 'button', 'Load raw log').click();
+    const loaded = await textOf(page, 'status', 'Raw log', {
+      text: { startsWith: 'Loaded the raw log' },
+      timeout: 30_000,
+    });
+    expect(loaded).toMatch(/lines/);
+    await byRole(page, 'table', `Raw log lines of ${NEWEST_DAY}`).wait();
+
+    await page.reload({ waitUntil: 'load' });
+    await byRole(page, 'button', 'Load raw log').wait();
+    await expect.poll(() => isDisabled(page, 'button', 'Load raw log')).toBe(true);
+    const note = await page.evaluate(() => {
+      const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Load raw log');
+      const id = button?.getAttribute('aria-describedby');
+      return id ? (document.getElementById(id)?.textContent ?? '') : '';
+    });
+    expect(note).toMatch(/^Next raw log download allowed at \d{2}:\d{2}\.$/);
+    expect(await isDisabled(page, 'button', 'Save to file')).toBe(true);
+    // Only the one download reached the service.
+    expect(emulator.admin.calls().filter((call) => call.action === 'logs/getdump')).toHaveLength(1);
+  });
+
+  test('deleting a day asks first, says statistics stay, and keeps the charts', async ({ chromium }) => {
+    const page = await chromium.openOptions();
+    await openLogs(page);
+    await chooseDay(page, OLDER_DAY);
+    const before = await hourlyChart(page, OLDER_DAY);
+
+    await byRole(page, 'button', 'Delete raw log').click();
+    const dialogText = await textOf(page, 'dialog');
+    expect(dialogText).toMatch(/raw log lines/i);
+    expect(dialogText).toMatch(/statistics stay/i);
+    await byRole(page, 'button', 'Delete', { within: { role: 'dialog' } }).click();
+
+    const outcome = await textOf(page, 'status', 'Delete raw log', { text: { startsWith: 'Deleted' } });
+    expect(outcome).toMatch(/statistics stay/i);
+    expect(emulator.admin.state().logs.find((day) => day.date === OLDER_DAY)?.rawDeleted).toBe(true);
+    // The statistics are still shown, with the same figures.
+    expect(await hourlyChart(page, OLDER_DAY)).toBe(before);
+    // A download of a deleted day can only fail, so it is not offered.
+    expect(await isDisabled(page, 'button', 'Load raw log')).toBe(true);
+  });
+
+  test("a day deleted elsewhere: the service's reason is shown and the hour is not used up", async ({
+    chromium,
+  }) => {
+    await fetch(`${emulator.url}/api?apikey=${emulator.key}&action=logs/delete&date=${OLDER_DAY}`);
+    const page = await chromium.openOptions();
+    await openLogs(page);
+    await chooseDay(page, OLDER_DAY);
+
+    await byRole(page, 'button', 'Load raw log').click();
+    const outcome = await textOf(page, 'status', 'Raw log', { text: { contains: 'deleted' } });
+    expect(outcome).toContain(`The raw log of ${OLDER_DAY} has been deleted`);
+    expect(outcome).not.toContain(emulator.key);
+    await expect.poll(() => isDisabled(page, 'button', 'Load raw log')).toBe(false);
+  });
+});
