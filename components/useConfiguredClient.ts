@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { createConfiguredClient } from '@/lib/settings/api-client';
-import { apiKeyItem, connectionItem } from '@/lib/settings/storage';
+import { apiKeyItem, type ConnectionSettings, connectionItem } from '@/lib/settings/storage';
 
 export type ConfiguredClient =
   | { state: 'loading' }
   | { state: 'no-key' }
-  | { state: 'ready'; client: DnsFilterApi };
+  | { state: 'ready'; client: DnsFilterApi; connection: ConnectionSettings };
 
 /**
  * The API client for the stored settings, rebuilt whenever the key or the connection changes
@@ -21,9 +21,10 @@ export function useConfiguredClient(): ConfiguredClient {
     const rebuild = () => {
       const attempt = ++latest;
       const isCurrent = () => !disposed && attempt === latest;
-      void createConfiguredClient().then(
-        (client) => {
-          if (isCurrent()) setConfigured(client ? { state: 'ready', client } : { state: 'no-key' });
+      void Promise.all([createConfiguredClient(), connectionItem.getValue()]).then(
+        ([client, connection]) => {
+          if (isCurrent())
+            setConfigured(client ? { state: 'ready', client, connection } : { state: 'no-key' });
         },
         () => {
           if (isCurrent()) setConfigured({ state: 'no-key' });

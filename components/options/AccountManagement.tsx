@@ -16,7 +16,14 @@ import { TldSection } from './TldSection';
  */
 export function AccountManagement(services: AccountServices) {
   const { client } = services;
-  const profilesData = useRemoteData((signal) => client.listProfiles({ signal }), [client]);
+  const profilesData = useRemoteData(
+    async (signal) => {
+      const profiles = await client.listProfiles({ signal });
+      void Promise.resolve(services.onProfilesListed?.(profiles)).catch(() => undefined);
+      return profiles;
+    },
+    [client],
+  );
   const [chosen, setChosen] = useState<string | null>(null);
   const pickerId = useId();
 

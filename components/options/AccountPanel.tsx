@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError } from '@/lib/api/errors';
+import { createViewCache } from '@/lib/cache/view-cache';
 import { lookupPublicIpv4 } from '@/lib/network/ip-lookup';
-import { dynamicIpSettingsItem } from '@/lib/settings/storage';
+import { accountTag, dynamicIpSettingsItem } from '@/lib/settings/storage';
 import { useConfiguredClient } from '../useConfiguredClient';
 import { AccountManagement } from './AccountManagement';
-import type { AccountServices } from './account-context';
+import type { AccountServices, ListChangeReport } from './account-context';
 
 type Lookup = NonNullable<AccountServices['lookupPublicIp']>;
 
@@ -37,6 +38,17 @@ function usePublicIpLookup(): Lookup | undefined {
 export function AccountPanel() {
   const configured = useConfiguredClient();
   const lookupPublicIp = usePublicIpLookup();
+  const account = configured.state === 'ready' ? accountTag(configured.connection) : null;
+  // The popup reads its lists and profiles from this cache: keep it in step with changes made here.
+  const cacheHooks = useMemo(() => {
+    if (account === null) return {};
+    const cache = createViewCache();
+    return {
+      onListChanged: (report: ListChangeReport) => cache.applyChanges(report.scope, account, report.changes),
+      onProfilesListed: (profiles: readonly string[]) =>
+        cache.saveProfiles(account, [...profiles]).then(() => {}),
+    };
+  }, [account]);
 
   if (configured.state === 'loading') return null;
   if (configured.state === 'no-key') {
@@ -50,5 +62,5 @@ export function AccountPanel() {
       </section>
     );
   }
-  return <AccountManagement client={configured.client} lookupPublicIp={lookupPublicIp} />;
+  return <AccountManagement client={configured.client} lookupPublicIp={lookupPublicIp} {...cacheHooks} />;
 }

@@ -32,7 +32,7 @@ function plural(count: number, one: string, many: string): string {
 }
 
 export function DomainListSection({ list, remote, conflicts }: DomainListSectionProps) {
-  const { client, form, profile, onListChanged } = useAccount();
+  const { client, form, profile, scope, onListChanged } = useAccount();
   const other: DomainListKind = list === 'whitelist' ? 'blocklist' : 'whitelist';
   const { status, run, setStatus, busy } = useRemoteAction();
   const [draft, setDraft] = useState('');
@@ -64,8 +64,10 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
     (row ?? filterBox.current)?.focus();
   }, [shown]);
 
-  const changed = () => {
-    void Promise.resolve(onListChanged?.({ list, profile })).catch(() => undefined);
+  const changed = (op: 'add' | 'remove', domains: readonly string[]) => {
+    const changes = domains.map((domain) => ({ op, list, domain }));
+    // The list itself changed whatever happens to the popup's cache: its failure is not this action's.
+    void Promise.resolve(onListChanged?.({ list, profile, scope, changes })).catch(() => undefined);
   };
 
   const addDomains = async () => {
@@ -130,7 +132,10 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
         .map((outcome) => outcome.domain),
     ];
     setDraft(keep.join('\n'));
-    if (summary.added > 0) changed();
+    const added = summary.outcomes
+      .filter((outcome) => outcome.state === 'added')
+      .map((outcome) => outcome.domain);
+    if (added.length > 0) changed('add', added);
     if (summary.added + summary.already === 0) {
       // Nothing went through: say so as a failure, with the same explanation.
       setStatus((current) =>
@@ -151,7 +156,7 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
     if (!done) return;
     focusRowAfterRemoval.current = index;
     remote.update((current) => withoutDomain(current, domain));
-    changed();
+    changed('remove', [domain]);
   };
 
   const conflictNote =

@@ -121,7 +121,7 @@ export function NetworksSection() {
       : currentIp.state === 'looking'
         ? "Looking up this browser's public address…"
         : currentIp.state === 'failed'
-          ? `This browser's public address could not be found: ${currentIp.message}`
+          ? `This browser's network cannot be marked: ${currentIp.message}`
           : null;
 
   return (

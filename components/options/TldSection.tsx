@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'preact/hooks';
+import { FORM_CAPABILITIES } from '@/lib/api/client';
 import { ApiError } from '@/lib/api/errors';
 import { addedTldsItem } from '@/lib/settings/storage';
 import { validateTld } from '@/lib/validation';
@@ -45,6 +46,18 @@ export function TldSection() {
     );
     if (done !== undefined) setTld('');
   };
+
+  if (!FORM_CAPABILITIES[form].tldBlocking) {
+    return (
+      <section aria-labelledby={headingId}>
+        <h2 id={headingId}>Top-level domains</h2>
+        <p>
+          This API form (Form B, /api/v1/) has no way to block a top-level domain. Block it in your provider's
+          dashboard, or choose Form A (/api) in Setup if your account offers it.
+        </p>
+      </section>
+    );
+  }
 
   return (
     <section aria-labelledby={headingId}>

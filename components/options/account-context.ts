@@ -3,13 +3,24 @@ import { useContext } from 'preact/hooks';
 import type { ApiForm, DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { scopeKey } from '@/lib/settings/storage';
 
+export interface ListChangeReport {
+  list: DomainListKind;
+  /** Form A profile; undefined in Form B. */
+  profile: string | undefined;
+  /** Scope key of the changed list (lib/settings/storage.ts `scopeKey`). */
+  scope: string;
+  changes: { op: 'add' | 'remove'; list: DomainListKind; domain: string }[];
+}
+
 /** What the account sections need from outside; tests pass fakes, the page passes the real ones. */
 export interface AccountServices {
   client: DnsFilterApi;
   /** This browser's public IPv4 address, found the same way the worker finds it. */
   lookupPublicIp?: (signal: AbortSignal) => Promise<string>;
-  /** Called after a domain list changed, so cached verdicts (the popup's) are not shown stale. */
-  onListChanged?: (change: { list: DomainListKind; profile: string | undefined }) => void | Promise<void>;
+  /** Called after the service confirmed list changes, so the popup's cached lists are not stale. */
+  onListChanged?: (change: ListChangeReport) => void | Promise<void>;
+  /** Called with the account's profiles each time they are listed (the context menu shows them too). */
+  onProfilesListed?: (profiles: readonly string[]) => void | Promise<void>;
   /** Clock for "set on …" notes. */
   now?: () => number;
 }

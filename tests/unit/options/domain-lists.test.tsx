@@ -55,7 +55,15 @@ describe('Whitelist and Blocklist sections', () => {
     expect(box('whitelist').value).toBe('not a domain\nbad.com');
     const entries = whitelist.getByRole('list', { name: 'Whitelist entries' });
     expect(within(entries).getByText('good.example.org')).toBeTruthy();
-    expect(onListChanged).toHaveBeenCalledWith({ list: 'whitelist', profile: 'default' });
+    expect(onListChanged).toHaveBeenCalledWith({
+      list: 'whitelist',
+      profile: 'default',
+      scope: 'A:default',
+      changes: [
+        { op: 'add', list: 'whitelist', domain: 'good.example.org' },
+        { op: 'add', list: 'whitelist', domain: 'third.net' },
+      ],
+    });
   });
 
   it('adds nothing and says so when no line is a domain', async () => {
@@ -96,7 +104,12 @@ describe('Whitelist and Blocklist sections', () => {
       'Removed x.com from the blocklist of profile default.',
     );
     expect([...(client.state.lists.blocklist.default ?? [])]).toEqual(['y.com']);
-    expect(onListChanged).toHaveBeenCalledWith({ list: 'blocklist', profile: 'default' });
+    expect(onListChanged).toHaveBeenCalledWith({
+      list: 'blocklist',
+      profile: 'default',
+      scope: 'A:default',
+      changes: [{ op: 'remove', list: 'blocklist', domain: 'x.com' }],
+    });
   });
 
   it('keeps the entry and shows the reason when removal fails', async () => {

@@ -25,7 +25,8 @@ describe('Profiles section', () => {
 
   it('adds a valid profile and clears the box', async () => {
     const client = createFakeClient('A');
-    await renderAccount({ client });
+    const listed: (readonly string[])[] = [];
+    await renderAccount({ client, onProfilesListed: (profiles) => void listed.push(profiles) });
     const profiles = within(section('Profiles'));
     fireEvent.input(profiles.getByRole('textbox', { name: 'New profile name' }), {
       target: { value: 'office2' },
@@ -38,6 +39,8 @@ describe('Profiles section', () => {
     // The new profile can be chosen at once.
     const picker = screen.getByRole('combobox', { name: 'Profile' });
     expect(within(picker).getByRole('option', { name: 'office2' })).toBeTruthy();
+    // The context menu's cached profiles follow.
+    expect(listed.at(-1)).toEqual(['default', 'office2']);
   });
 
   it.each([

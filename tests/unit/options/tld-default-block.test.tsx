@@ -32,7 +32,7 @@ describe('Top-level domains section', () => {
   });
 
   it('refuses a full domain without calling the service and keeps it', async () => {
-    const client = createFakeClient('B');
+    const client = createFakeClient('A');
     await renderAccount({ client });
     const tlds = within(section('Top-level domains'));
     fireEvent.input(tlds.getByRole('textbox', { name: 'Top-level domain' }), {
@@ -43,6 +43,16 @@ describe('Top-level domains section', () => {
     expect(client.calls.some((call) => call.method === 'blockTld')).toBe(false);
     expect((tlds.getByRole('textbox', { name: 'Top-level domain' }) as HTMLInputElement).value).toBe(
       'example.com',
+    );
+  });
+
+  it('in Form B, which cannot block TLDs, says where to do it instead of offering a form that fails', async () => {
+    const client = createFakeClient('B');
+    await renderAccount({ client });
+    const tlds = within(section('Top-level domains'));
+    expect(tlds.queryByRole('textbox')).toBeNull();
+    expect(tlds.getByText(/no way to block a top-level domain/).textContent).toContain(
+      "provider's dashboard",
     );
   });
 });
