@@ -62,40 +62,43 @@ export function AccountManagement(services: AccountServices) {
 
   return (
     <AccountContext.Provider value={account}>
-      <div class="scope-bar">
-        {account.form === 'A' ? (
-          <div class="inline">
-            <label for={pickerId}>Profile</label>
-            <select id={pickerId} value={profile} onChange={(event) => choose(event.currentTarget.value)}>
-              {profiles.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-            <span class="hint">
-              Categories, lists, top-level domains and default block below act on this profile.
-            </span>
-          </div>
-        ) : (
-          <p>
-            <strong>Whole account</strong>: this API form (Form B) has no profile selection, so categories,
-            lists, top-level domains and default block apply to the whole account.
-          </p>
-        )}
+      {/* The wrapper bounds the sticky profile bar to the sections it applies to. */}
+      <div class="account">
+        <div class="scope-bar">
+          {account.form === 'A' ? (
+            <div class="inline">
+              <label for={pickerId}>Profile</label>
+              <select id={pickerId} value={profile} onChange={(event) => choose(event.currentTarget.value)}>
+                {profiles.map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+              <span class="hint">
+                Categories, lists, top-level domains and default block below act on this profile.
+              </span>
+            </div>
+          ) : (
+            <p>
+              <strong>Whole account</strong>: this API form (Form B) has no profile selection, so categories,
+              lists, top-level domains and default block apply to the whole account.
+            </p>
+          )}
+        </div>
+        <ProfilesSection
+          profiles={profiles}
+          chosen={profile}
+          refreshing={loaded.state === 'loading'}
+          onChanged={profilesData.reload}
+          onChoose={choose}
+        />
+        <CategoriesSection />
+        <DomainListSections />
+        <TldSection />
+        <DefaultBlockSection />
+        <NetworksSection />
       </div>
-      <ProfilesSection
-        profiles={profiles}
-        chosen={profile}
-        refreshing={loaded.state === 'loading'}
-        onChanged={profilesData.reload}
-        onChoose={choose}
-      />
-      <CategoriesSection />
-      <DomainListSections />
-      <TldSection />
-      <DefaultBlockSection />
-      <NetworksSection />
     </AccountContext.Provider>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { createApiClient, validateBaseUrl } from '@/lib/api';
 import { ApiError } from '@/lib/api/errors';
@@ -20,13 +20,24 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
   const [keyVisible, setKeyVisible] = useState(false);
   const { status, run, busy } = useRemoteAction();
 
+  // Fields edited before the stored settings arrive keep what the user typed.
+  const edited = useRef(new Set<keyof Draft>());
+
   useEffect(() => {
     void Promise.all([apiKeyItem.getValue(), connectionItem.getValue()]).then(([key, connection]) =>
-      setDraft({ key, ...connection }),
+      setDraft((current) => {
+        const stored: Draft = { key, ...connection };
+        const merged = { ...stored };
+        for (const field of edited.current) Object.assign(merged, { [field]: current[field] });
+        return merged;
+      }),
     );
   }, []);
 
-  const update = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
+  const update = (patch: Partial<Draft>) => {
+    for (const field of Object.keys(patch) as (keyof Draft)[]) edited.current.add(field);
+    setDraft((current) => ({ ...current, ...patch }));
+  };
 
   /** Checks what the user typed; throws an ApiError the status region can show. */
   const checkedDraft = (): Draft => {
@@ -139,13 +150,13 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
           </select>
         </div>
         <div class="actions">
-          <button type="submit" disabled={busy}>
+          <button type="submit" aria-disabled={busy}>
             Save
           </button>
-          <button type="button" disabled={busy} onClick={() => void testConnection()}>
+          <button type="button" aria-disabled={busy} onClick={() => void testConnection()}>
             Test connection
           </button>
-          <button type="button" disabled={busy} onClick={() => void forgetKey()}>
+          <button type="button" aria-disabled={busy} onClick={() => void forgetKey()}>
             Forget key
           </button>
         </div>

@@ -1,0 +1,71 @@
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { browser } from 'wxt/browser';
+import { fakeBrowser } from 'wxt/testing';
+import { SetupSection } from '@/components/options/SetupSection';
+import { apiKeyItem, connectionItem } from '@/lib/settings/storage';
+
+beforeEach(() => fakeBrowser.reset());
+afterEach(cleanup);
+
+const field = (name: string) => screen.getByRole('textbox', { name }) as HTMLInputElement;
+const keyField = () => screen.getByLabelText('API key') as HTMLInputElement;
+
+async function renderSetup() {
+  render(<SetupSection />);
+  // The stored settings are loaded into the form first.
+  await waitFor(() => expect(field('Base URL').value).toBe('https://my.cleanbrowsing.org'));
+}
+
+describe('Setup section', () => {
+  it('keeps the key masked until asked, and stores it in storage.local only', async () => {
+    await renderSetup();
+    expect(keyField().type).toBe('password');
+    fireEvent.click(screen.getByRole('button', { name: 'Show key' }));
+    expect(keyField().type).toBe('text');
+
+    fireEvent.input(keyField(), { target: { value: '  secret-key-1  ' } });
+    fireEvent.input(field('Base URL'), { target: { value: 'http://127.0.0.1:8787' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'API form' }), { target: { value: 'B' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Saved.'));
+    expect(await apiKeyItem.getValue()).toBe('secret-key-1');
+    expect(await connectionItem.getValue()).toEqual({ baseUrl: 'http://127.0.0.1:8787', form: 'B' });
+    expect(await browser.storage.sync.get(null)).toEqual({});
+  });
+
+  it('refuses plain http to another computer, saving nothing and keeping what was typed', async () => {
+    await renderSetup();
+    fireEvent.input(keyField(), { target: { value: 'k' } });
+    fireEvent.input(field('Base URL'), { target: { value: 'http://dns.example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Use an https:// address'));
+    expect(await apiKeyItem.getValue()).toBe('');
+    expect(field('Base URL').value).toBe('http://dns.example.com');
+  });
+
+  it('asks for permission to reach another service, and saves nothing when refused', async () => {
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(false);
+    await renderSetup();
+    fireEvent.input(field('Base URL'), { target: { value: 'https://filter.example.org' } });
+    expect(screen.getByText(/the browser asks you to allow the extension to contact it/)).toBeTruthy();
+    fireEvent.input(keyField(), { target: { value: 'k2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Not saved'));
+    expect(request).toHaveBeenCalledWith({ origins: ['https://filter.example.org/*'] });
+    expect(await apiKeyItem.getValue()).toBe('');
+  });
+
+  it('Forget key removes the key from the browser', async () => {
+    await apiKeyItem.setValue('old-key');
+    render(<SetupSection />);
+    await waitFor(() => expect(keyField().value).toBe('old-key'));
+    fireEvent.click(screen.getByRole('button', { name: 'Forget key' }));
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe('The key was removed from this browser.'),
+    );
+    expect(await apiKeyItem.getValue()).toBe('');
+    expect(keyField().value).toBe('');
+  });
+});
