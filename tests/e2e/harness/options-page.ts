@@ -1,0 +1,122 @@
+import type { Page } from 'puppeteer-core';
+import { allByRole, byRole, chooseOption, readVisibleText, type TextMatch } from './aria.ts';
+
+export type ApiFormName = 'A' | 'B';
+
+export interface ExtensionSetup {
+  /** Service origin, e.g. the emulator's `http://127.0.0.1:<port>`. */
+  baseUrl: string;
+  key: string;
+  /** A: the option whose name contains `/api` but not `/api/v1/`; B: the one containing `/api/v1/`. */
+  form: ApiFormName;
+}
+
+const FORM_OPTION: Record<ApiFormName, TextMatch> = {
+  A: /\/api(?!\/v1\/)/i,
+  B: { contains: '/api/v1/' },
+};
+
+/** Progress texts ("Testing the connection…") are not outcomes. */
+const isProgress = (text: string) => /(…|\.\.\.)$/.test(text);
+
+async function fieldValue(page: Page, name: string): Promise<string> {
+  return byRole(page, 'textbox', name)
+    .map((element) => (element as HTMLInputElement).value)
+    .wait();
+}
+
+/**
+ * Fills the Setup section of the options page by role and name (ui-contract.md) and presses
+ * Save. Returns the text the status regions show once saving is over.
+ */
+export async function configureExtension(page: Page, setup: ExtensionSetup): Promise<string> {
+  // The page loads stored settings into the form right after it renders; a person cannot type
+  // before that, but a test can, so fill until the values stick.
+  for (let attempt = 1; ; attempt++) {
+    await byRole(page, 'textbox', 'API key').fill(setup.key);
+    await byRole(page, 'textbox', 'Base URL').fill(setup.baseUrl);
+    await chooseOption(page, 'API form', FORM_OPTION[setup.form]);
+    const stuck =
+      (await fieldValue(page, 'API key')) === setup.key &&
+      (await fieldValue(page, 'Base URL')) === setup.baseUrl;
+    if (stuck) break;
+    if (attempt === 3) throw new Error('The Setup fields did not keep the values typed into them');
+  }
+  return pressAndWaitForOutcome(page, 'Save');
+}
+
+/**
+ * Presses "Test connection" and returns the outcome shown in a status region: text starting with
+ * "Connected" on success, otherwise the failure reason.
+ */
+export function testConnection(page: Page): Promise<string> {
+  return pressAndWaitForOutcome(page, 'Test connection');
+}
+
+interface StatusReading {
+  text: string;
+  changed: boolean;
+}
+
+type ChangeWatch = Window & { __e2eStatusChanged?: WeakSet<Element>; __e2eStatusKnown?: WeakSet<Element> };
+
+/** Starts noting which status regions change, so an outcome equal to the previous one still counts. */
+async function watchStatusRegions(page: Page): Promise<void> {
+  for (const handle of await allByRole(page, 'status')) {
+    await handle.evaluate((element) => {
+      const watch = window as ChangeWatch;
+      watch.__e2eStatusChanged ??= new WeakSet();
+      watch.__e2eStatusKnown ??= new WeakSet();
+      watch.__e2eStatusChanged.delete(element);
+      if (!watch.__e2eStatusKnown.has(element)) {
+        watch.__e2eStatusKnown.add(element);
+        new MutationObserver(() => watch.__e2eStatusChanged?.add(element)).observe(element, {
+          childList: true,
+          subtree: true,
+          characterData: true,
+        });
+      }
+    });
+    await handle.dispose();
+  }
+}
+
+async function readStatusRegions(page: Page): Promise<StatusReading[]> {
+  const readings: StatusReading[] = [];
+  for (const handle of await allByRole(page, 'status')) {
+    readings.push({
+      text: await handle.evaluate(readVisibleText),
+      changed: await handle.evaluate((element) => {
+        const watch = window as ChangeWatch;
+        // A region that appeared after the press is new, hence changed.
+        return !watch.__e2eStatusKnown?.has(element) || Boolean(watch.__e2eStatusChanged?.has(element));
+      }),
+    });
+    await handle.dispose();
+  }
+  return readings;
+}
+
+/**
+ * Presses a button and waits until a status region that changed since the press shows a final
+ * text (not a progress text ending in an ellipsis). Returns that text.
+ */
+export async function pressAndWaitForOutcome(
+  page: Page,
+  buttonName: TextMatch,
+  timeoutMs = 15_000,
+): Promise<string> {
+  await watchStatusRegions(page);
+  await byRole(page, 'button', buttonName).click();
+  const deadline = Date.now() + timeoutMs;
+  let readings: StatusReading[] = [];
+  while (Date.now() < deadline) {
+    readings = await readStatusRegions(page);
+    const outcome = readings.find(({ text, changed }) => changed && text && !isProgress(text));
+    if (outcome) return outcome.text;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(
+    `After pressing ${String(buttonName)}, no status region showed an outcome within ${timeoutMs} ms; they say ${JSON.stringify(readings.map((r) => r.text))}`,
+  );
+}
