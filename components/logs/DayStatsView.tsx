@@ -147,6 +147,7 @@ export function DayStatsView({ date, summary, form, listAction }: DayStatsViewPr
         <RankedTable
           title="Top blocked domains"
           keyHeader="Domain"
+          noun="blocked domains"
           entries={summary.blockedDomains}
           emptyText="Nothing was blocked on this day."
           listAction={listAction}
@@ -154,6 +155,7 @@ export function DayStatsView({ date, summary, form, listAction }: DayStatsViewPr
         <RankedTable
           title="Top allowed domains"
           keyHeader="Domain"
+          noun="allowed domains"
           entries={summary.allowedDomains}
           emptyText="Nothing was allowed on this day."
           listAction={listAction}
@@ -163,12 +165,14 @@ export function DayStatsView({ date, summary, form, listAction }: DayStatsViewPr
         <RankedTable
           title="Top client IPs"
           keyHeader="Client IP"
+          noun="client IPs"
           entries={summary.clientIps}
           emptyText="No client addresses were recorded."
         />
         <RankedTable
           title="Blocks by category"
           keyHeader="Category"
+          noun="categories"
           entries={summary.blocksByCategory}
           emptyText="No blocks on this day."
           describe={(id) => {

@@ -9,6 +9,8 @@ export interface RankedTableProps {
   title: string;
   /** Column header of the keys, e.g. "Domain". */
   keyHeader: string;
+  /** What the rows are, for the filter's label and "Show more", e.g. "blocked domains". */
+  noun: string;
   entries: readonly Ranked[];
   /** Shown instead of the table when there is nothing to rank. */
   emptyText: string;
@@ -29,6 +31,7 @@ export interface RankedTableProps {
 export function RankedTable({
   title,
   keyHeader,
+  noun,
   entries,
   emptyText,
   listAction,
@@ -48,7 +51,7 @@ export function RankedTable({
       ) : (
         <>
           <div class="field inline-field">
-            <label for={filterId}>Filter {title.toLowerCase()}</label>
+            <label for={filterId}>Filter {noun}</label>
             <input
               id={filterId}
               type="search"
@@ -110,7 +113,7 @@ export function RankedTable({
           </p>
           {shown.length < matching && (
             <button type="button" onClick={() => setLimit((current) => current + PAGE * 4)}>
-              Show more {title.toLowerCase()}
+              Show more {noun}
             </button>
           )}
         </>

@@ -13,6 +13,7 @@ import { RawLogTable } from './RawLogTable';
 const megabytes = (bytes: number) =>
   `${(bytes / 1_000_000).toLocaleString('en', { maximumFractionDigits: 1 })} MB`;
 const count = (n: number) => n.toLocaleString('en');
+const lines = (n: number) => `${count(n)} ${n === 1 ? 'line' : 'lines'}`;
 
 function progressText(p: DumpProgress): string {
   const bad = p.unrecognised > 0 ? `, ${count(p.unrecognised)} not recognised` : '';
@@ -178,7 +179,7 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
         current.outcome = outcome;
         const bad =
           outcome.unrecognised > 0
-            ? ` ${count(outcome.unrecognised)} lines were not recognised and are shown as such.`
+            ? ` ${lines(outcome.unrecognised)} did not follow the log format and ${outcome.unrecognised === 1 ? 'is' : 'are'} shown as "Not recognised".`
             : '';
         const limit = outcome.truncated
           ? ` The view holds the first ${count(outcome.stored)} lines (its memory limit${store.fullReason === 'distinct' ? ' for distinct names' : ''}); Save to file keeps them all.`
@@ -187,12 +188,14 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
         setStatus({
           state: 'done',
           message: save
-            ? `Saved ${dumpFileName(date)}: ${megabytes(outcome.bytes)}, ${count(outcome.lines)} lines, in ${seconds} s.${bad}${limit}`
-            : `Loaded the raw log of ${date}: ${megabytes(outcome.bytes)}, ${count(outcome.lines)} lines, in ${seconds} s.${bad}${limit}`,
+            ? `Saved ${dumpFileName(date)}: ${megabytes(outcome.bytes)}, ${lines(outcome.lines)}, in ${seconds} s.${bad}${limit}`
+            : `Loaded the raw log of ${date}: ${megabytes(outcome.bytes)}, ${lines(outcome.lines)}, in ${seconds} s.${bad}${limit}`,
         });
       } catch (error) {
         const shown =
-          store.size > 0 ? ` The ${count(store.size)} lines received so far are shown below.` : '';
+          store.size > 0
+            ? ` The ${lines(store.size)} received so far ${store.size === 1 ? 'is' : 'are'} shown below.`
+            : '';
         if (isApiError(error) && error.kind === 'aborted') {
           setStatus({
             state: 'done',

@@ -107,16 +107,16 @@ export function RawLogTable({
 }) {
   const boxRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
-  const [viewportHeight, setViewportHeight] = useState(VISIBLE_ROWS * ROW_HEIGHT);
   const frame = useRef<number | null>(null);
+  // The box's height is set here, not by CSS, so it need not be measured (and grows with a load).
+  const viewportHeight = Math.min(Math.max(rows.length, 1), VISIBLE_ROWS) * ROW_HEIGHT;
 
-  useLayoutEffect(() => {
-    const measured = boxRef.current?.clientHeight ?? 0;
-    if (measured > 0) setViewportHeight(measured);
-    return () => {
+  useLayoutEffect(
+    () => () => {
       if (frame.current !== null) cancelAnimationFrame(frame.current);
-    };
-  }, []);
+    },
+    [],
+  );
 
   const onScroll = () => {
     if (frame.current !== null) return;
@@ -166,7 +166,7 @@ export function RawLogTable({
         // A scrollable box a keyboard user can reach and scroll with the arrow keys.
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the scroll box must be focusable to scroll by keyboard
         tabIndex={0}
-        style={{ height: `${Math.min(Math.max(rows.length, 1), VISIBLE_ROWS) * ROW_HEIGHT}px` }}
+        style={{ height: `${viewportHeight}px` }}
         onScroll={onScroll}
       >
         {/* biome-ignore lint/a11y/useSemanticElements: virtualised table, see TableRow */}

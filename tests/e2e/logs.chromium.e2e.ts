@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type EmulatorHandle, startEmulator } from '../../emulator/index.ts';
@@ -160,7 +163,7 @@ describe('Logs section (Chromium)', () => {
 
     await byRole(page, 'button', 'Cancel').click();
     const outcome = await textOf(page, 'status', 'Raw log', { text: { startsWith: 'Cancelled' } });
-    expect(outcome).toMatch(/lines received so far are shown/);
+    expect(outcome).toMatch(/lines received so far are shown below/);
     // The service stops producing the log once the download is cancelled.
     const generated = emulator.admin.dumpProgress().bytesGenerated;
     expect(generated).toBeLessThan(BIG_DAY_MB * 1024 * 1024);
@@ -218,6 +221,56 @@ describe('Logs section (Chromium)', () => {
     expect(await hourlyChart(page, OLDER_DAY)).toBe(before);
     // A download of a deleted day can only fail, so it is not offered.
     expect(await isDisabled(page, 'button', 'Load raw log')).toBe(true);
+  });
+
+  test('Save to file (download fallback) saves the whole text under a blob: URL that carries no key', async ({
+    chromium,
+  }) => {
+    const downloads = await mkdtemp(join(tmpdir(), 'logs-e2e-'));
+    try {
+      const cdp = await chromium.browser.target().createCDPSession();
+      await cdp.send('Browser.setDownloadBehavior', {
+        behavior: 'allowAndName',
+        downloadPath: downloads,
+        eventsEnabled: true,
+      });
+      const started = new Promise<{ url: string; guid: string; suggestedFilename: string }>((resolve) =>
+        cdp.once('Browser.downloadWillBegin', resolve),
+      );
+      const page = await chromium.openOptions();
+      await openLogs(page);
+      await chooseDay(page, NEWEST_DAY);
+      // As in a browser without the File System Access API (Firefox).
+      await page.evaluate(() => Object.defineProperty(window, 'showSaveFilePicker', { value: undefined }));
+      const finished = new Promise<void>((resolve) =>
+        cdp.on('Browser.downloadProgress', (event) => {
+          if (event.state === 'completed') resolve();
+        }),
+      );
+
+      await byRole(page, 'button', 'Save to file').click();
+      const outcome = await textOf(page, 'status', 'Raw log', {
+        text: { startsWith: 'Saved' },
+        timeout: 30_000,
+      });
+      const download = await started;
+      await finished;
+
+      expect(download.suggestedFilename).toBe(`dns-log-${NEWEST_DAY}.txt`);
+      expect(download.url).toMatch(/^blob:chrome-extension:\/\//);
+      expect(download.url).not.toContain(emulator.key);
+      const text = await readFile(join(downloads, download.guid), 'utf8');
+      const lines = text.split('\n').filter(Boolean);
+      expect(outcome).toContain(`${lines.length.toLocaleString('en')} lines`);
+      expect(lines[0]).toMatch(
+        new RegExp(`^${NEWEST_DAY} \\d{2}:\\d{2}:\\d{2} \\d+ pass-through: (allowed|blocked): `),
+      );
+      // The same download filled the view, and it counts as the hour's download.
+      await byRole(page, 'table', `Raw log lines of ${NEWEST_DAY}`).wait();
+      await expect.poll(() => isDisabled(page, 'button', 'Load raw log')).toBe(true);
+    } finally {
+      await rm(downloads, { recursive: true, force: true });
+    }
   });
 
   test("a day deleted elsewhere: the service's reason is shown and the hour is not used up", async ({
