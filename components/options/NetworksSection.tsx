@@ -54,6 +54,8 @@ export function NetworksSection() {
 
   useEffect(() => setTargetProfile(profile ?? 'default'), [profile]);
 
+  // A profile deleted meanwhile is no longer offered; fall back to the one that always exists.
+  const newNetworkProfile = profiles.includes(targetProfile) ? targetProfile : 'default';
   const thisIp = currentIp.state === 'found' ? currentIp.ip : null;
   const rows = useMemo(() => networkRows(networks.data.data ?? [], thisIp), [networks.data.data, thisIp]);
   // Form A lists one address under several profiles; the profile then tells the rows apart.
@@ -74,7 +76,7 @@ export function NetworksSection() {
         const entry = {
           ip: checkedIp.value,
           ...(checkedLabel !== undefined ? { label: checkedLabel } : {}),
-          ...(form === 'A' ? { profile: targetProfile } : {}),
+          ...(form === 'A' ? { profile: newNetworkProfile } : {}),
         };
         await client.addNetwork(entry);
         return entry;
@@ -233,7 +235,7 @@ export function NetworksSection() {
             <label for={profileId}>Profile for the new network</label>
             <select
               id={profileId}
-              value={targetProfile}
+              value={newNetworkProfile}
               onChange={(event) => setTargetProfile(event.currentTarget.value)}
             >
               {profiles.map((name) => (

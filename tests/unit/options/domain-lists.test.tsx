@@ -104,6 +104,10 @@ describe('Whitelist and Blocklist sections', () => {
       'Removed x.com from the blocklist of profile default.',
     );
     expect([...(client.state.lists.blocklist.default ?? [])]).toEqual(['y.com']);
+    // The keyboard stays in the list: on the entry that took the removed one's place.
+    await waitFor(() =>
+      expect(document.activeElement?.getAttribute('aria-label')).toBe('Remove y.com from the blocklist'),
+    );
     expect(onListChanged).toHaveBeenCalledWith({
       list: 'blocklist',
       profile: 'default',
