@@ -122,7 +122,7 @@ function Ready({ state, view, controller, openOptions }: ReadyProps) {
       {state.statsProblem && view.verdict?.reason === 'none' && (
         <p class="hint">Today's statistics could not be read: {state.statsProblem}</p>
       )}
-      {state.problem?.kind === 'bad-key' ? (
+      {state.problem?.kind === 'settings' ? (
         <button type="button" onClick={openOptions}>
           Open settings
         </button>

@@ -57,7 +57,8 @@ export interface UndoOffer {
   description: string;
 }
 
-export type Problem = { kind: 'bad-key' | 'other'; message: string };
+/** `settings`: the key was refused or the settings cannot work; the fix is on the options page. */
+export type Problem = { kind: 'settings' | 'other'; message: string };
 
 export type PopupState =
   | { phase: 'starting' }
@@ -327,7 +328,11 @@ export function createPopupController(deps: PopupDeps) {
 export type PopupController = ReturnType<typeof createPopupController>;
 
 function problemOf(error: unknown): Problem {
-  if (isApiError(error))
-    return { kind: error.kind === 'bad-key' ? 'bad-key' : 'other', message: error.message };
+  if (isApiError(error)) {
+    // A refused key or settings that cannot work (a bad base URL): the fix is in the settings.
+    const settingsField = ['baseUrl', 'key', 'form'].includes(error.details.field ?? '');
+    const inSettings = error.kind === 'bad-key' || (error.kind === 'invalid-input' && settingsField);
+    return { kind: inSettings ? 'settings' : 'other', message: error.message };
+  }
   return { kind: 'other', message: 'Something went wrong inside the extension. Please try again.' };
 }

@@ -1,0 +1,267 @@
+/**
+ * The popup, opened through the real toolbar action on a site tab, against the emulator's demo
+ * account (emulator/seed.ts): default whitelists allowed-demo.example and wikipedia.org and
+ * blocklists blocked-demo.example and tracker.example.net; kids1 blocklists roblox.com; today's
+ * statistics show ads.example.net blocked by a category.
+ */
+import type { Page } from 'puppeteer-core';
+import {
+  type ApiFormName,
+  allByRole,
+  byRole,
+  type ChromiumSession,
+  chooseOption,
+  configureExtension,
+  describe,
+  expect,
+  statusTexts,
+  test,
+  waitForStatus,
+} from './harness/index.ts';
+
+type Emulator = { url: string; key: string };
+
+async function setUp(
+  chromium: ChromiumSession,
+  emulator: Emulator,
+  form: ApiFormName = 'A',
+  key = emulator.key,
+) {
+  const options = await chromium.openOptions();
+  await configureExtension(options, { baseUrl: emulator.url, key, form });
+  return options;
+}
+
+async function popupOn(chromium: ChromiumSession, host: string): Promise<Page> {
+  const tab = await chromium.openSiteTab(host, '/page');
+  return chromium.openPopup(tab);
+}
+
+/** The verdict once it is known (not the "Checking…" text shown before). */
+function verdict(popup: Page, start: string): Promise<string> {
+  return waitForStatus(popup, { startsWith: start }, { name: 'Verdict' });
+}
+
+/** Presses a one-click button and returns the outcome once the worker has answered. */
+async function press(popup: Page, button: string): Promise<string> {
+  await byRole(popup, 'button', button).click();
+  return waitForStatus(popup, /^(?!.*…$).+/, { name: 'Change outcome' });
+}
+
+async function marks(popup: Page): Promise<string[]> {
+  return popup.evaluate(() => performance.getEntriesByType('mark').map((mark) => mark.name));
+}
+
+/** Adds from-this-browser settings as the options page stores them (lib/settings/storage.ts). */
+async function storeLocally(page: Page, values: Record<string, unknown>) {
+  type ExtensionGlobal = { chrome: { storage: { local: { set(items: unknown): Promise<void> } } } };
+  await page.evaluate(
+    (items) => (globalThis as unknown as ExtensionGlobal).chrome.storage.local.set(items),
+    values,
+  );
+}
+
+describe('verdicts (Chromium)', () => {
+  test('each kind of verdict, with its reason and the performance marks', async ({ chromium, emulator }) => {
+    const options = await setUp(chromium, emulator);
+
+    const whitelisted = await popupOn(chromium, 'allowed-demo.example');
+    expect(await verdict(whitelisted, 'Allowed')).toBe(
+      'Allowed: allowed-demo.example is on the whitelist of profile default.',
+    );
+    // Nothing was cached: both marks at the moment the service's answer appeared.
+    expect(await marks(whitelisted)).toEqual(['verdict', 'verdict-fresh']);
+    expect(await byRole(whitelisted, 'button', 'Remove from whitelist').wait()).toBeTruthy();
+    const callsAfterFirstPopup = emulator.admin.calls().length;
+
+    const parentCovered = await popupOn(chromium, 'www.allowed-demo.example');
+    expect(await verdict(parentCovered, 'Allowed')).toBe(
+      'Allowed: www.allowed-demo.example is covered by the whitelist entry allowed-demo.example of profile default.',
+    );
+
+    const blocklisted = await popupOn(chromium, 'cdn.tracker.example.net');
+    expect(await verdict(blocklisted, 'Blocked')).toBe(
+      'Blocked: cdn.tracker.example.net is covered by the blocklist entry tracker.example.net of profile default.',
+    );
+
+    const statsBlocked = await popupOn(chromium, 'ads.example.net');
+    expect(await verdict(statsBlocked, 'Blocked')).toMatch(
+      /^Blocked: today's statistics show \d+ blocked quer(y|ies) for ads\.example\.net/,
+    );
+
+    const notBlocked = await popupOn(chromium, 'weather.example.com');
+    expect(await verdict(notBlocked, 'Not blocked')).toMatch(
+      /^Not blocked by your lists for profile default\. Today's statistics show no blocked queries for weather\.example\.com\. A blocked category may still apply/,
+    );
+
+    // Lists and statistics are cached for five minutes: the later popups made no list call, and
+    // today's statistics were fetched once, for the first host the lists left open.
+    const popupCalls = emulator.admin.calls().slice(callsAfterFirstPopup);
+    expect(popupCalls.filter((call) => /^(whitelist|blocklist|profiles)\/list$/.test(call.action))).toEqual(
+      [],
+    );
+    expect(popupCalls.filter((call) => call.action === 'logs/getstats')).toHaveLength(1);
+
+    await storeLocally(options, { addedTlds: { 'A:default': ['.xyz'] } });
+    const tldBlocked = await popupOn(chromium, 'files.xyz');
+    expect(await verdict(tldBlocked, 'Blocked')).toBe(
+      'Blocked: the top-level domain .xyz was blocked for profile default from this browser.',
+    );
+
+    await storeLocally(options, { defaultBlock: { 'A:default': { enabled: true, at: Date.now() } } });
+    const defaultBlocked = await popupOn(chromium, 'weather.example.com');
+    expect(await verdict(defaultBlocked, 'Blocked')).toBe(
+      'Blocked: default-block was turned on for profile default from this browser, and weather.example.com is not on the whitelist.',
+    );
+  });
+
+  test('acts on the registrable domain, one click switches to the exact hostname', async ({
+    chromium,
+    emulator,
+  }) => {
+    await setUp(chromium, emulator);
+    const popup = await popupOn(chromium, 'news.bbc.co.uk');
+    await verdict(popup, 'Not blocked');
+    expect(await popup.$eval('strong.domain', (e) => e.textContent)).toBe('bbc.co.uk');
+    await byRole(popup, 'button', 'Use the exact hostname news.bbc.co.uk').click();
+    await popup.waitForFunction(
+      () => document.querySelector('strong.domain')?.textContent === 'news.bbc.co.uk',
+    );
+    expect(await press(popup, 'Blocklist')).toMatch(
+      /^news\.bbc\.co\.uk was added to the blocklist of profile default/,
+    );
+    expect(emulator.admin.state().profiles.default?.blocklist).toContain('news.bbc.co.uk');
+    expect(emulator.admin.state().profiles.default?.blocklist).not.toContain('bbc.co.uk');
+  });
+
+  test('pages with nothing to filter', async ({ chromium, emulator }) => {
+    await setUp(chromium, emulator);
+    const bareIp = await popupOn(chromium, '127.0.0.1');
+    expect(await verdict(bareIp, 'Nothing to filter here')).toMatch(/no domain name/);
+    const localhost = await popupOn(chromium, 'localhost');
+    expect(await verdict(localhost, 'Nothing to filter here')).toMatch(/no domain name/);
+    expect(await allByRole(localhost, 'button', 'Whitelist')).toEqual([]);
+  });
+});
+
+describe('one-click changes (Chromium)', () => {
+  test('blocklist, move to the whitelist (exclusive), undo, remove; per profile', async ({
+    chromium,
+    emulator,
+  }) => {
+    await setUp(chromium, emulator);
+    const lists = (profile: string) => {
+      const state = emulator.admin.state().profiles[profile];
+      return { whitelist: state?.whitelist ?? [], blocklist: state?.blocklist ?? [] };
+    };
+
+    const popup = await popupOn(chromium, 'www.shop.example');
+    await verdict(popup, 'Not blocked');
+
+    const blocked = await press(popup, 'Blocklist');
+    expect(blocked).toMatch(/^shop\.example was added to the blocklist of profile default/);
+    expect(blocked).toContain('30 to 45 minutes');
+    expect(await verdict(popup, 'Blocked')).toBe(
+      'Blocked: www.shop.example is covered by the blocklist entry shop.example of profile default.',
+    );
+    expect(lists('default').blocklist).toContain('shop.example');
+
+    // Exclusivity: whitelisting moves it.
+    expect(await press(popup, 'Whitelist')).toMatch(
+      /^shop\.example was added to the whitelist of profile default and removed from the blocklist\./,
+    );
+    await verdict(popup, 'Allowed');
+    expect(lists('default').whitelist).toContain('shop.example');
+    expect(lists('default').blocklist).not.toContain('shop.example');
+
+    // Undo puts it back where it was.
+    await press(popup, 'Undo');
+    await verdict(popup, 'Blocked');
+    expect(lists('default').blocklist).toContain('shop.example');
+    expect(lists('default').whitelist).not.toContain('shop.example');
+
+    await press(popup, 'Remove from blocklist');
+    await verdict(popup, 'Not blocked');
+    expect(lists('default').blocklist).not.toContain('shop.example');
+
+    // Another profile: the change lands there only, and the choice is remembered.
+    await chooseOption(popup, 'Profile', 'kids1');
+    await verdict(popup, 'Not blocked by your lists for profile kids1');
+    expect(await press(popup, 'Whitelist')).toMatch(
+      /^shop\.example was added to the whitelist of profile kids1/,
+    );
+    expect(lists('kids1').whitelist).toContain('shop.example');
+    expect(lists('default').whitelist).not.toContain('shop.example');
+
+    const reopened = await popupOn(chromium, 'shop.example');
+    expect(await verdict(reopened, 'Allowed')).toBe(
+      'Allowed: shop.example is on the whitelist of profile kids1.',
+    );
+    const chosen = await byRole(reopened, 'combobox', 'Profile')
+      .map((element) => (element as HTMLSelectElement).value)
+      .wait();
+    expect(chosen).toBe('kids1');
+    await press(reopened, 'Remove from whitelist');
+    await verdict(reopened, 'Not blocked');
+    expect(lists('kids1').whitelist).not.toContain('shop.example');
+  });
+
+  test('Form B: whole account, no profile picker', async ({ chromium, emulator }) => {
+    await setUp(chromium, emulator, 'B');
+    const popup = await popupOn(chromium, 'blocked-demo.example');
+    expect(await verdict(popup, 'Blocked')).toBe(
+      'Blocked: blocked-demo.example is on the blocklist of your account.',
+    );
+    expect(await popup.$eval('body', (body) => body.textContent ?? '')).toContain('Whole account.');
+    expect(await popup.$('select')).toBeNull();
+    await press(popup, 'Whitelist');
+    await verdict(popup, 'Allowed');
+    // Form B acts on the account (the emulator keeps it as the default profile's lists).
+    expect(emulator.admin.state().profiles.default?.whitelist).toContain('blocked-demo.example');
+    expect(emulator.admin.state().profiles.default?.blocklist).not.toContain('blocked-demo.example');
+  });
+});
+
+describe('errors (Chromium)', () => {
+  test('no key: what to do, and Open settings opens the options page', async ({ chromium }) => {
+    // The first-run options tab opens by itself; closed here, so "Open settings" must open one.
+    await (await chromium.firstRunPage()).close();
+    const popup = await popupOn(chromium, 'example.com');
+    expect(await verdict(popup, 'No API key is set')).toMatch(/settings/);
+    const optionsUrl = chromium.extensionUrl('options.html');
+    const known = new Set(chromium.browser.targets().filter((t) => t.url().startsWith(optionsUrl)));
+    await byRole(popup, 'button', 'Open settings').click();
+    await chromium.browser.waitForTarget((t) => t.url().startsWith(optionsUrl) && !known.has(t));
+  });
+
+  test('a refused key: the service text and Open settings, never the key', async ({ chromium, emulator }) => {
+    await setUp(chromium, emulator, 'A', 'wrong-key-123');
+    const popup = await popupOn(chromium, 'example.com');
+    const text = await verdict(popup, "Couldn't check");
+    expect(text).toContain('Invalid API key');
+    expect(text).not.toContain('wrong-key-123');
+    expect(await byRole(popup, 'button', 'Open settings').wait()).toBeTruthy();
+  });
+
+  test('a failing service: the reason, and Refresh recovers', async ({ chromium, emulator }) => {
+    await setUp(chromium, emulator);
+    emulator.admin.injectFault({ kind: 'http-500', count: 4 });
+    const popup = await popupOn(chromium, 'blocked-demo.example');
+    const failure = await verdict(popup, "Couldn't check blocked-demo.example");
+    expect(failure.length).toBeGreaterThan("Couldn't check blocked-demo.example: ".length);
+    emulator.admin.clearFaults();
+    await byRole(popup, 'button', 'Refresh').click();
+    await verdict(popup, 'Blocked');
+  });
+
+  test('a change the service refuses is reported and nothing is claimed', async ({ chromium, emulator }) => {
+    await setUp(chromium, emulator);
+    const popup = await popupOn(chromium, 'shop.example');
+    await verdict(popup, 'Not blocked');
+    emulator.admin.injectFault({ kind: 'odd-reason', count: 3, reason: 'Domain refused by policy' });
+    const outcome = await press(popup, 'Blocklist');
+    expect(outcome).toContain('Domain refused by policy');
+    expect(await statusTexts(popup)).toEqual([expect.stringMatching(/^Not blocked/), outcome]);
+    expect(await allByRole(popup, 'button', 'Undo')).toEqual([]);
+  });
+});
