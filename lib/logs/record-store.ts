@@ -101,8 +101,7 @@ class Interner {
   readonly values: string[] = [];
   private readonly ids = new Map<string, number>();
   /**
-   * A direct-mapped cache from a cheap key of the text (length and four characters) to a value
-   * id. A hit is confirmed by comparing the text in place, so the common case (a name seen
+   * A direct-mapped cache from a hash of the text (computed in place) to a value id. A hit is confirmed by comparing the text in place, so the common case (a name seen
    * before) allocates nothing, which keeps the garbage collector quiet while a big log streams;
    * a miss falls back to cutting the string and the map.
    */
@@ -111,13 +110,11 @@ class Interner {
   /** The number of `text.slice(start, end)`, or -1 when it is new and `room` is false. */
   idAt(text: string, start: number, end: number, room: boolean): number {
     const length = end - start;
-    const slot =
-      (length * 31 +
-        text.charCodeAt(start) * 7 +
-        text.charCodeAt(end - 1) * 131 +
-        text.charCodeAt(start + (length >> 1)) * 17 +
-        text.charCodeAt(start + (length >> 2)) * 3) &
-      (CACHE_SLOTS - 1);
+    // FNV-1a over the characters: every character counts, so names that differ in one digit
+    // (two resolvers, neighbouring client IPs) get their own slots.
+    let hash = 0x811c9dc5;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    const slot = (hash ^ (hash >>> 15)) & (CACHE_SLOTS - 1);
     const cached = this.recent[slot] as number;
     if (cached >= 0) {
       const value = this.values[cached] as string;

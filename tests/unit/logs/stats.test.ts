@@ -116,8 +116,9 @@ describe('summariseDay', () => {
     const elapsed = performance.now() - started;
     expect(result.allowedDomains.length + result.blockedDomains.length).toBe(120_000);
     expect(result.allowedDomains[0]?.count).toBe(7);
-    // Generous for a loaded 2-core CI machine; typically ~60 ms.
-    expect(elapsed).toBeLessThan(600);
+    // Typically ~60 ms; the bound only catches a quadratic slip (seconds to minutes), since a
+    // busy 2-core machine can slow any run several-fold. The e2e test times the real page.
+    expect(elapsed).toBeLessThan(3000);
   });
 });
 
