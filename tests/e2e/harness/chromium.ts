@@ -1,7 +1,7 @@
 import puppeteer, { type Browser, type Extension, type Page, type WebWorker } from 'puppeteer-core';
 import { type BrowserOutput, captureBrowserOutput, isChromiumConsoleLine } from './browser-output.ts';
 import type { FailureEvidenceSource } from './failure-artifacts.ts';
-import { CHROME_EXTENSION_DIR, CHROMIUM_EXECUTABLE } from './paths.ts';
+import { builtExtensionDirs, CHROMIUM_EXECUTABLE } from './paths.ts';
 import { type SiteServer, startSiteServer } from './site-server.ts';
 
 export interface ChromiumSession extends FailureEvidenceSource {
@@ -29,7 +29,7 @@ export interface ChromiumSession extends FailureEvidenceSource {
 }
 
 export interface LaunchChromiumOptions {
-  /** Unpacked extension; defaults to .output/chrome-mv3. */
+  /** Unpacked extension; defaults to this run's copy of .output/chrome-mv3. */
   extensionDir?: string;
   /** Serve site tabs from this server instead of one owned by the session. */
   site?: SiteServer;
@@ -65,7 +65,7 @@ export async function launchChromium(options: LaunchChromiumOptions = {}): Promi
       args: [...LAUNCH_ARGS, ...(options.args ?? [])],
     });
     const output = captureBrowserOutput(browser.process(), isChromiumConsoleLine);
-    const extensionId = await browser.installExtension(options.extensionDir ?? CHROME_EXTENSION_DIR);
+    const extensionId = await browser.installExtension(options.extensionDir ?? builtExtensionDirs().chrome);
     const extension = (await browser.extensions()).get(extensionId);
     if (!extension) throw new Error(`Extension ${extensionId} installed but not listed by the browser`);
     return createSession(browser, extension, site, output, ownsSite);

@@ -1,7 +1,7 @@
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { captureBrowserOutput, isFirefoxConsoleLine } from './browser-output.ts';
 import type { FailureEvidenceSource } from './failure-artifacts.ts';
-import { FIREFOX_EXECUTABLE, FIREFOX_EXTENSION_DIR } from './paths.ts';
+import { builtExtensionDirs, FIREFOX_EXECUTABLE } from './paths.ts';
 
 export interface FirefoxSession extends FailureEvidenceSource {
   browser: Browser;
@@ -19,7 +19,7 @@ export interface FirefoxSession extends FailureEvidenceSource {
 }
 
 export interface LaunchFirefoxOptions {
-  /** Unpacked extension; defaults to .output/firefox-mv3. */
+  /** Unpacked extension; defaults to this run's copy of .output/firefox-mv3. */
   extensionDir?: string;
   /** How long to wait for the extension to open its options page. */
   optionsPageTimeoutMs?: number;
@@ -65,7 +65,7 @@ export async function launchFirefox(options: LaunchFirefoxOptions = {}): Promise
   });
   try {
     const output = captureBrowserOutput(browser.process(), isFirefoxConsoleLine);
-    const extensionId = await browser.installExtension(options.extensionDir ?? FIREFOX_EXTENSION_DIR);
+    const extensionId = await browser.installExtension(options.extensionDir ?? builtExtensionDirs().firefox);
     const optionsPage = await findExtensionPage(
       browser,
       'options.html',

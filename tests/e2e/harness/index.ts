@@ -20,6 +20,6 @@ export {
   pressAndWaitForOutcome,
   testConnection,
 } from './options-page.ts';
-export { CHROME_EXTENSION_DIR, FIREFOX_EXTENSION_DIR } from './paths.ts';
+export { builtExtensionDirs, CHROME_EXTENSION_DIR, FIREFOX_EXTENSION_DIR } from './paths.ts';
 export { type SiteServer, startSiteServer } from './site-server.ts';
 export { describe, expect, test } from './test.ts';
