@@ -184,14 +184,19 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
         const limit = outcome.truncated
           ? ` The view holds the first ${count(outcome.stored)} lines (its memory limit${store.fullReason === 'distinct' ? ' for distinct names' : ''}); Save to file keeps them all.`
           : '';
-        const seconds = (outcome.elapsedMs / 1000).toLocaleString('en', { maximumFractionDigits: 1 });
+        const took =
+          outcome.elapsedMs < 1000
+            ? `${Math.max(1, Math.round(outcome.elapsedMs))} ms`
+            : `${(outcome.elapsedMs / 1000).toLocaleString('en', { maximumFractionDigits: 1 })} s`;
         setStatus({
           state: 'done',
           message: save
-            ? `Saved ${dumpFileName(date)}: ${megabytes(outcome.bytes)}, ${lines(outcome.lines)}, in ${seconds} s.${bad}${limit}`
-            : `Loaded the raw log of ${date}: ${megabytes(outcome.bytes)}, ${lines(outcome.lines)}, in ${seconds} s.${bad}${limit}`,
+            ? `Saved ${dumpFileName(date)}: ${megabytes(outcome.bytes)}, ${lines(outcome.lines)}, in ${took}.${bad}${limit}`
+            : `Loaded the raw log of ${date}: ${megabytes(outcome.bytes)}, ${lines(outcome.lines)}, in ${took}.${bad}${limit}`,
         });
       } catch (error) {
+        // A refusal before the stream started leaves the chosen file open: let it go.
+        await sink?.abort().catch(() => undefined);
         const shown =
           store.size > 0
             ? ` The ${lines(store.size)} received so far ${store.size === 1 ? 'is' : 'are'} shown below.`

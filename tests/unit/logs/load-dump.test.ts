@@ -3,7 +3,7 @@ import { ApiError } from '@/lib/api/errors';
 import type { DumpChunk } from '@/lib/api/types';
 import { type DumpSink, streamDump } from '@/lib/logs/load-dump';
 import { createRecordStore } from '@/lib/logs/record-store';
-import { createBlobSink } from '@/lib/logs/save-dump';
+import { chooseDumpSink, createBlobSink } from '@/lib/logs/save-dump';
 
 const line = (n: number) =>
   `2024-05-01 10:00:${String(n % 60).padStart(2, '0')} ${n} pass-through: allowed: 10.0.0.1: 5: h${n}.example. (9.9.9.9)`;
@@ -164,5 +164,42 @@ describe('createBlobSink', () => {
     ]);
     expect(await (saved as unknown as Blob).text()).toBe('line one\nline two\n');
     expect(document.querySelector('a[download]')).toBeNull();
+  });
+});
+
+describe('chooseDumpSink', () => {
+  const fakeWindow = (picker: unknown) => ({ showSaveFilePicker: picker, document }) as unknown as Window;
+
+  it('streams into the file the user picked, suggesting a name with the day', async () => {
+    const written: string[] = [];
+    const picker = vi.fn(async () => ({
+      createWritable: async () => ({
+        write: async (text: string) => {
+          written.push(text);
+        },
+        close: async () => {
+          written.push('<closed>');
+        },
+        abort: async () => undefined,
+      }),
+    }));
+    const sink = await chooseDumpSink('2024-05-01', fakeWindow(picker));
+    expect(picker).toHaveBeenCalledWith(expect.objectContaining({ suggestedName: 'dns-log-2024-05-01.txt' }));
+    await sink?.write('a\n');
+    await sink?.write('b\n');
+    await sink?.close();
+    expect(written).toEqual(['a\n', 'b\n', '<closed>']);
+  });
+
+  it('gives null when the user dismisses the picker, so nothing is downloaded', async () => {
+    const picker = async () => {
+      throw new DOMException('The user aborted a request.', 'AbortError');
+    };
+    expect(await chooseDumpSink('2024-05-01', fakeWindow(picker))).toBeNull();
+  });
+
+  it('falls back to a download link where the picker does not exist', async () => {
+    const sink = await chooseDumpSink('2024-05-01', fakeWindow(undefined));
+    expect(sink).toHaveProperty('savedBytes', 0);
   });
 });
