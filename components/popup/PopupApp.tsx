@@ -56,6 +56,8 @@ function NotReady({ state, openOptions }: { state: PopupState; openOptions(): vo
     text = state.unreadable
       ? "Nothing to filter here: the extension may not read this tab's address. Click the toolbar button while on the page."
       : 'Nothing to filter here: this page has no domain name the DNS filter could act on (browser pages, files, extension pages, IP addresses and localhost).';
+  } else if (state.phase === 'failed') {
+    text = `The popup could not start: ${state.message}`;
   } else if (state.phase === 'no-key') {
     text =
       'No API key is set: add the key from your account dashboard in the settings, then open this again.';

@@ -64,6 +64,8 @@ export type PopupState =
   | { phase: 'starting' }
   | { phase: 'nothing-to-filter'; unreadable: boolean }
   | { phase: 'no-key' }
+  /** Storage could not be read: nothing else can be shown. */
+  | { phase: 'failed'; message: string }
   | ReadyState;
 
 export interface ReadyState {
@@ -112,32 +114,45 @@ export function createPopupController(deps: PopupDeps) {
   };
 
   async function start(): Promise<void> {
-    // The Public Suffix List is the heaviest part of the popup: it loads while storage is read.
+    // Three things overlap, so the slowest alone sets the time to the verdict: loading the Public
+    // Suffix List (the heaviest part of the popup), reading the tab and the small settings, and,
+    // as soon as the settings name the scope, reading that scope's cached lists.
     const domainModule = import('@/lib/filtering/domain');
-    const [tab, key, connection, chosenProfile, tlds, defaultBlocks, outbox, settled] = await Promise.all([
+    const small = Promise.all([
       deps.readTab().catch((): TabAddress => ({ url: undefined })),
-      apiKeyItem.getValue(),
-      connectionItem.getValue(),
-      chosenProfileItem.getValue(),
       addedTldsItem.getValue(),
       defaultBlockItem.getValue(),
       outboxItem.getValue(),
       settledChangesItem.getValue(),
     ]);
-    const { hostnameFromUrl, registrableDomain } = await domainModule;
-    const host = tab.url === undefined ? null : hostnameFromUrl(tab.url);
-    if (host === null) return set({ phase: 'nothing-to-filter', unreadable: tab.url === undefined });
-    if (key === '') return set({ phase: 'no-key' });
-
+    // Awaited later or not at all (early returns): a failure meanwhile must not go unhandled.
+    small.catch(ignoreHere);
+    domainModule.catch(ignoreHere);
+    const [key, connection, chosenProfile] = await Promise.all([
+      apiKeyItem.getValue(),
+      connectionItem.getValue(),
+      chosenProfileItem.getValue(),
+    ]);
     const form = connection.form;
     const profile = form === 'A' ? chosenProfile : undefined;
     const scope = scopeKey(form, profile);
     const account = accountTag(connection);
-    const [lists, profiles, blockedToday] = await Promise.all([
-      deps.cache.readLists(scope, account),
-      form === 'A' ? deps.cache.readProfiles(account) : null,
-      deps.cache.readBlockedToday(account, today()),
-    ]);
+    const cached =
+      key === ''
+        ? null
+        : Promise.all([
+            deps.cache.readLists(scope, account),
+            form === 'A' ? deps.cache.readProfiles(account) : null,
+            deps.cache.readBlockedToday(account, today()),
+          ]);
+    cached?.catch(ignoreHere);
+
+    const [[tab, tlds, defaultBlocks, outbox, settled], { hostnameFromUrl, registrableDomain }] =
+      await Promise.all([small, domainModule]);
+    const host = tab.url === undefined ? null : hostnameFromUrl(tab.url);
+    if (host === null) return set({ phase: 'nothing-to-filter', unreadable: tab.url === undefined });
+    if (cached === null) return set({ phase: 'no-key' });
+    const [lists, profiles, blockedToday] = await cached;
     set({
       phase: 'ready',
       host,
@@ -287,7 +302,11 @@ export function createPopupController(deps: PopupDeps) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    start,
+    /** Never rejects: a failure shows as the `failed` phase. */
+    start: () =>
+      start().catch((error: unknown) => {
+        if (state.phase === 'starting') set({ phase: 'failed', message: problemOf(error).message });
+      }),
     refresh: () => refreshStale(true),
     chooseProfile,
     chooseDomain(domain: string) {
@@ -326,6 +345,9 @@ export function createPopupController(deps: PopupDeps) {
 }
 
 export type PopupController = ReturnType<typeof createPopupController>;
+
+/** For promises awaited elsewhere: marks a rejection as handled without hiding it from that await. */
+const ignoreHere = () => undefined;
 
 function problemOf(error: unknown): Problem {
   if (isApiError(error)) {

@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { localDate } from '@/lib/cache/freshness';
 import {
@@ -10,7 +10,16 @@ import {
   outboxItem,
   settledChangesItem,
 } from '@/lib/settings/storage';
-import { ApiError, accountOf, cacheAt, createFakeApi, MINUTE, openPopup, T0 } from './popup-harness';
+import {
+  ApiError,
+  accountOf,
+  cacheAt,
+  configure,
+  createFakeApi,
+  MINUTE,
+  openPopup,
+  T0,
+} from './popup-harness';
 
 beforeEach(() => fakeBrowser.reset());
 afterEach(cleanup);
@@ -462,3 +471,13 @@ function holdCalls(api: ReturnType<typeof createFakeApi>): () => void {
   };
   return release;
 }
+
+it('says so when storage cannot be read, instead of staying blank', async () => {
+  await configure('A');
+  vi.spyOn(fakeBrowser.storage.local, 'get').mockRejectedValue(new Error('IO error'));
+  const popup = await openPopup({ url: 'https://example.com/', key: '' });
+  await popup.started;
+  expect(verdictText()).toBe(
+    'The popup could not start: Something went wrong inside the extension. Please try again.',
+  );
+});
