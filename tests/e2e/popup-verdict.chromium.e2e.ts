@@ -222,6 +222,51 @@ describe('one-click changes (Chromium)', () => {
   });
 });
 
+describe('the detached view and waiting changes (Chromium)', () => {
+  test('popup.html?tabId=<id> shows that tab once the extension may read it', async ({
+    chromium,
+    emulator,
+  }) => {
+    await setUp(chromium, emulator);
+    const popup = await popupOn(chromium, 'blocked-demo.example');
+    await verdict(popup, 'Blocked');
+    const tabId = await popup.evaluate(async () => {
+      type TabsGlobal = { chrome: { tabs: { query(q: object): Promise<{ id?: number }[]> } } };
+      const [tab] = await (globalThis as unknown as TabsGlobal).chrome.tabs.query({
+        active: true,
+        currentWindow: true,
+      });
+      return tab?.id;
+    });
+    const detached = await chromium.browser.newPage();
+    await detached.goto(chromium.extensionUrl(`popup.html?tabId=${tabId}`));
+    expect(await verdict(detached, 'Blocked')).toBe(
+      'Blocked: blocked-demo.example is on the blocklist of profile default.',
+    );
+    await detached.goto(chromium.extensionUrl('popup.html?tabId=999999'));
+    expect(await verdict(detached, 'Nothing to filter here')).toMatch(/may not read this tab's address/);
+  });
+
+  test('a change the service cannot take now is shown as pending and counted', async ({
+    chromium,
+    emulator,
+  }) => {
+    await setUp(chromium, emulator);
+    const popup = await popupOn(chromium, 'shop.example');
+    await verdict(popup, 'Not blocked');
+    emulator.admin.injectFault({ kind: 'http-500', count: 50 });
+    const outcome = await press(popup, 'Blocklist');
+    expect(outcome).toMatch(/^Waiting to add shop\.example to the blocklist/);
+    expect(await verdict(popup, 'Blocked')).toBe(
+      'Blocked: shop.example is on the blocklist of profile default. This counts a change still waiting to be sent.',
+    );
+    expect(await popup.$eval('body', (body) => body.textContent ?? '')).toContain(
+      'Pending: add to the blocklist',
+    );
+    expect(emulator.admin.state().profiles.default?.blocklist).not.toContain('shop.example');
+  });
+});
+
 describe('errors (Chromium)', () => {
   test('no key: what to do, and Open settings opens the options page', async ({ chromium }) => {
     // The first-run options tab opens by itself; closed here, so "Open settings" must open one.
