@@ -1,0 +1,78 @@
+/**
+ * Small helpers for driving extension pages from the bench. Everything that runs in the page is
+ * passed as a string: tsx compiles this script with helpers (`__name`) that a serialised
+ * function would not find inside the page (scripts/demo.ts does the same).
+ */
+import type { Page } from 'puppeteer-core';
+import type { EmulatorHandle } from '../../emulator/index.ts';
+
+/** The element with this role and accessible name (puppeteer's built-in ARIA query). */
+export const aria = (role: string, name: string) => `::-p-aria([name="${name}"][role="${role}"])`;
+
+/** Evaluates `expression` in the page (awaiting a promise it gives) and returns its JSON value. */
+export function inPage<T>(page: Page, expression: string): Promise<T> {
+  return page.evaluate(expression) as Promise<T>;
+}
+
+/** Waits for a performance mark and returns the start time of its latest entry (ms from navigation start). */
+export async function waitForMark(page: Page, name: string, timeout = 30_000): Promise<number> {
+  const entry = `performance.getEntriesByName(${JSON.stringify(name)}, 'mark').at(-1)`;
+  await page.waitForFunction(`${entry} !== undefined`, { timeout, polling: 10 });
+  return inPage<number>(page, `${entry}.startTime`);
+}
+
+/** Waits until a status region shows text matching `pattern` and returns it. */
+export async function statusMatching(page: Page, pattern: RegExp, timeout = 30_000): Promise<string> {
+  const read = `[...document.querySelectorAll('[role=status]')].map((e) => e.textContent.trim()).find((t) => ${pattern}.test(t))`;
+  const handle = await page.waitForFunction(read, { timeout, polling: 20 });
+  return String(await handle.jsonValue());
+}
+
+/** Sets up the extension on its options page, as a person does (Setup section, Form A). */
+export async function configureExtension(page: Page, emulator: EmulatorHandle): Promise<void> {
+  // The page fills the form from storage right after it renders; typing before that is lost.
+  for (let attempt = 1; ; attempt++) {
+    await page.locator(aria('textbox', 'API key')).fill(emulator.key);
+    await page.locator(aria('textbox', 'Base URL')).fill(emulator.url);
+    await page.select(aria('combobox', 'API form'), 'A');
+    const kept = await inPage<boolean>(
+      page,
+      `[...document.querySelectorAll('input')].some((i) => i.value === ${JSON.stringify(emulator.url)})`,
+    );
+    if (kept) break;
+    if (attempt === 3) throw new Error('The Setup fields did not keep the values typed into them');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await page.locator(aria('button', 'Save')).click();
+  await statusMatching(page, /^Saved/);
+}
+
+/** Resolves once the emulator has received no call for `quietMs`. */
+export async function untilQuiet(emulator: EmulatorHandle, quietMs = 500, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let count = -1;
+  while (Date.now() < deadline) {
+    const now = emulator.admin.calls().length;
+    if (now === count) return;
+    count = now;
+    await new Promise((resolve) => setTimeout(resolve, quietMs));
+  }
+}
+
+/** Removes storage.local keys (and WXT's `<key>$` metadata) whose name matches. */
+export function removeStoredKeys(page: Page, pattern: RegExp): Promise<string[]> {
+  return inPage<string[]>(
+    page,
+    `chrome.storage.local.get(null).then(async (all) => {
+      const keys = Object.keys(all).filter((key) => ${pattern}.test(key));
+      await chrome.storage.local.remove(keys);
+      return keys;
+    })`,
+  );
+}
+
+export function setStored(page: Page, items: Record<string, unknown>): Promise<void> {
+  return inPage<void>(page, `chrome.storage.local.set(${JSON.stringify(items)})`);
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,248 @@
+/**
+ * Popup figures: time to verdict with a warm cache against the floor page, time to the fresh
+ * verdict with a cold cache at two service latencies, API calls per opening, and the JavaScript
+ * a popup opening really loads.
+ *
+ * The popup is measured as `popup.html?tabId=<site tab>` in a tab of its own (ui-contract.md),
+ * so every opening is a plain navigation whose timing the page itself reports. The extension may
+ * read the site tab because the bench first clicks the toolbar button on it once (DevTools
+ * `Extensions.triggerAction`), which grants `activeTab` for that tab until it navigates: the same
+ * grant a person gives, and no permission the shipped extension lacks.
+ */
+import type { Page } from 'puppeteer-core';
+import type { EmulatorHandle } from '../../emulator/index.ts';
+import type { ChromiumSession } from '../../tests/e2e/harness/chromium.ts';
+import { sizeOfFiles } from './bundle-size.ts';
+import { atMost, below, type Figure, figure, summarise } from './figures.ts';
+import { inPage, removeStoredKeys, statusMatching, untilQuiet, waitForMark } from './page.ts';
+
+/** On none of the demo account's lists: the verdict needs both lists and today's statistics. */
+export const SITE_HOST = 'weather.example.com';
+/** Whitelist, blocklist and today's statistics: what a verdict for SITE_HOST cannot do without. */
+const LISTS_NEEDED = 3;
+/** Every cached view of the service the popup keeps (lib/settings/storage.ts). */
+const CACHE_KEYS = /^(cachedLists:|cachedBlockedToday|profilesCache)/;
+const VERDICT = /^(Blocked|Allowed|Not blocked)/;
+
+export interface PopupBenchOptions {
+  session: ChromiumSession;
+  emulator: EmulatorHandle;
+  /** A quiet extension page (the floor) used to read and clear storage between openings. */
+  control: Page;
+  buildDir: string;
+  warmRuns: number;
+  coldRuns: number;
+  latencies: readonly number[];
+  log(line: string): void;
+}
+
+interface Opening {
+  verdictMs: number;
+  freshMs: number | null;
+  calls: string[];
+  scripts: string[];
+}
+
+/** The tab id of `tab`, read in the real popup opened on it (which also grants activeTab). */
+async function grantAndReadTabId(session: ChromiumSession, tab: Page): Promise<number> {
+  const popup = await session.openPopup(tab);
+  await statusMatching(popup, VERDICT);
+  const id = await inPage<number>(
+    popup,
+    'chrome.tabs.query({ active: true, currentWindow: true }).then(([tab]) => tab.id)',
+  );
+  await popup.close();
+  return id;
+}
+
+/** Script paths the page requests (Resource Timing leaves extension resources out). */
+function watchScripts(page: Page): string[] {
+  const requested: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.endsWith('.js')) requested.push(path);
+  });
+  return requested;
+}
+
+interface PopupTab {
+  page: Page;
+  url: string;
+  /** Filled by `watchScripts`. */
+  requested: string[];
+}
+
+async function openPopup(
+  { page, url, requested }: PopupTab,
+  emulator: EmulatorHandle,
+  waitFresh: boolean,
+  quietMs: number,
+): Promise<Opening> {
+  const before = emulator.admin.calls().length;
+  requested.length = 0;
+  await page.goto(url, { waitUntil: 'load' });
+  const verdictMs = await waitForMark(page, 'verdict');
+  const freshMs = waitFresh ? await waitForMark(page, 'verdict-fresh') : null;
+  await untilQuiet(emulator, quietMs);
+  const calls = emulator.admin
+    .calls()
+    .slice(before)
+    .map((call) => call.action);
+  const scripts = [...new Set(requested)];
+  return { verdictMs, freshMs, calls, scripts };
+}
+
+async function openFloor(page: Page, url: string): Promise<number> {
+  await page.goto(url, { waitUntil: 'load' });
+  return waitForMark(page, 'floor');
+}
+
+const countBy = (items: string[]) => {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
+  return [...counts].map(([item, n]) => `${item} × ${n}`).join(', ');
+};
+
+export async function measurePopup(options: PopupBenchOptions): Promise<Figure[]> {
+  const { session, emulator, control, log } = options;
+  const site = await session.openSiteTab(SITE_HOST, '/');
+  const tabId = await grantAndReadTabId(session, site);
+  await untilQuiet(emulator);
+  const popupUrl = session.extensionUrl(`popup.html?tabId=${tabId}`);
+  const floorUrl = session.extensionUrl('floor.html');
+
+  const page = await session.browser.newPage();
+  const popup: PopupTab = { page, url: popupUrl, requested: watchScripts(page) };
+  // The first opening fills nothing new (the real popup above did); it checks the grant works.
+  await page.goto(popupUrl, { waitUntil: 'load' });
+  const shown = await statusMatching(page, /^(Blocked|Allowed|Not blocked|Nothing to filter)/);
+  if (!VERDICT.test(shown)) throw new Error(`The popup could not read the site tab: "${shown}"`);
+  log(`  popup on ${SITE_HOST}: ${shown.slice(0, 90)}…`);
+  // Warm-up of both pages (first compilation, disk cache), not counted.
+  for (let i = 0; i < 2; i++) {
+    await openPopup(popup, emulator, false, 100);
+    await openFloor(page, floorUrl);
+  }
+
+  // Warm cache: the views fetched by the opening above are fresh for five minutes.
+  const warm: Opening[] = [];
+  const floor: number[] = [];
+  const ratios: number[] = [];
+  for (let run = 0; run < options.warmRuns; run++) {
+    // Alternating which page goes first, so neither always follows the other.
+    let opening: Opening;
+    let floorMs: number;
+    if (run % 2 === 0) {
+      opening = await openPopup(popup, emulator, false, 100);
+      floorMs = await openFloor(page, floorUrl);
+    } else {
+      floorMs = await openFloor(page, floorUrl);
+      opening = await openPopup(popup, emulator, false, 100);
+    }
+    warm.push(opening);
+    floor.push(floorMs);
+    ratios.push(opening.verdictMs / floorMs);
+  }
+  log(`  warm: ${warm.length} openings, floor: ${floor.length}`);
+
+  // Cold cache: every cached view removed before each opening, at each service latency.
+  const cold = new Map<number, Opening[]>();
+  for (const latency of options.latencies) {
+    emulator.admin.setLatency(latency);
+    const openings: Opening[] = [];
+    for (let run = 0; run < options.coldRuns; run++) {
+      await removeStoredKeys(control, CACHE_KEYS);
+      openings.push(await openPopup(popup, emulator, true, 200 + latency));
+    }
+    cold.set(latency, openings);
+    log(`  cold at ${latency} ms latency: ${openings.length} openings`);
+  }
+  emulator.admin.setLatency(0);
+  await page.close();
+  await site.close();
+
+  const warmMs = warm.map((o) => o.verdictMs);
+  const warmMedian = summarise(warmMs).median;
+  const figures: Figure[] = [
+    figure(
+      'popup-warm-ms',
+      'Popup to verdict, warm cache',
+      'ms',
+      warmMs,
+      null,
+      "navigation start to the 'verdict' mark",
+    ),
+    figure(
+      'floor-ms',
+      'Floor page to its word',
+      'ms',
+      floor,
+      null,
+      'one storage.local read, one Preact render',
+    ),
+    figure(
+      'popup-warm-ratio',
+      'Popup warm ÷ floor (same run)',
+      '×',
+      ratios,
+      atMost(1.3, '≤ 1.3'),
+      'per run, popup and floor measured back to back',
+    ),
+  ];
+  for (const [latency, openings] of cold) {
+    const budget = warmMedian + LISTS_NEEDED * latency + 50;
+    figures.push(
+      figure(
+        `popup-cold-${latency}ms`,
+        `Popup to fresh verdict, cold, ${latency} ms latency`,
+        'ms',
+        openings.map((o) => o.freshMs ?? Number.NaN),
+        atMost(budget, `≤ ${Math.round(budget)} ms`),
+        `'verdict-fresh' mark; goal = warm median ${Math.round(warmMedian)} ms + ${LISTS_NEEDED} lists × ${latency} ms + 50 ms`,
+      ),
+    );
+  }
+  const warmCalls = warm.map((o) => o.calls.length);
+  figures.push(
+    figure(
+      'popup-calls-warm',
+      'API calls per popup opening, warm',
+      'calls',
+      warmCalls,
+      atMost(0, '0'),
+      warm.some((o) => o.calls.length > 0) ? `calls: ${countBy(warm.flatMap((o) => o.calls))}` : undefined,
+    ),
+  );
+  const coldOpenings = [...cold.values()].flat();
+  figures.push(
+    figure(
+      'popup-calls-cold',
+      'API calls per popup opening, cold',
+      'calls',
+      coldOpenings.map((o) => o.calls.length),
+      null,
+      `per opening: ${countBy(coldOpenings[0]?.calls ?? [])}`,
+    ),
+  );
+
+  // The JavaScript the popup really loaded, as opposed to what its HTML names (bundle figures).
+  const warmScripts = warm.at(-1)?.scripts ?? [];
+  const coldScripts = coldOpenings.at(-1)?.scripts ?? [];
+  for (const [id, name, scripts] of [
+    ['popup-js-loaded-warm-kb', 'Popup JS loaded per opening, warm (gzip)', warmScripts],
+    ['popup-js-loaded-cold-kb', 'Popup JS loaded per opening, cold (gzip)', coldScripts],
+  ] as const) {
+    const loaded = sizeOfFiles(options.buildDir, scripts);
+    figures.push(
+      figure(
+        id,
+        name,
+        'kB',
+        [loaded.gzipBytes / 1000],
+        id.endsWith('warm-kb') ? below(80, '< 80 kB') : null,
+        `${loaded.files.map((file) => file.replace(/^chunks\//, '')).join(', ')} (bench build)`,
+      ),
+    );
+  }
+  return figures;
+}
