@@ -8,7 +8,7 @@ import { isFreshView } from '@/lib/cache/view-cache';
 import {
   canonicalHost,
   type DomainIndex,
-  sortedDomainIndex,
+  packedDomainIndex,
   withChanges,
 } from '@/lib/filtering/domain-index';
 import { needsStatistics, type Verdict, verdictFor } from '@/lib/filtering/verdict';
@@ -69,8 +69,8 @@ function indexes(state: ReadyState, withPending: boolean): Indexes | null {
   const waiting = withPending ? state.outbox.map((e) => e.change).filter((c) => inScope(state, c)) : [];
   const delta = replayChanges([...confirmed, ...waiting]);
   return {
-    whitelist: withChanges(sortedDomainIndex(state.lists.value.whitelist), delta.whitelist),
-    blocklist: withChanges(sortedDomainIndex(state.lists.value.blocklist), delta.blocklist),
+    whitelist: withChanges(packedDomainIndex(state.lists.value.whitelist), delta.whitelist),
+    blocklist: withChanges(packedDomainIndex(state.lists.value.blocklist), delta.blocklist),
   };
 }
 

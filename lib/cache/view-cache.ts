@@ -3,7 +3,7 @@
  * (items in lib/settings/storage.ts). Reading never calls the service; lib/cache/refresh.ts
  * fetches and writes. A view of another account (`accountTag`) reads as missing.
  */
-import { canonicalSortedDomains, isCanonicalSorted } from '@/lib/filtering/domain-index';
+import { packDomains, unpackDomains } from '@/lib/filtering/domain-index';
 import { cachedBlockedTodayItem, cachedListsItem, profilesCacheItem } from '@/lib/settings/storage';
 import { isFresh } from './freshness';
 import { type ChangeLike, replayChanges } from './list-changes';
@@ -18,10 +18,10 @@ export function isFreshView(view: CachedView<unknown> | null, now: number): bool
   return view !== null && isFresh(view.fetchedAt, now);
 }
 
-/** Both lists of one scope, canonical and sorted (ready for `sortedDomainIndex`). */
+/** Both lists of one scope, packed (ready for `packedDomainIndex`). */
 export interface ListsView {
-  whitelist: readonly string[];
-  blocklist: readonly string[];
+  whitelist: string;
+  blocklist: string;
 }
 
 export interface ViewCacheDeps {
@@ -35,8 +35,6 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
     async readLists(scope: string, account: string): Promise<CachedView<ListsView> | null> {
       const stored = await cachedListsItem(scope).getValue();
       if (stored === null || stored.account !== account) return null;
-      // Lookups binary-search these arrays: an edited or corrupted order would give wrong answers.
-      if (!isCanonicalSorted(stored.whitelist) || !isCanonicalSorted(stored.blocklist)) return null;
       return view({ whitelist: stored.whitelist, blocklist: stored.blocklist }, stored.fetchedAt);
     },
 
@@ -45,10 +43,7 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
       account: string,
       lists: { whitelist: Iterable<string>; blocklist: Iterable<string> },
     ): Promise<CachedView<ListsView>> {
-      const value = {
-        whitelist: canonicalSortedDomains(lists.whitelist),
-        blocklist: canonicalSortedDomains(lists.blocklist),
-      };
+      const value = { whitelist: packDomains(lists.whitelist), blocklist: packDomains(lists.blocklist) };
       const fetchedAt = now();
       await cachedListsItem(scope).setValue({ account, fetchedAt, ...value });
       return view(value, fetchedAt);
@@ -63,11 +58,11 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
       const stored = await item.getValue();
       if (stored === null || stored.account !== account) return;
       const delta = replayChanges(changes);
-      const apply = (entries: string[], list: 'whitelist' | 'blocklist') => {
-        const set = new Set(entries);
+      const apply = (packed: string, list: 'whitelist' | 'blocklist') => {
+        const set = new Set(unpackDomains(packed));
         for (const domain of delta[list].removed) set.delete(domain);
         for (const domain of delta[list].added) set.add(domain);
-        return canonicalSortedDomains(set);
+        return packDomains(set);
       };
       await item.setValue({
         ...stored,

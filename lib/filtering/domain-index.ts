@@ -3,7 +3,8 @@
  * (decisions.md), so the entries that can cover `a.b.example.com` are exactly that name and its
  * parents: looking each of them up costs one search per label, whatever the list size
  * (a list may hold 100,000 entries; a linear scan per popup opening would be felt). The list is
- * kept sorted, so each lookup is a binary search and the popup builds nothing when it opens.
+ * kept sorted and packed in one string, so each lookup is a binary search and the popup builds
+ * nothing when it opens.
  */
 
 const PLAIN_ASCII_HOST = /^[a-z0-9_.-]+$/;
@@ -38,17 +39,13 @@ export function* selfAndParents(host: string): Generator<string> {
 }
 
 export interface DomainIndex {
-  readonly size: number;
   /** The entry (canonical spelling) covering `host`, the most specific one, if any. */
   covering(host: string): string | undefined;
   /** True when `domain` itself is an entry (not merely covered by a parent entry). */
   has(domain: string): boolean;
 }
 
-/**
- * Entries in the form `sortedDomainIndex` takes: canonical, without duplicates, in code-unit
- * order. Done once when a list is fetched, so opening the popup never pays for it.
- */
+/** Entries canonical, without duplicates, in code-unit order. */
 export function canonicalSortedDomains(entries: Iterable<string>): string[] {
   const unique = new Set<string>();
   for (const entry of entries) {
@@ -58,33 +55,43 @@ export function canonicalSortedDomains(entries: Iterable<string>): string[] {
   return [...unique].sort(compareCodeUnits);
 }
 
-export function isCanonicalSorted(domains: readonly string[]): boolean {
-  for (let i = 1; i < domains.length; i++) {
-    if (compareCodeUnits(domains[i - 1]!, domains[i]!) >= 0) return false;
-  }
-  return true;
+/**
+ * A list packed for storage and lookup: canonical sorted entries joined by line breaks. Done once
+ * when a list is fetched. Reading one string back is far cheaper than reading and checking an
+ * array of 100,000 strings, and `packedDomainIndex` searches it where it lies.
+ */
+export function packDomains(entries: Iterable<string>): string {
+  return canonicalSortedDomains(entries).join('\n');
+}
+
+export function unpackDomains(packed: string): string[] {
+  return packed === '' ? [] : packed.split('\n');
 }
 
 /**
- * An index over a list already in `canonicalSortedDomains` form: binary search for the host and
- * each parent, O(labels x log n), with nothing to build (the popup reads the list from its cache
- * and answers at once, even for 100,000 entries).
+ * An index over a packed list: a binary search over its lines for the host and each parent,
+ * O(labels x log n) with nothing built and nothing copied, so the popup answers at once even for
+ * 100,000 entries. Any string is safe to search (the search always ends); a list that is not in
+ * packed order only gives wrong answers until the next fetch replaces it.
  */
-export function sortedDomainIndex(sorted: readonly string[]): DomainIndex {
+export function packedDomainIndex(packed: string): DomainIndex {
   const contains = (name: string): boolean => {
+    // [low, high) is a run of whole lines: low is a line start, high a line start or the end.
     let low = 0;
-    let high = sorted.length - 1;
-    while (low <= high) {
+    let high = packed.length;
+    while (low < high) {
       const middle = (low + high) >>> 1;
-      const order = compareCodeUnits(sorted[middle]!, name);
-      if (order === 0) return true;
-      if (order < 0) low = middle + 1;
-      else high = middle - 1;
+      const start = packed.lastIndexOf('\n', middle - 1) + 1;
+      const newline = packed.indexOf('\n', start);
+      const end = newline < 0 ? packed.length : newline;
+      const line = packed.slice(start, end);
+      if (line === name) return true;
+      if (line < name) low = end + 1;
+      else high = start;
     }
     return false;
   };
   return {
-    size: sorted.length,
     covering(host) {
       const canonical = canonicalHost(host);
       if (canonical === '') return undefined;
@@ -98,8 +105,24 @@ export function sortedDomainIndex(sorted: readonly string[]): DomainIndex {
   };
 }
 
+/**
+ * @deprecated Kept for scripts/bench/verdict-lookup.ts until it measures `packedDomainIndex`: the
+ * popup no longer holds lists as arrays. The join makes this O(n), unlike the packed index.
+ */
+export function sortedDomainIndex(sorted: readonly string[]): DomainIndex {
+  return packedDomainIndex(sorted.join('\n'));
+}
+
+/** @deprecated Kept for scripts/bench/verdict-lookup.ts; the popup no longer checks the order on open. */
+export function isCanonicalSorted(domains: readonly string[]): boolean {
+  for (let i = 1; i < domains.length; i++) {
+    if (compareCodeUnits(domains[i - 1]!, domains[i]!) >= 0) return false;
+  }
+  return true;
+}
+
 export function createDomainIndex(entries: Iterable<string>): DomainIndex {
-  return sortedDomainIndex(canonicalSortedDomains(entries));
+  return packedDomainIndex(packDomains(entries));
 }
 
 function compareCodeUnits(a: string, b: string): number {
@@ -120,7 +143,6 @@ export function withChanges(
   if (added.size === 0 && removed.size === 0) return base;
   const isEntry = (name: string) => added.has(name) || (!removed.has(name) && base.has(name));
   return {
-    size: base.size + added.size,
     covering(host) {
       const canonical = canonicalHost(host);
       if (canonical === '') return undefined;

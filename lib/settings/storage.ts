@@ -243,16 +243,17 @@ export function accountTag(connection: ConnectionSettings): string {
 // --- Popup: cached views for an instant verdict (issue 10) ---
 
 /**
- * One scope's whitelist and blocklist as last fetched, in the canonical sorted form of
- * lib/filtering/domain-index.ts (so the popup looks a host up without building anything), with
- * the time of the fetch. `account` is `accountTag(connection)`: a view of another account is
- * ignored. One storage key per scope, so the popup reads only the lists it shows.
+ * One scope's whitelist and blocklist as last fetched, each packed in one string
+ * (`packDomains` in lib/filtering/domain-index.ts: canonical, sorted, one per line) so the popup
+ * reads and searches them without building anything, with the time of the fetch. `account` is
+ * `accountTag(connection)`: a view of another account is ignored. One storage key per scope, so
+ * the popup reads only the lists it shows.
  */
 export const cachedListsSchema = z.object({
   account: z.string(),
   fetchedAt: z.number(),
-  whitelist: z.array(z.string()),
-  blocklist: z.array(z.string()),
+  whitelist: z.string(),
+  blocklist: z.string(),
 });
 export type CachedLists = z.infer<typeof cachedListsSchema>;
 

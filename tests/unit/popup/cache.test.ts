@@ -3,7 +3,6 @@ import { fakeBrowser } from 'wxt/testing';
 import { ageText, FRESH_FOR_MS, isFresh, localDate } from '@/lib/cache/freshness';
 import { type ChangeLike, inverseChange, type Membership, replayChanges } from '@/lib/cache/list-changes';
 import { createViewCache, isFreshView } from '@/lib/cache/view-cache';
-import { cachedListsItem } from '@/lib/settings/storage';
 
 beforeEach(() => fakeBrowser.reset());
 
@@ -45,7 +44,7 @@ describe('view cache', () => {
     });
     const view = await cache.readLists('A:default', 'A http://x');
     expect(view).toEqual({
-      value: { whitelist: ['a.com', 'b.com'], blocklist: ['xn--bcher-kva.de'] },
+      value: { whitelist: 'a.com\nb.com', blocklist: 'xn--bcher-kva.de' },
       fetchedAt: T0,
     });
     expect(isFreshView(view, T0 + FRESH_FOR_MS - 1)).toBe(true);
@@ -58,25 +57,15 @@ describe('view cache', () => {
     await cache.saveLists('A:kids1', 'A http://x', { whitelist: ['kids.org'], blocklist: [] });
     expect(await cache.readLists('A:default', 'A http://x')).toBeNull();
     expect(await cache.readLists('A:kids1', 'B http://x')).toBeNull();
-    expect((await cache.readLists('A:kids1', 'A http://x'))?.value.whitelist).toEqual(['kids.org']);
-  });
-
-  it('treats a stored list that is not in sorted canonical form as missing', async () => {
-    await cachedListsItem('A:default').setValue({
-      account: 'A http://x',
-      fetchedAt: T0,
-      whitelist: ['z.com', 'a.com'],
-      blocklist: [],
-    });
-    expect(await createViewCache({ now: () => T0 }).readLists('A:default', 'A http://x')).toBeNull();
+    expect((await cache.readLists('A:kids1', 'A http://x'))?.value.whitelist).toBe('kids.org');
   });
 
   it('treats a malformed stored value as missing', async () => {
     const cache = createViewCache({ now: () => T0 });
-    const stored = { account: 'A http://x', fetchedAt: T0, whitelist: ['a.com'], blocklist: [] };
+    const stored = { account: 'A http://x', fetchedAt: T0, whitelist: 'a.com', blocklist: '' };
     await fakeBrowser.storage.local.set({ 'cachedLists:A:default': stored });
-    expect((await cache.readLists('A:default', 'A http://x'))?.value.whitelist).toEqual(['a.com']);
-    await fakeBrowser.storage.local.set({ 'cachedLists:A:default': { ...stored, whitelist: 'oops' } });
+    expect((await cache.readLists('A:default', 'A http://x'))?.value.whitelist).toBe('a.com');
+    await fakeBrowser.storage.local.set({ 'cachedLists:A:default': { ...stored, whitelist: ['a.com'] } });
     expect(await cache.readLists('A:default', 'A http://x')).toBeNull();
   });
 
@@ -87,7 +76,7 @@ describe('view cache', () => {
     now = T0 + MINUTE;
     await cache.applyChanges('A:default', 'acct', [{ op: 'add', list: 'whitelist', domain: 'move.com' }]);
     expect(await cache.readLists('A:default', 'acct')).toMatchObject({
-      value: { whitelist: ['keep.org', 'move.com'], blocklist: [] },
+      value: { whitelist: 'keep.org\nmove.com', blocklist: '' },
       fetchedAt: T0,
     });
   });
