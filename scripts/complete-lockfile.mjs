@@ -86,6 +86,9 @@ for (const [path, entry] of Object.entries(lock.packages)) {
 for (const problem of problems) console.error(problem);
 if (checkOnly) {
   for (const entry of added) console.log(`missing: ${entry}`);
+  if (!added.length && !problems.length)
+    console.log('package-lock.json lists every optional platform build npm ci checks for.');
+  else if (added.length) console.log('Run `node scripts/complete-lockfile.mjs` to add them.');
   process.exit(added.length || problems.length ? 1 : 0);
 }
 if (added.length) {

@@ -37,6 +37,12 @@ const vitest = (name, configArgs, report, env = {}) => ({
 // kind 'build': like a check, and a failure stops the run. kind 'suite': a vitest run (see
 // `vitest` above) whose tests are counted one by one.
 const STEPS = [
+  // npm ci refuses a lockfile that lacks other platforms' optional builds; catch that before CI does.
+  {
+    name: 'lockfile usable by npm ci',
+    kind: 'check',
+    command: [process.execPath, join(ROOT, 'scripts', 'complete-lockfile.mjs'), '--check'],
+  },
   { name: 'lint and format (biome ci)', kind: 'check', command: [join(BIN, 'biome'), 'ci', '.'] },
   { name: 'type check (tsc --noEmit)', kind: 'check', command: [join(BIN, 'tsc'), '--noEmit'] },
   { name: 'build for Chrome', kind: 'build', command: ['npm', 'run', 'build'] },
