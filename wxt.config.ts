@@ -1,5 +1,6 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
+import { DIAGNOSIS_TEST_BUILD_TEMPLATE, diagnosisManifestEntries } from './lib/diagnosis/manifest';
 
 // Firefox needs a fixed add-on id so storage survives reinstalls and tests can find it.
 const GECKO_ID = 'dns-filter-companion@example.org';
@@ -12,12 +13,19 @@ const GECKO_ID = 'dns-filter-companion@example.org';
 const BENCH_BUILD = process.env.WXT_BENCH;
 const WITH_FLOOR = BENCH_BUILD === 'floor';
 
+// Page diagnosis asks for its permissions at runtime (lib/diagnosis/manifest.ts). Its e2e tests
+// need them granted at install, which DIAGNOSIS_PERMISSIONS_AT_INSTALL=1 does, in a folder of its
+// own (.output/test-diagnosis-chrome-mv3) that no release is ever packed from.
+const DIAGNOSIS_TEST_BUILD = process.env.DIAGNOSIS_PERMISSIONS_AT_INSTALL === '1';
+const diagnosis = diagnosisManifestEntries(DIAGNOSIS_TEST_BUILD);
+
 export default defineConfig({
   manifestVersion: 3,
   modules: ['@wxt-dev/webextension-polyfill'],
   ...(BENCH_BUILD === 'floor' || BENCH_BUILD === 'shipped'
     ? { outDirTemplate: `bench-${BENCH_BUILD}-{{browser}}-mv{{manifestVersion}}{{modeSuffix}}` }
     : {}),
+  ...(DIAGNOSIS_TEST_BUILD ? { outDirTemplate: DIAGNOSIS_TEST_BUILD_TEMPLATE } : {}),
   hooks: {
     'entrypoints:resolved': (_wxt, entrypoints) => {
       if (WITH_FLOOR) return;
@@ -27,6 +35,8 @@ export default defineConfig({
   },
   vite: () => ({
     plugins: [preact()],
+    // The test build offers a 10-second temporary allow (lib/diagnosis/temporary-allow.ts).
+    define: { 'import.meta.env.DIAGNOSIS_TEST_BUILD': JSON.stringify(DIAGNOSIS_TEST_BUILD) },
   }),
   manifest: ({ browser }) => ({
     name: 'DNS Filter Companion',
@@ -43,7 +53,11 @@ export default defineConfig({
       // The popup and keyboard shortcuts read the current tab's address: clicking the toolbar
       // button or invoking a shortcut grants access to that tab only (no `tabs` permission).
       'activeTab',
+      ...diagnosis.permissions,
     ],
+    // "Diagnose pages" (options page): request errors and navigations of the pages the user visits,
+    // asked for only when the user turns it on (lib/diagnosis/manifest.ts says why each is needed).
+    optional_permissions: diagnosis.optional_permissions,
     // Background worker: whitelist / blocklist the current site for the last chosen profile.
     commands: {
       'whitelist-site': {
@@ -56,9 +70,10 @@ export default defineConfig({
       },
     },
     // The default service; other origins are asked for when the user saves one.
-    host_permissions: ['https://my.cleanbrowsing.org/*'],
-    // Custom service origins are asked for at runtime, when the user configures one.
-    optional_host_permissions: ['https://*/*'],
+    host_permissions: ['https://my.cleanbrowsing.org/*', ...diagnosis.host_permissions],
+    // Custom service origins are asked for at runtime, when the user configures one; every site
+    // when the user turns "Diagnose pages" on.
+    optional_host_permissions: ['https://*/*', ...diagnosis.optional_host_permissions],
     action: { default_title: 'DNS Filter Companion' },
     ...(browser === 'firefox'
       ? { browser_specific_settings: { gecko: { id: GECKO_ID, strict_min_version: '115.0' } } }

@@ -3,6 +3,7 @@
  */
 import { browser } from 'wxt/browser';
 import { notify } from '@/lib/badge';
+import { TEMPORARY_ALLOW_ALARM } from '@/lib/diagnosis/temporary-allow';
 import { domainForUrl, parseMenuItemId } from '@/lib/menus';
 import {
   isOwnExtensionPage,
@@ -19,19 +20,24 @@ import {
   chosenProfileItem,
   connectionItem,
   contextMenuSettingsItem,
+  diagnosisSettingsItem,
   dynamicIpSettingsItem,
   outboxItem,
   profilesCacheItem,
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
 import {
+  clearDiagnosis,
   deliverOutbox,
+  expireTemporaryAllowsNow,
+  forgetRecordsOfEarlierSession,
   rebuildContextMenu,
   refreshBadge,
   refreshProfiles,
   register,
   submit,
   syncRegistrationAlarm,
+  temporaryAllow,
 } from './jobs';
 
 /** Runs a job started by an event; a failure of one job never breaks the others. */
@@ -43,7 +49,10 @@ export function run(job: () => Promise<unknown>): void {
 
 /** Install, update and browser start: put alarms, menu and badge in line with storage. */
 export async function setUp(): Promise<void> {
+  await forgetRecordsOfEarlierSession().catch(() => undefined);
   await Promise.allSettled([syncRegistrationAlarm(), rebuildContextMenu(), refreshBadge()]);
+  // Temporary allows that ended while the browser was closed end now.
+  await expireTemporaryAllowsNow().catch(() => undefined);
   await Promise.allSettled([deliverOutbox(true), refreshProfiles()]);
 }
 
@@ -51,6 +60,7 @@ export async function onAlarm(alarm: { name: string }): Promise<void> {
   if (alarm.name === OUTBOX_ALARM) await deliverOutbox(false);
   else if (alarm.name === REGISTRATION_ALARM) await register('alarm');
   else if (alarm.name === REGISTRATION_RETRY_ALARM) await register('retry');
+  else if (alarm.name === TEMPORARY_ALLOW_ALARM) await expireTemporaryAllowsNow();
 }
 
 /**
@@ -69,6 +79,10 @@ export function onMessage(message: unknown, sender: MessageSenderInfo): Promise<
       return registerNow();
     case 'retry-outbox':
       return retryOutbox();
+    case 'temporary-allow': {
+      const { type: _type, ...allow } = request;
+      return temporaryAllow(allow);
+    }
     default:
       return undefined;
   }
@@ -138,7 +152,9 @@ const key = (item: { key: string }) => item.key.replace(/^local:/, '');
 const MENU_KEYS = new Set(
   [connectionItem, profilesCacheItem, contextMenuSettingsItem, chosenProfileItem].map(key),
 );
-const BADGE_KEYS = new Set([registrationOutcomeItem, outboxItem, dynamicIpSettingsItem].map(key));
+const BADGE_KEYS = new Set(
+  [registrationOutcomeItem, outboxItem, dynamicIpSettingsItem, diagnosisSettingsItem].map(key),
+);
 
 /** Keeps alarms, menu and badge following storage, whoever changed it (options page, popup, worker). */
 export async function onStorageChanged(changes: Record<string, unknown>, area: string): Promise<void> {
@@ -147,6 +163,10 @@ export async function onStorageChanged(changes: Record<string, unknown>, area: s
   const jobs: Promise<unknown>[] = [];
   if (changed.includes(key(dynamicIpSettingsItem))) jobs.push(syncRegistrationAlarm());
   if (changed.some((name) => MENU_KEYS.has(name))) jobs.push(rebuildContextMenu());
+  if (changed.includes(key(diagnosisSettingsItem)) && !(await diagnosisSettingsItem.getValue()).enabled) {
+    // Turned off: the failed hosts seen so far are forgotten (and their badges with them).
+    await clearDiagnosis();
+  }
   if (changed.some((name) => BADGE_KEYS.has(name))) jobs.push(refreshBadge());
   if (changed.includes(key(apiKeyItem)) || changed.includes(key(connectionItem))) {
     // A new key or service: the menu needs its profiles, and changes held back may go through now.

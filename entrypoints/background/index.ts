@@ -1,4 +1,5 @@
 import { browser } from 'wxt/browser';
+import { registerDiagnosis } from './diagnosis';
 import { onAlarm, onCommand, onMenuClicked, onMessage, onStorageChanged, run, setUp } from './handlers';
 
 export default defineBackground(() => {
@@ -16,4 +17,6 @@ export default defineBackground(() => {
   browser.contextMenus.onClicked.addListener((info, tab) => run(() => onMenuClicked(info, tab)));
   browser.commands.onCommand.addListener((command, tab) => run(() => onCommand(command, tab)));
   browser.storage.onChanged.addListener((changes, area) => run(() => onStorageChanged(changes, area)));
+  // Page diagnosis: its optional permissions' listeners, when granted (see ./diagnosis.ts).
+  registerDiagnosis();
 });

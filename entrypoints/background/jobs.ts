@@ -3,19 +3,28 @@
  * nothing is kept in worker globals, because the worker can be stopped between any two events.
  */
 import { browser } from 'wxt/browser';
-import { applyBadge, computeBadge, notify } from '@/lib/badge';
+import { applyBadge, type BadgeState, computeBadge, notify } from '@/lib/badge';
+import { clearAllRecords, diagnosisActive } from '@/lib/diagnosis';
+import {
+  expireTemporaryAllows,
+  forgetTemporaryAllowFor,
+  startTemporaryAllow,
+  type TemporaryAllowDeps,
+  type TemporaryAllowRequest,
+} from '@/lib/diagnosis/temporary-allow';
 import { buildMenuItems, readMenuInput, rebuildMenus, refreshProfilesCache } from '@/lib/menus';
-import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import type { ChangeOutcome, ListChange, TemporaryAllowResponse } from '@/lib/messaging/protocol';
 import {
   ensureRegistrationAlarm,
   type RegistrationTrigger,
   registerOnce,
   registrationIsFailing,
 } from '@/lib/network';
-import { deliverPending, type OutboxDeps, submitChange } from '@/lib/outbox';
+import { deliverPending, enqueueChange, type OutboxDeps, submitChange } from '@/lib/outbox';
 import { createConfiguredClient } from '@/lib/settings/api-client';
 import {
   dynamicIpSettingsItem,
+  failedHostsItem,
   outboxItem,
   type RegistrationOutcome,
   registrationOutcomeItem,
@@ -53,6 +62,8 @@ export function deliverOutbox(force: boolean) {
 
 /** Popup, menu and shortcut changes all come through here. */
 export async function submit(change: ListChange): Promise<ChangeOutcome> {
+  // The user decided about a domain allowed for a while: its expiry must not undo that.
+  await forgetTemporaryAllowFor(temporaryAllowDeps, change);
   const outcome = await submitChange(change, outboxDeps);
   // The popup shows its own outcome; the menu and shortcuts have no page to show it in.
   if (change.source === 'menu' || change.source === 'shortcut') {
@@ -77,21 +88,73 @@ export async function syncRegistrationAlarm(): Promise<void> {
   await ensureRegistrationAlarm(browser.alarms, await dynamicIpSettingsItem.getValue());
 }
 
-export async function refreshBadge(): Promise<void> {
+async function badgeBase(): Promise<BadgeState> {
   const [settings, outcome, outbox] = await Promise.all([
     dynamicIpSettingsItem.getValue(),
     registrationOutcomeItem.getValue(),
     outboxItem.getValue(),
   ]);
   const failing = settings.enabled && registrationIsFailing(outcome);
-  await applyBadge(
-    browser.action,
-    computeBadge({
-      registrationFailing: failing,
-      ...(failing && outcome ? { registrationMessage: outcome.message } : {}),
-      pendingChanges: outbox.length,
-    }),
-  );
+  return {
+    registrationFailing: failing,
+    ...(failing && outcome ? { registrationMessage: outcome.message } : {}),
+    pendingChanges: outbox.length,
+  };
+}
+
+/**
+ * Gives each of `tabIds` its own badge from its stored failed hosts (page diagnosis), or the
+ * global badge's values when diagnosis is off or the tab has no record.
+ */
+export async function refreshTabBadges(tabIds: readonly number[], base?: BadgeState): Promise<void> {
+  if (tabIds.length === 0) return;
+  const [state, records, active] = await Promise.all([
+    base ?? badgeBase(),
+    failedHostsItem.getValue(),
+    diagnosisActive(browser.permissions),
+  ]);
+  for (const tabId of tabIds) {
+    const failedHosts = active ? (records[String(tabId)]?.hosts.length ?? 0) : 0;
+    try {
+      await applyBadge(browser.action, computeBadge({ ...state, failedHosts }), tabId);
+    } catch {
+      // The tab closed meanwhile: its badge went with it.
+    }
+  }
+}
+
+export async function refreshBadge(): Promise<void> {
+  const base = await badgeBase();
+  await applyBadge(browser.action, computeBadge(base));
+  // A tab's own badge overrides the global one, so those follow every change of the global state.
+  await refreshTabBadges(Object.keys(await failedHostsItem.getValue()).map(Number), base);
+}
+
+/** Forgets every tab's failed hosts and gives those tabs the global badge back. */
+export async function clearDiagnosis(): Promise<void> {
+  await refreshTabBadges(await clearAllRecords());
+}
+
+/** Without storage.session, tab ids of an earlier browser session would name other tabs now. */
+export async function forgetRecordsOfEarlierSession(): Promise<void> {
+  if (failedHostsItem.key.startsWith('local:')) await clearDiagnosis();
+}
+
+const temporaryAllowDeps: TemporaryAllowDeps = {
+  getClient,
+  submit: (change) => submitChange(change, outboxDeps),
+  enqueue: (change) => enqueueChange(change),
+  deliver: () => deliverOutbox(true),
+  alarms: browser.alarms,
+  notify: (title, message) => notify(browser.notifications, `temporary-allow:${Date.now()}`, title, message),
+};
+
+export function temporaryAllow(request: TemporaryAllowRequest): Promise<TemporaryAllowResponse> {
+  return startTemporaryAllow(temporaryAllowDeps, request);
+}
+
+export function expireTemporaryAllowsNow() {
+  return expireTemporaryAllows(temporaryAllowDeps);
 }
 
 export async function rebuildContextMenu(): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * The toolbar badge and the notifications of the worker. The badge is always computed from
- * stored state (registration outcome, outbox), never the other way round: it can be rebuilt at
+ * stored state (registration outcome, outbox, a tab's failed hosts), never the other way round: it can be rebuilt at
  * any time, and nothing is lost when the browser resets it.
  */
 
@@ -11,6 +11,11 @@ export interface BadgeState {
   registrationMessage?: string;
   /** Changes waiting in the outbox. */
   pendingChanges: number;
+  /**
+   * Hosts of the tab's page that failed with a DNS-type error (lib/diagnosis), for a tab's own
+   * badge while page diagnosis is on; absent for the badge of every other tab.
+   */
+  failedHosts?: number;
 }
 
 export interface Badge {
@@ -22,7 +27,13 @@ export interface Badge {
 
 export const DEFAULT_TITLE = 'DNS Filter Companion';
 
-/** The registration warning wins: a silently lost registration stops filtering altogether. */
+const count = (n: number) => (n > 99 ? '99+' : String(n));
+
+/**
+ * One badge, by precedence: the registration warning first (a silently lost registration stops
+ * filtering altogether), then the tab's failed hosts (about the page in front of the user, and
+ * what the popup opens on), then the changes waiting to be sent (the popup lists those too).
+ */
 export function computeBadge(state: BadgeState): Badge {
   if (state.registrationFailing) {
     return {
@@ -31,12 +42,20 @@ export function computeBadge(state: BadgeState): Badge {
       title: `${DEFAULT_TITLE}: dynamic IP registration is failing${state.registrationMessage ? ` (${state.registrationMessage})` : ''}`,
     };
   }
-  if (state.pendingChanges > 0) {
-    const count = state.pendingChanges;
+  const failed = state.failedHosts ?? 0;
+  if (failed > 0) {
     return {
-      text: count > 99 ? '99+' : String(count),
+      text: count(failed),
+      color: '#1A56B0',
+      title: `${DEFAULT_TITLE}: ${failed} ${failed === 1 ? 'host' : 'hosts'} of this page failed to load, possibly blocked by the filter`,
+    };
+  }
+  if (state.pendingChanges > 0) {
+    const pending = state.pendingChanges;
+    return {
+      text: count(pending),
       color: '#8A5A00',
-      title: `${DEFAULT_TITLE}: ${count} ${count === 1 ? 'change is' : 'changes are'} waiting to be sent`,
+      title: `${DEFAULT_TITLE}: ${pending} ${pending === 1 ? 'change is' : 'changes are'} waiting to be sent`,
     };
   }
   return { text: '', color: '#5F6368', title: DEFAULT_TITLE };
@@ -44,15 +63,20 @@ export function computeBadge(state: BadgeState): Badge {
 
 /** The part of `browser.action` the badge uses. */
 export interface ActionApi {
-  setBadgeText(details: { text: string }): Promise<void>;
-  setBadgeBackgroundColor(details: { color: string }): Promise<void>;
-  setTitle(details: { title: string }): Promise<void>;
+  setBadgeText(details: { text: string; tabId?: number }): Promise<void>;
+  setBadgeBackgroundColor(details: { color: string; tabId?: number }): Promise<void>;
+  setTitle(details: { title: string; tabId?: number }): Promise<void>;
 }
 
-export async function applyBadge(action: ActionApi, badge: Badge): Promise<void> {
-  await action.setBadgeText({ text: badge.text });
-  await action.setBadgeBackgroundColor({ color: badge.color });
-  await action.setTitle({ title: badge.title });
+/**
+ * Sets the badge of every tab, or of one tab when `tabId` is given (that tab's own values win
+ * over the global ones; the browser drops them when the tab closes).
+ */
+export async function applyBadge(action: ActionApi, badge: Badge, tabId?: number): Promise<void> {
+  const scope = tabId === undefined ? {} : { tabId };
+  await action.setBadgeText({ text: badge.text, ...scope });
+  await action.setBadgeBackgroundColor({ color: badge.color, ...scope });
+  await action.setTitle({ title: badge.title, ...scope });
 }
 
 /** The extension's mark, inline: notifications need an icon and the package ships none yet. */

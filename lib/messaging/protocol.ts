@@ -30,6 +30,19 @@ export const requestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('register-now') }),
   // Worker: sends waiting outbox changes now, ignoring their backoff; answers `RetryOutboxResponse`.
   z.object({ type: z.literal('retry-outbox') }),
+  // Worker: whitelists a domain for a while (lib/diagnosis/temporary-allow.ts); answers
+  // `TemporaryAllowResponse`. `before` is where the popup's lists last put the domain.
+  z.object({
+    type: z.literal('temporary-allow'),
+    domain: z.string().min(1).max(253),
+    profile: z.string().optional(),
+    durationMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .max(24 * 60 * 60_000),
+    before: z.enum(['none', 'whitelist', 'blocklist']),
+  }),
 ]);
 export type Request = z.infer<typeof requestSchema>;
 
@@ -40,6 +53,10 @@ export const registerNowResponseSchema = z.object({
   message: z.string(),
 });
 export type RegisterNowResponse = z.infer<typeof registerNowResponseSchema>;
+
+/** Answer to 'temporary-allow': the outcome of the whitelisting, and when it ends when it was made. */
+export const temporaryAllowResponseSchema = changeOutcomeSchema.extend({ expiresAt: z.number().optional() });
+export type TemporaryAllowResponse = z.infer<typeof temporaryAllowResponseSchema>;
 
 /** Answer to 'retry-outbox': how many changes are still waiting afterwards. */
 export const retryOutboxResponseSchema = z.object({ pending: z.number().int().min(0) });

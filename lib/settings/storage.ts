@@ -4,6 +4,7 @@
  *
  * The API key lives in `storage.local` only, never in `storage.sync` (decisions.md).
  */
+import { browser } from 'wxt/browser';
 import { storage } from 'wxt/utils/storage';
 import { z } from 'zod';
 import { listChangeSchema } from '@/lib/messaging/protocol';
@@ -291,5 +292,92 @@ export const cachedBlockedTodayItem = defineValidatedItem(
       blocked: z.record(z.string(), z.number()),
     })
     .nullable(),
+  { fallback: null, version: 1 },
+);
+
+// --- Page diagnosis and temporary allow (issue 5) ---
+
+/**
+ * The opt-in "Diagnose pages" setting (options page). It takes effect only while the browser
+ * grants the optional permissions it asks for (lib/diagnosis/permissions.ts).
+ */
+export const diagnosisSettingsItem = defineValidatedItem(
+  'local:diagnosis',
+  z.object({ enabled: z.boolean() }),
+  { fallback: { enabled: false }, version: 1 },
+);
+
+export const failedHostSchema = z.object({
+  host: z.string().min(1).max(253),
+  /** lib/diagnosis/classify.ts: how the failure looks like the filter's doing. */
+  kind: z.enum(['name-not-resolved', 'sinkhole']),
+  /** The browser's error code (`net::ERR_NAME_NOT_RESOLVED`, `NS_ERROR_UNKNOWN_HOST`). */
+  error: z.string().max(100),
+  /** Failed requests to this host since the page loaded. */
+  count: z.number().int().min(1),
+  /** First failure (ms since the epoch). */
+  at: z.number(),
+});
+export type FailedHost = z.infer<typeof failedHostSchema>;
+
+/** At most this many hosts per tab: a page full of blocked trackers must not fill storage. */
+export const MAX_FAILED_HOSTS_PER_TAB = 100;
+
+export const tabFailuresSchema = z.object({
+  /** Host of the page the failures belong to; null when the page's load was not seen. */
+  pageHost: z.string().max(253).nullable(),
+  /** The page's own failure, when the main frame did not load. */
+  mainFrame: failedHostSchema.nullable(),
+  /** Every host that failed (main frame included), in the order they first failed. */
+  hosts: z.array(failedHostSchema).max(MAX_FAILED_HOSTS_PER_TAB),
+});
+export type TabFailures = z.infer<typeof tabFailuresSchema>;
+
+/**
+ * Hosts whose requests failed with a DNS-type error, per tab id, written by the worker only.
+ * storage.session where the browser has it: tab ids mean nothing after the browser restarts, and
+ * the visited host names should not outlive the session. A worker restart keeps them either way.
+ * Host names only, never page addresses.
+ */
+export const failedHostsItem = defineValidatedItem(
+  browser.storage.session ? 'session:failedHosts' : 'local:failedHosts',
+  z.record(z.string().regex(/^\d+$/), tabFailuresSchema),
+  { fallback: {}, version: 1 },
+);
+
+export const temporaryAllowSchema = z.object({
+  domain: z.string().min(1).max(253),
+  /** Form A profile; absent in Form B (whole account). */
+  profile: z.string().optional(),
+  /** `accountTag(connection)` when it was made: its removal never goes to another account. */
+  account: z.string(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  /**
+   * Where the domain was before: 'blocklist' is put back on the blocklist at expiry, 'none' is
+   * taken off the whitelist. A domain that was on the whitelist already gets no entry here, so
+   * a permanent whitelist entry is never removed by an expiry.
+   */
+  before: z.enum(['none', 'blocklist']),
+});
+export type TemporaryAllow = z.infer<typeof temporaryAllowSchema>;
+
+/** Domains whitelisted for a limited time, written by the worker only. */
+export const temporaryAllowsItem = defineValidatedItem(
+  'local:temporaryAllows',
+  z.array(temporaryAllowSchema).max(500),
+  { fallback: [], version: 1 },
+);
+
+// --- Reliability tests (issue 7) ---
+
+/**
+ * Time limit of every service call, in ms, for the end-to-end fault tests only: they need calls
+ * that time out in a second or two rather than after the client's 15 s. Nothing in the product
+ * sets it; null (always, outside those tests) keeps the client's default.
+ */
+export const apiTimeoutForTestsItem = defineValidatedItem(
+  'local:testOnlyApiTimeoutMs',
+  z.number().int().min(200).max(120_000).nullable(),
   { fallback: null, version: 1 },
 );

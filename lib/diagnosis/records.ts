@@ -1,0 +1,142 @@
+/**
+ * Per-tab records of the hosts that failed with a DNS-type error, as pure steps (what a browser
+ * event does to a tab's record) and their storage (`failedHostsItem`, written by the worker only).
+ *
+ * A record belongs to one page load: a new document committing in the tab's main frame starts a
+ * new record, and a main frame that fails starts one too (the browser then shows its error page
+ * in place of the old page). Sub-resources and frames add their hosts to the current record.
+ */
+import { exclusively } from '@/lib/outbox/lease';
+import {
+  type FailedHost,
+  failedHostsItem,
+  MAX_FAILED_HOSTS_PER_TAB,
+  type TabFailures,
+} from '@/lib/settings/storage';
+import type { FailureKind } from './classify';
+
+export interface Failure {
+  host: string;
+  kind: FailureKind;
+  error: string;
+  at: number;
+}
+
+/**
+ * Firefox may report its error page as a committed document after the main frame failed; a
+ * commit of the failed host this soon after the failure is that error page, not a new load.
+ */
+export const ERROR_PAGE_COMMIT_MS = 3_000;
+
+export const emptyRecord = (pageHost: string | null): TabFailures => ({
+  pageHost,
+  mainFrame: null,
+  hosts: [],
+});
+
+function withHost(hosts: readonly FailedHost[], failure: Failure): FailedHost[] {
+  const index = hosts.findIndex((entry) => entry.host === failure.host);
+  if (index >= 0) {
+    return hosts.map((entry, i) => (i === index ? { ...entry, count: entry.count + 1 } : entry));
+  }
+  if (hosts.length >= MAX_FAILED_HOSTS_PER_TAB) return [...hosts];
+  return [
+    ...hosts,
+    { host: failure.host, kind: failure.kind, error: failure.error, count: 1, at: failure.at },
+  ];
+}
+
+/** A document committed in the main frame: a new page, unless it is the error page of a failure. */
+export function afterCommit(
+  record: TabFailures | undefined,
+  pageHost: string | null,
+  at: number,
+): TabFailures {
+  const failed = record?.mainFrame;
+  if (record && failed && failed.host === pageHost && at - failed.at < ERROR_PAGE_COMMIT_MS) return record;
+  return emptyRecord(pageHost);
+}
+
+/** The main frame itself failed: the tab now shows the browser's error page for that host. */
+export function afterMainFrameFailure(record: TabFailures | undefined, failure: Failure): TabFailures {
+  // Reported twice in Chromium (webRequest and webNavigation): the second report changes nothing.
+  if (record?.mainFrame?.host === failure.host && failure.at - record.mainFrame.at < ERROR_PAGE_COMMIT_MS) {
+    return record;
+  }
+  const mainFrame: FailedHost = {
+    host: failure.host,
+    kind: failure.kind,
+    error: failure.error,
+    count: 1,
+    at: failure.at,
+  };
+  return { pageHost: failure.host, mainFrame, hosts: [mainFrame] };
+}
+
+/** A sub-resource or a frame of the page failed. */
+export function afterSubresourceFailure(record: TabFailures | undefined, failure: Failure): TabFailures {
+  const current = record ?? emptyRecord(null);
+  return { ...current, hosts: withHost(current.hosts, failure) };
+}
+
+/** Whether the hosts a person sees changed (a repeat failure only bumps a count). */
+export function sameHosts(a: TabFailures | undefined, b: TabFailures | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return (
+    a.pageHost === b.pageHost &&
+    a.mainFrame?.host === b.mainFrame?.host &&
+    a.hosts.length === b.hosts.length &&
+    a.hosts.every((entry, i) => entry.host === b.hosts[i]?.host)
+  );
+}
+
+/**
+ * The record of a tab for the popup: only when it belongs to the page the tab shows now (a record
+ * of an unknown page is shown too: diagnosis was turned on after that page loaded).
+ */
+export function recordForPage(
+  records: Readonly<Record<string, TabFailures>>,
+  tabId: number,
+  pageHost: string,
+): TabFailures | null {
+  const record = records[String(tabId)];
+  if (!record) return null;
+  if (record.pageHost !== null && record.pageHost !== pageHost) return null;
+  return record;
+}
+
+export interface RecordChange {
+  tabId: number;
+  before: TabFailures | undefined;
+  after: TabFailures | undefined;
+}
+
+/**
+ * Applies `step` to the tab's stored record. Serialised: a page's failures arrive in bursts, and
+ * two read-modify-writes must not interleave and lose a host.
+ */
+export function updateTabRecord(
+  tabId: number,
+  step: (record: TabFailures | undefined) => TabFailures | undefined,
+): Promise<RecordChange> {
+  return exclusively('failed-hosts', async () => {
+    const records = await failedHostsItem.getValue();
+    const key = String(tabId);
+    const before = records[key];
+    const after = step(before);
+    if (after !== before) {
+      const { [key]: _replaced, ...others } = records;
+      await failedHostsItem.setValue(after === undefined ? others : { ...others, [key]: after });
+    }
+    return { tabId, before, after };
+  });
+}
+
+/** Forgets every record (diagnosis turned off, permission withdrawn); returns the tabs they were for. */
+export function clearAllRecords(): Promise<number[]> {
+  return exclusively('failed-hosts', async () => {
+    const tabs = Object.keys(await failedHostsItem.getValue()).map(Number);
+    await failedHostsItem.setValue({});
+    return tabs;
+  });
+}

@@ -1,0 +1,317 @@
+/**
+ * Temporary allow: a domain goes on the whitelist for 1, 8 or 24 hours, and the worker takes it
+ * off again when the time is up. Both changes go through the outbox (source 'temporary-allow'),
+ * so they are retried like any other. The end time is stored (`temporaryAllowsItem`) and an alarm
+ * wakes the worker for the earliest one; on browser start, ends that passed while the browser was
+ * closed are carried out at once.
+ *
+ * What "taking it off" means depends on where the domain was before: off the whitelist when it
+ * was on neither list, back on the blocklist when it was blocklisted (adding to the whitelist took
+ * it off the blocklist, decisions.md). A domain already on the whitelist gets no entry at all, so
+ * an expiry never removes an entry the user made permanent. A later change of the same domain by
+ * the user (keep it, remove it, blocklist it) ends the temporary allow without undoing anything.
+ */
+import type { DnsFilterApi } from '@/lib/api/types';
+import { canonicalHost } from '@/lib/filtering/domain-index';
+import type { ChangeOutcome, ListChange, TemporaryAllowResponse } from '@/lib/messaging/protocol';
+import type { AlarmsApi } from '@/lib/outbox/alarms';
+import { exclusively } from '@/lib/outbox/lease';
+import {
+  accountTag,
+  connectionItem,
+  outboxItem,
+  type TemporaryAllow,
+  temporaryAllowsItem,
+} from '@/lib/settings/storage';
+import { normaliseDomainInput } from '@/lib/validation';
+
+export const TEMPORARY_ALLOW_ALARM = 'temporary-allow-expiry';
+
+const HOUR = 60 * 60_000;
+
+export interface DurationChoice {
+  /** The button's text: "1 hour". */
+  label: string;
+  ms: number;
+}
+
+/**
+ * The choices the popup offers. The e2e test build (DIAGNOSIS_PERMISSIONS_AT_INSTALL=1, see
+ * wxt.config.ts) adds a 10-second one, so a test can watch an expiry happen.
+ */
+export const TEMPORARY_ALLOW_CHOICES: readonly DurationChoice[] = [
+  ...(import.meta.env.DIAGNOSIS_TEST_BUILD === true ? [{ label: '10 seconds', ms: 10_000 }] : []),
+  { label: '1 hour', ms: HOUR },
+  { label: '8 hours', ms: 8 * HOUR },
+  { label: '24 hours', ms: 24 * HOUR },
+];
+
+export type Placement = 'none' | 'whitelist' | 'blocklist';
+
+export interface TemporaryAllowTarget {
+  domain: string;
+  /** Form A profile; undefined in Form B. */
+  profile?: string | undefined;
+  account: string;
+}
+
+const sameTarget = (entry: TemporaryAllowTarget, target: TemporaryAllowTarget) =>
+  entry.account === target.account &&
+  entry.profile === target.profile &&
+  canonicalHost(entry.domain) === canonicalHost(target.domain);
+
+/** The running temporary allow of a domain in a scope, if any. */
+export function findTemporaryAllow(
+  entries: readonly TemporaryAllow[],
+  target: TemporaryAllowTarget,
+): TemporaryAllow | undefined {
+  return entries.find((entry) => sameTarget(entry, target));
+}
+
+/** The change that ends a temporary allow: back to where the domain was. */
+export function restoreChange(entry: TemporaryAllow): ListChange {
+  const base = { domain: entry.domain, source: 'temporary-allow' as const };
+  const profile = entry.profile === undefined ? {} : { profile: entry.profile };
+  return entry.before === 'blocklist'
+    ? { op: 'add', list: 'blocklist', ...base, ...profile }
+    : { op: 'remove', list: 'whitelist', ...base, ...profile };
+}
+
+/** Entries whose time is up at `now`, and the others. */
+export function splitDue(
+  entries: readonly TemporaryAllow[],
+  now: number,
+): { due: TemporaryAllow[]; running: TemporaryAllow[] } {
+  return {
+    due: entries.filter((entry) => entry.expiresAt <= now),
+    running: entries.filter((entry) => entry.expiresAt > now),
+  };
+}
+
+/** When the worker must wake next, or null when nothing is running. */
+export function nextExpiry(entries: readonly TemporaryAllow[]): number | null {
+  return entries.reduce<number | null>(
+    (earliest, entry) => (earliest === null || entry.expiresAt < earliest ? entry.expiresAt : earliest),
+    null,
+  );
+}
+
+/** "7 h 59 min", "59 min", "45 s": what is left, rounded up so it never reads 0 while running. */
+export function timeLeftText(ms: number): string {
+  if (ms <= 0) return 'no time';
+  if (ms < 60_000) return `${Math.ceil(ms / 1000)} s`;
+  const minutes = Math.ceil(ms / 60_000);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+/** The clock time an allow ends, in the user's locale. */
+export function endTimeText(at: number): string {
+  return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
+/**
+ * Where the domain is now, as far as this browser knows: a change still in the outbox wins (it
+ * is what the user last asked for), then the service's lists, then the popup's cached lists.
+ */
+export function placementFromOutbox(
+  changes: readonly ListChange[],
+  domain: string,
+  profile: string | undefined,
+): Placement | null {
+  const canonical = canonicalHost(domain);
+  const last = changes
+    .filter((change) => change.profile === profile && canonicalHost(change.domain) === canonical)
+    .at(-1);
+  if (!last) return null;
+  return last.op === 'add' ? last.list : 'none';
+}
+
+export interface TemporaryAllowDeps {
+  getClient(): Promise<DnsFilterApi | null>;
+  /** Sends a change through the outbox and waits for its outcome (lib/outbox submitChange). */
+  submit(change: ListChange): Promise<ChangeOutcome>;
+  /** Writes a change to the outbox without waiting (lib/outbox enqueueChange). */
+  enqueue(change: ListChange): Promise<unknown>;
+  /** Sends what waits in the outbox now. */
+  deliver(): Promise<unknown>;
+  alarms: AlarmsApi;
+  /** Tells the user something no page is open to show. */
+  notify(title: string, message: string): Promise<unknown>;
+  now?: () => number;
+}
+
+async function placementNow(
+  deps: TemporaryAllowDeps,
+  domain: string,
+  profile: string | undefined,
+  hint: Placement,
+): Promise<Placement> {
+  const waiting = placementFromOutbox(
+    (await outboxItem.getValue()).map((entry) => entry.change),
+    domain,
+    profile,
+  );
+  if (waiting !== null) return waiting;
+  try {
+    const client = await deps.getClient();
+    if (client) {
+      const [whitelist, blocklist] = await Promise.all([
+        client.listDomains('whitelist', profile),
+        client.listDomains('blocklist', profile),
+      ]);
+      const on = (list: string[]) => list.some((entry) => canonicalHost(entry) === domain);
+      if (on(whitelist)) return 'whitelist';
+      return on(blocklist) ? 'blocklist' : 'none';
+    }
+  } catch {
+    // Offline or refused: the popup's view of the lists is the best left.
+  }
+  return hint;
+}
+
+/** Sets the alarm for the earliest end, or clears it when nothing runs. */
+export async function scheduleExpiry(deps: Pick<TemporaryAllowDeps, 'alarms'>): Promise<void> {
+  const next = nextExpiry(await temporaryAllowsItem.getValue());
+  if (next === null) await deps.alarms.clear(TEMPORARY_ALLOW_ALARM);
+  else await deps.alarms.create(TEMPORARY_ALLOW_ALARM, { when: next });
+}
+
+const updateEntries = (update: (entries: TemporaryAllow[]) => TemporaryAllow[]) =>
+  exclusively('temporary-allows', async () => {
+    const before = await temporaryAllowsItem.getValue();
+    const after = update(before);
+    if (after !== before) await temporaryAllowsItem.setValue(after);
+    return { before, after };
+  });
+
+export interface TemporaryAllowRequest {
+  domain: string;
+  profile?: string;
+  durationMs: number;
+  before: Placement;
+}
+
+/** Whitelists a domain until `now + durationMs`, or moves the end of one already running. */
+export async function startTemporaryAllow(
+  deps: TemporaryAllowDeps,
+  request: TemporaryAllowRequest,
+): Promise<TemporaryAllowResponse> {
+  const now = deps.now ?? Date.now;
+  const normalised = normaliseDomainInput(request.domain);
+  if (!normalised.ok)
+    return { state: 'failed', message: `Could not whitelist it for a while: ${normalised.message}` };
+  const domain = normalised.value;
+  const connection = await connectionItem.getValue();
+  const profile = connection.form === 'A' ? (request.profile ?? 'default') : undefined;
+  const target: TemporaryAllowTarget = { domain, profile, account: accountTag(connection) };
+  const ofProfile = profile === undefined ? '' : ` of profile ${profile}`;
+  const expiresAt = now() + request.durationMs;
+
+  const { after: extended } = await updateEntries((entries) =>
+    entries.some((entry) => sameTarget(entry, target))
+      ? entries.map((entry) => (sameTarget(entry, target) ? { ...entry, expiresAt } : entry))
+      : entries,
+  );
+  if (findTemporaryAllow(extended, target)) {
+    await scheduleExpiry(deps);
+    return {
+      state: 'delivered',
+      message: `${domain} stays on the whitelist${ofProfile} until ${endTimeText(expiresAt)}.`,
+      expiresAt,
+    };
+  }
+
+  const before = await placementNow(deps, domain, profile, request.before);
+  if (before === 'whitelist') {
+    return {
+      state: 'delivered',
+      message: `${domain} is already on the whitelist${ofProfile} for good: it stays there, and nothing was changed.`,
+    };
+  }
+  // Stored before the change is sent: a worker stopped in between still ends it on time.
+  const entry: TemporaryAllow = {
+    domain,
+    ...(profile === undefined ? {} : { profile }),
+    account: target.account,
+    createdAt: now(),
+    expiresAt,
+    before,
+  };
+  await updateEntries((entries) => [...entries.filter((other) => !sameTarget(other, target)), entry]);
+  await scheduleExpiry(deps);
+
+  const outcome = await deps.submit({
+    op: 'add',
+    list: 'whitelist',
+    domain,
+    ...(profile === undefined ? {} : { profile }),
+    source: 'temporary-allow',
+  });
+  if (outcome.state === 'failed') {
+    await updateEntries((entries) => entries.filter((other) => !sameTarget(other, target)));
+    await scheduleExpiry(deps);
+    return outcome;
+  }
+  const back = before === 'blocklist' ? 'back on the blocklist' : 'off the whitelist';
+  return {
+    state: outcome.state,
+    message: `${outcome.message} It goes ${back} at ${endTimeText(expiresAt)}.`,
+    expiresAt,
+  };
+}
+
+/**
+ * Ends every temporary allow whose time is up: its change is written to the outbox first and the
+ * entry removed after, so a worker stopped in between repeats the change rather than losing it
+ * (the outbox does not queue the same change twice in a row).
+ */
+export async function expireTemporaryAllows(deps: TemporaryAllowDeps): Promise<TemporaryAllow[]> {
+  const now = deps.now ?? Date.now;
+  const { due } = splitDue(await temporaryAllowsItem.getValue(), now());
+  const account = accountTag(await connectionItem.getValue());
+  for (const entry of due) {
+    if (entry.account === account) await deps.enqueue(restoreChange(entry));
+  }
+  const dueSet = new Set(due);
+  await updateEntries((entries) =>
+    entries.filter(
+      (entry) => ![...dueSet].some((gone) => sameTarget(gone, entry) && gone.expiresAt === entry.expiresAt),
+    ),
+  );
+  await scheduleExpiry(deps);
+  for (const entry of due) {
+    // The service settings changed since: this account's lists are not the ones to touch.
+    if (entry.account !== account) {
+      await deps.notify(
+        'Temporary allow ended',
+        `${entry.domain} was whitelisted for a while in an account this browser no longer uses. Remove it from that account's whitelist in its dashboard.`,
+      );
+    }
+  }
+  if (due.some((entry) => entry.account === account)) await deps.deliver();
+  return due;
+}
+
+/**
+ * A change the user made to a domain that is allowed for a while (keep it on the whitelist,
+ * remove it, blocklist it) ends the temporary allow: its expiry must not undo that choice.
+ */
+export async function forgetTemporaryAllowFor(
+  deps: Pick<TemporaryAllowDeps, 'alarms'>,
+  change: ListChange,
+): Promise<boolean> {
+  if (change.source === 'temporary-allow') return false;
+  const account = accountTag(await connectionItem.getValue());
+  const target: TemporaryAllowTarget = { domain: change.domain, profile: change.profile, account };
+  const { before, after } = await updateEntries((entries) =>
+    entries.some((entry) => sameTarget(entry, target))
+      ? entries.filter((entry) => !sameTarget(entry, target))
+      : entries,
+  );
+  if (before === after) return false;
+  await scheduleExpiry(deps);
+  return true;
+}

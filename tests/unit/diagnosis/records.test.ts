@@ -1,0 +1,167 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { type DiagnosisEventDeps, onCommitted, onRequestError, onTabRemoved } from '@/lib/diagnosis/events';
+import {
+  afterCommit,
+  afterMainFrameFailure,
+  afterSubresourceFailure,
+  ERROR_PAGE_COMMIT_MS,
+  type Failure,
+  type RecordChange,
+  recordForPage,
+} from '@/lib/diagnosis/records';
+import {
+  diagnosisSettingsItem,
+  failedHostsItem,
+  MAX_FAILED_HOSTS_PER_TAB,
+  type TabFailures,
+} from '@/lib/settings/storage';
+
+const failure = (host: string, at = 1000): Failure => ({
+  host,
+  kind: 'name-not-resolved',
+  error: 'net::ERR_NAME_NOT_RESOLVED',
+  at,
+});
+const hostsOf = (record: TabFailures | undefined) => record?.hosts.map((entry) => entry.host);
+
+describe('a tab record, step by step', () => {
+  it('collects sub-resource hosts once each, counting repeats', () => {
+    let record = afterCommit(undefined, 'news.example', 0);
+    record = afterSubresourceFailure(record, failure('cdn.example.net'));
+    record = afterSubresourceFailure(record, failure('ads.example.org'));
+    record = afterSubresourceFailure(record, failure('cdn.example.net'));
+    expect(hostsOf(record)).toEqual(['cdn.example.net', 'ads.example.org']);
+    expect(record.hosts[0]?.count).toBe(2);
+    expect(record.pageHost).toBe('news.example');
+  });
+
+  it('starts over when the tab shows a new page', () => {
+    const old = afterSubresourceFailure(afterCommit(undefined, 'a.example', 0), failure('cdn.example.net'));
+    expect(afterCommit(old, 'b.example', 5000)).toEqual({
+      pageHost: 'b.example',
+      mainFrame: null,
+      hosts: [],
+    });
+    // Reloading the same page is a new load too.
+    expect(afterCommit(old, 'a.example', 5000).hosts).toEqual([]);
+  });
+
+  it('a failed main frame replaces the page, and its error page committing right after keeps it', () => {
+    const old = afterSubresourceFailure(afterCommit(undefined, 'a.example', 0), failure('cdn.example.net'));
+    const failed = afterMainFrameFailure(old, failure('blocked.example', 10_000));
+    expect(failed.pageHost).toBe('blocked.example');
+    expect(failed.mainFrame?.host).toBe('blocked.example');
+    expect(hostsOf(failed)).toEqual(['blocked.example']);
+    expect(afterCommit(failed, 'blocked.example', 10_000 + ERROR_PAGE_COMMIT_MS - 1)).toBe(failed);
+    // Later, the same page loading again is a new load: the old failure must not stay.
+    expect(afterCommit(failed, 'blocked.example', 10_000 + ERROR_PAGE_COMMIT_MS).mainFrame).toBeNull();
+  });
+
+  it('the same main-frame failure reported by two APIs counts once', () => {
+    const first = afterMainFrameFailure(undefined, failure('blocked.example', 10_000));
+    expect(afterMainFrameFailure(first, failure('blocked.example', 10_050))).toBe(first);
+  });
+
+  it('keeps at most the cap of hosts per tab', () => {
+    let record = afterCommit(undefined, 'busy.example', 0);
+    for (let i = 0; i < MAX_FAILED_HOSTS_PER_TAB + 20; i++) {
+      record = afterSubresourceFailure(record, failure(`t${i}.example`));
+    }
+    expect(record.hosts).toHaveLength(MAX_FAILED_HOSTS_PER_TAB);
+  });
+
+  it.each([
+    ['page of the record', 'news.example', true],
+    ['another page', 'other.example', false],
+  ])('is shown for the %s', (_case, pageHost, shown) => {
+    const record = afterSubresourceFailure(afterCommit(undefined, 'news.example', 0), failure('cdn.example'));
+    expect(recordForPage({ '7': record }, 7, pageHost) !== null).toBe(shown);
+    expect(recordForPage({ '7': record }, 8, pageHost)).toBeNull();
+  });
+
+  it('a record of an unseen page load is shown (diagnosis turned on after it loaded)', () => {
+    const record = afterSubresourceFailure(undefined, failure('cdn.example'));
+    expect(record.pageHost).toBeNull();
+    expect(recordForPage({ '7': record }, 7, 'anything.example')).toBe(record);
+  });
+});
+
+describe('browser events into storage', () => {
+  let changes: RecordChange[];
+  let clock: number;
+  const deps: DiagnosisEventDeps = {
+    isEnabled: async () => (await diagnosisSettingsItem.getValue()).enabled,
+    onHostsChanged: async (change) => {
+      changes.push(change);
+    },
+    now: () => clock,
+  };
+  const subresource = (tabId: number, url: string, error = 'net::ERR_NAME_NOT_RESOLVED') =>
+    onRequestError(deps, { tabId, url, error, type: 'script' });
+
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    changes = [];
+    clock = 1_000_000;
+    await diagnosisSettingsItem.setValue({ enabled: true });
+  });
+
+  it('records DNS-type failures per tab, main frame and sub-resources, and nothing else', async () => {
+    await onCommitted(deps, { tabId: 3, frameId: 0, url: 'https://news.example/story' });
+    await subresource(3, 'https://cdn.broken.example/app.js');
+    await subresource(3, 'https://user-stopped.example/x.js', 'net::ERR_ABORTED');
+    await subresource(3, 'https://adblocked.example/x.js', 'net::ERR_BLOCKED_BY_CLIENT');
+    await subresource(3, 'http://10.0.0.1/x.js');
+    await subresource(-1, 'https://extension-own.example/api');
+    await onRequestError(deps, {
+      tabId: 4,
+      url: 'https://blocked.example/',
+      error: 'net::ERR_NAME_NOT_RESOLVED',
+      type: 'main_frame',
+    });
+    const records = await failedHostsItem.getValue();
+    expect(hostsOf(records['3'])).toEqual(['cdn.broken.example']);
+    expect(records['4']?.mainFrame?.host).toBe('blocked.example');
+    expect(changes.map((change) => change.tabId)).toEqual([3, 3, 4]);
+  });
+
+  it('clears a tab on a main-frame commit only, and forgets a closed tab', async () => {
+    await onCommitted(deps, { tabId: 3, frameId: 0, url: 'https://news.example/' });
+    await subresource(3, 'https://cdn.broken.example/app.js');
+    await onCommitted(deps, { tabId: 3, frameId: 5, url: 'https://frame.example/' });
+    await onCommitted(deps, {
+      tabId: 3,
+      frameId: 0,
+      url: 'https://other.example/',
+      documentLifecycle: 'prerender',
+    });
+    expect(hostsOf((await failedHostsItem.getValue())['3'])).toEqual(['cdn.broken.example']);
+    await onCommitted(deps, { tabId: 3, frameId: 0, url: 'https://news.example/next' });
+    expect((await failedHostsItem.getValue())['3']).toEqual({
+      pageHost: 'news.example',
+      mainFrame: null,
+      hosts: [],
+    });
+    await onTabRemoved(3);
+    expect(await failedHostsItem.getValue()).toEqual({});
+  });
+
+  it('a burst of failures at once loses none of them', async () => {
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => subresource(9, `https://t${i}.broken.example/x.js`)),
+    );
+    expect((await failedHostsItem.getValue())['9']?.hosts).toHaveLength(12);
+  });
+
+  it('records nothing while "Diagnose pages" is off', async () => {
+    await diagnosisSettingsItem.setValue({ enabled: false });
+    await subresource(3, 'https://cdn.broken.example/app.js');
+    await onCommitted(deps, { tabId: 3, frameId: 0, url: 'https://news.example/' });
+    expect(await failedHostsItem.getValue()).toEqual({});
+  });
+
+  it('keeps the records in storage.session, where the browser has it', () => {
+    expect(failedHostsItem.key).toBe('session:failedHosts');
+  });
+});

@@ -1,0 +1,302 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import {
+  expireTemporaryAllows,
+  forgetTemporaryAllowFor,
+  nextExpiry,
+  placementFromOutbox,
+  restoreChange,
+  splitDue,
+  startTemporaryAllow,
+  TEMPORARY_ALLOW_ALARM,
+  TEMPORARY_ALLOW_CHOICES,
+  type TemporaryAllowDeps,
+  timeLeftText,
+} from '@/lib/diagnosis/temporary-allow';
+import type { ListChange } from '@/lib/messaging/protocol';
+import { deliverPending, enqueueChange, type OutboxDeps, submitChange } from '@/lib/outbox';
+import { connectionItem, type TemporaryAllow, temporaryAllowsItem } from '@/lib/settings/storage';
+import { createFakeService, type FakeService, offline } from '../worker/fake-api';
+
+const HOUR = 60 * 60_000;
+const T0 = Date.UTC(2026, 4, 1, 12, 0, 0);
+const ACCOUNT = 'A http://127.0.0.1:8787';
+
+const entry = (patch: Partial<TemporaryAllow> = {}): TemporaryAllow => ({
+  domain: 'cdn.example',
+  profile: 'default',
+  account: ACCOUNT,
+  createdAt: T0,
+  expiresAt: T0 + HOUR,
+  before: 'none',
+  ...patch,
+});
+
+describe('pure parts', () => {
+  it.each([
+    [8 * HOUR, '8 h'],
+    [8 * HOUR - 60_000, '7 h 59 min'],
+    [HOUR + 1, '1 h 1 min'],
+    [59 * 60_000 + 1, '1 h'],
+    [59 * 60_000, '59 min'],
+    [60_000, '1 min'],
+    [59_001, '60 s'],
+    [4_200, '5 s'],
+    [1, '1 s'],
+    [0, 'no time'],
+    [-5, 'no time'],
+  ])('time left %i ms reads "%s"', (ms, text) => {
+    expect(timeLeftText(ms)).toBe(text);
+  });
+
+  it('offers 1, 8 and 24 hours (and no test-only choice in a normal build)', () => {
+    expect(TEMPORARY_ALLOW_CHOICES.map((choice) => [choice.label, choice.ms])).toEqual([
+      ['1 hour', HOUR],
+      ['8 hours', 8 * HOUR],
+      ['24 hours', 24 * HOUR],
+    ]);
+  });
+
+  it.each([
+    ['none', { op: 'remove', list: 'whitelist' }],
+    ['blocklist', { op: 'add', list: 'blocklist' }],
+  ] as const)('ending an allow of a domain that was on %s', (before, expected) => {
+    expect(restoreChange(entry({ before }))).toEqual({
+      ...expected,
+      domain: 'cdn.example',
+      profile: 'default',
+      source: 'temporary-allow',
+    });
+  });
+
+  it('finds what is due and when to wake next', () => {
+    const soon = entry({ domain: 'a.example', expiresAt: T0 + 10 });
+    const later = entry({ domain: 'b.example', expiresAt: T0 + HOUR });
+    expect(splitDue([later, soon], T0 + 10)).toEqual({ due: [soon], running: [later] });
+    expect(nextExpiry([later, soon])).toBe(T0 + 10);
+    expect(nextExpiry([])).toBeNull();
+  });
+
+  it.each([
+    [[], null],
+    [[{ op: 'add', list: 'whitelist' }], 'whitelist'],
+    [
+      [
+        { op: 'add', list: 'whitelist' },
+        { op: 'remove', list: 'whitelist' },
+      ],
+      'none',
+    ],
+    [[{ op: 'add', list: 'blocklist' }], 'blocklist'],
+  ] as const)('a waiting change decides where the domain is: %j → %s', (ops, expected) => {
+    const changes: ListChange[] = ops.map((op) => ({
+      ...op,
+      domain: 'CDN.example',
+      profile: 'default',
+      source: 'popup',
+    }));
+    const other: ListChange = {
+      op: 'add',
+      list: 'whitelist',
+      domain: 'cdn.example',
+      profile: 'kids',
+      source: 'popup',
+    };
+    expect(placementFromOutbox([...changes, other], 'cdn.example', 'default')).toBe(expected);
+  });
+});
+
+describe('allowing for a while, and the end of it', () => {
+  let service: FakeService;
+  let clock: number;
+  let notified: string[];
+  let deps: TemporaryAllowDeps;
+
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    service = createFakeService('A');
+    clock = T0;
+    notified = [];
+    const outboxDeps: OutboxDeps = {
+      getClient: async () => service,
+      alarms: fakeBrowser.alarms,
+      now: () => clock,
+    };
+    deps = {
+      getClient: async () => service,
+      submit: (change) => submitChange(change, outboxDeps),
+      enqueue: (change) => enqueueChange(change, () => clock),
+      deliver: () => deliverPending(outboxDeps, { force: true }),
+      alarms: fakeBrowser.alarms,
+      notify: async (_title, message) => {
+        notified.push(message);
+      },
+      now: () => clock,
+    };
+    await connectionItem.setValue({ baseUrl: 'http://127.0.0.1:8787', form: 'A' });
+  });
+
+  const whitelisted = (profile = 'default') => [...(service.lists.whitelist.get(profile) ?? [])];
+  const blocklisted = (profile = 'default') => [...(service.lists.blocklist.get(profile) ?? [])];
+  const alarm = () => fakeBrowser.alarms.get(TEMPORARY_ALLOW_ALARM);
+
+  it('whitelists now, wakes at the end, and takes it off the whitelist then', async () => {
+    const answer = await startTemporaryAllow(deps, {
+      domain: 'CDN.Example',
+      profile: 'default',
+      durationMs: 8 * HOUR,
+      before: 'none',
+    });
+    expect(answer.state).toBe('delivered');
+    expect(answer.expiresAt).toBe(T0 + 8 * HOUR);
+    expect(answer.message).toMatch(
+      /^cdn\.example was added to the whitelist of profile default\..* It goes off the whitelist at /,
+    );
+    expect(whitelisted()).toEqual(['cdn.example']);
+    expect((await alarm())?.scheduledTime).toBe(T0 + 8 * HOUR);
+
+    clock = T0 + 8 * HOUR - 1;
+    expect(await expireTemporaryAllows(deps)).toEqual([]);
+    expect(whitelisted()).toEqual(['cdn.example']);
+
+    clock = T0 + 8 * HOUR;
+    expect((await expireTemporaryAllows(deps)).map((gone) => gone.domain)).toEqual(['cdn.example']);
+    expect(whitelisted()).toEqual([]);
+    expect(await temporaryAllowsItem.getValue()).toEqual([]);
+    expect(await alarm()).toBeUndefined();
+  });
+
+  it('a blocklisted domain goes back on the blocklist at the end', async () => {
+    service.lists.blocklist.set('default', new Set(['cdn.example']));
+    await startTemporaryAllow(deps, {
+      domain: 'cdn.example',
+      profile: 'default',
+      durationMs: HOUR,
+      before: 'none',
+    });
+    expect([whitelisted(), blocklisted()]).toEqual([['cdn.example'], []]);
+    clock += HOUR;
+    await expireTemporaryAllows(deps);
+    expect([whitelisted(), blocklisted()]).toEqual([[], ['cdn.example']]);
+  });
+
+  it('a domain the user had whitelisted for good is left alone, then and at the end', async () => {
+    service.lists.whitelist.set('default', new Set(['cdn.example']));
+    const answer = await startTemporaryAllow(deps, {
+      domain: 'cdn.example',
+      profile: 'default',
+      durationMs: HOUR,
+      before: 'none',
+    });
+    expect(answer.message).toMatch(/already on the whitelist of profile default for good/);
+    expect(await temporaryAllowsItem.getValue()).toEqual([]);
+    clock += 2 * HOUR;
+    await expireTemporaryAllows(deps);
+    expect(whitelisted()).toEqual(['cdn.example']);
+  });
+
+  it("offline, the popup's view of the lists decides, and the change waits in the outbox", async () => {
+    service.failNext('listDomains', offline(), 2);
+    service.failNext('deleteDomain', offline());
+    const kept = await startTemporaryAllow(deps, {
+      domain: 'cdn.example',
+      profile: 'default',
+      durationMs: HOUR,
+      before: 'whitelist',
+    });
+    expect(kept.message).toMatch(/already on the whitelist/);
+
+    service.failNext('listDomains', offline(), 2);
+    service.failNext('deleteDomain', offline());
+    const pending = await startTemporaryAllow(deps, {
+      domain: 'cdn.example',
+      profile: 'default',
+      durationMs: HOUR,
+      before: 'none',
+    });
+    expect(pending.state).toBe('pending');
+    expect((await temporaryAllowsItem.getValue()).map((allow) => allow.domain)).toEqual(['cdn.example']);
+  });
+
+  it('allowing again moves the end instead of stacking a second one', async () => {
+    await startTemporaryAllow(deps, {
+      domain: 'cdn.example',
+      profile: 'default',
+      durationMs: HOUR,
+      before: 'none',
+    });
+    clock += 30 * 60_000;
+    const again = await startTemporaryAllow(deps, {
+      domain: 'cdn.example',
+      profile: 'default',
+      durationMs: 24 * HOUR,
+      before: 'whitelist',
+    });
+    expect(again.message).toMatch(/^cdn\.example stays on the whitelist of profile default until /);
+    expect((await temporaryAllowsItem.getValue()).map((allow) => allow.expiresAt)).toEqual([
+      clock + 24 * HOUR,
+    ]);
+  });
+
+  it('a refused whitelisting leaves nothing to undo later', async () => {
+    service.failNext(
+      'addDomain',
+      new (await import('@/lib/api/errors')).ApiError('service', 'Could not add: quota', {}),
+    );
+    const answer = await startTemporaryAllow(deps, {
+      domain: 'cdn.example',
+      profile: 'default',
+      durationMs: HOUR,
+      before: 'none',
+    });
+    expect(answer.state).toBe('failed');
+    expect(await temporaryAllowsItem.getValue()).toEqual([]);
+    expect(await alarm()).toBeUndefined();
+  });
+
+  it('the user deciding about the domain meanwhile ends the allow without undoing the choice', async () => {
+    await startTemporaryAllow(deps, {
+      domain: 'cdn.example',
+      profile: 'default',
+      durationMs: HOUR,
+      before: 'none',
+    });
+    const keep: ListChange = {
+      op: 'add',
+      list: 'whitelist',
+      domain: 'cdn.example',
+      profile: 'default',
+      source: 'popup',
+    };
+    expect(await forgetTemporaryAllowFor(deps, { ...keep, profile: 'kids' })).toBe(false);
+    expect(await forgetTemporaryAllowFor(deps, { ...keep, source: 'temporary-allow' })).toBe(false);
+    expect(await forgetTemporaryAllowFor(deps, keep)).toBe(true);
+    clock += 2 * HOUR;
+    await expireTemporaryAllows(deps);
+    expect(whitelisted()).toEqual(['cdn.example']);
+  });
+
+  it('an allow made in another account is not ended in this one; the user is told', async () => {
+    await temporaryAllowsItem.setValue([entry({ account: 'B https://other.example', expiresAt: T0 - 1 })]);
+    service.lists.whitelist.set('default', new Set(['cdn.example']));
+    await expireTemporaryAllows(deps);
+    expect(whitelisted()).toEqual(['cdn.example']);
+    expect(notified).toEqual([
+      expect.stringMatching(/^cdn\.example was whitelisted for a while in an account/),
+    ]);
+    expect(await temporaryAllowsItem.getValue()).toEqual([]);
+  });
+
+  it('ends noted before a restart are carried out on the next run, in the order they were due', async () => {
+    await temporaryAllowsItem.setValue([
+      entry({ domain: 'a.example', expiresAt: T0 - HOUR }),
+      entry({ domain: 'b.example', expiresAt: T0 - 1, before: 'blocklist' }),
+      entry({ domain: 'c.example', expiresAt: T0 + HOUR }),
+    ]);
+    service.lists.whitelist.set('default', new Set(['a.example', 'b.example', 'c.example']));
+    await expireTemporaryAllows(deps);
+    expect(whitelisted()).toEqual(['c.example']);
+    expect(blocklisted()).toEqual(['b.example']);
+    expect((await alarm())?.scheduledTime).toBe(T0 + HOUR);
+  });
+});
