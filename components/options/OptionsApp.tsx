@@ -1,4 +1,5 @@
 import { AccountPanel } from './AccountPanel';
+import { DiagnosisSection } from './DiagnosisSection';
 import { DynamicIpSection } from './DynamicIpSection';
 import { LogsSection } from './LogsSection';
 import { SetupSection } from './SetupSection';
@@ -10,6 +11,7 @@ export function OptionsApp() {
       <SetupSection />
       <AccountPanel />
       <DynamicIpSection />
+      <DiagnosisSection />
       <LogsSection />
     </main>
   );
