@@ -76,11 +76,11 @@ export const atMost = (limit: number, text: string): Goal => ({ kind: 'at-most',
 export const below = (limit: number, text: string): Goal => ({ kind: 'below', limit, text });
 export const atLeast = (limit: number, text: string): Goal => ({ kind: 'at-least', limit, text });
 
-/** Three significant digits, at most two decimals: 0.0123 → 0.01, 12.34 → 12.3, 1234 → 1234. */
+/** 0.0123 → 0.01, 12.34 → 12.3, 100.33 → 100.3 (a goal of 100 must not hide behind rounding), 1234 → 1234. */
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return '–';
   const abs = Math.abs(value);
-  const decimals = abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
+  const decimals = abs >= 1000 ? 0 : abs >= 10 ? 1 : 2;
   return value.toFixed(decimals);
 }
 

@@ -187,7 +187,7 @@ async function main(): Promise<void> {
             'the logs section',
             [
               placeholder('stats-render-ms', 'Statistics render, 24 h × 5,000 domains', 'ms'),
-              placeholder('dump-mb-per-s', 'Raw log 200 MB, streamed', 'MB/s'),
+              placeholder('dump-parse-mb-per-s', 'Raw log 200 MB, parse throughput', 'MB/s'),
               placeholder('dump-peak-heap-mb', 'Raw log, peak JS heap', 'MB'),
             ],
             async () => {

@@ -118,32 +118,40 @@ export async function measurePopup(options: PopupBenchOptions): Promise<Figure[]
   const shown = await statusMatching(page, /^(Blocked|Allowed|Not blocked|Nothing to filter)/);
   if (!VERDICT.test(shown)) throw new Error(`The popup could not read the site tab: "${shown}"`);
   log(`  popup on ${SITE_HOST}: ${shown.slice(0, 90)}…`);
-  // Warm-up of both pages (first compilation, disk cache), not counted.
+  const floorWithStorageUrl = session.extensionUrl('floor-storage.html');
+  // Warm-up of every page (first compilation, code cache), not counted.
   for (let i = 0; i < 2; i++) {
     await openPopup(popup, emulator, false, 100);
     await openFloor(page, floorUrl);
+    await openFloor(page, floorWithStorageUrl);
   }
 
-  // Warm cache: the views fetched by the opening above are fresh for five minutes.
+  // Warm cache: the views fetched by the openings above are fresh for five minutes.
   const warm: Opening[] = [];
   const floor: number[] = [];
+  const floorWithStorage: number[] = [];
   const ratios: number[] = [];
   for (let run = 0; run < options.warmRuns; run++) {
-    // Alternating which page goes first, so neither always follows the other.
-    let opening: Opening;
-    let floorMs: number;
-    if (run % 2 === 0) {
-      opening = await openPopup(popup, emulator, false, 100);
-      floorMs = await openFloor(page, floorUrl);
-    } else {
-      floorMs = await openFloor(page, floorUrl);
-      opening = await openPopup(popup, emulator, false, 100);
-    }
-    warm.push(opening);
+    let opening: Opening | undefined;
+    let floorMs = Number.NaN;
+    // The order turns each run, so no page always follows the same one.
+    const steps = [
+      async () => {
+        opening = await openPopup(popup, emulator, false, 100);
+      },
+      async () => {
+        floorMs = await openFloor(page, floorUrl);
+      },
+      async () => {
+        floorWithStorage.push(await openFloor(page, floorWithStorageUrl));
+      },
+    ];
+    for (let step = 0; step < steps.length; step++) await steps[(run + step) % steps.length]!();
+    warm.push(opening!);
     floor.push(floorMs);
-    ratios.push(opening.verdictMs / floorMs);
+    ratios.push(opening!.verdictMs / floorMs);
   }
-  log(`  warm: ${warm.length} openings, floor: ${floor.length}`);
+  log(`  warm: ${warm.length} openings of the popup and of each floor page`);
 
   // Cold cache: every cached view removed before each opening, at each service latency.
   const cold = new Map<number, Opening[]>();
@@ -179,6 +187,14 @@ export async function measurePopup(options: PopupBenchOptions): Promise<Figure[]
       floor,
       null,
       'one storage.local read, one Preact render',
+    ),
+    figure(
+      'floor-storage-ms',
+      'Floor + storage layer to its word',
+      'ms',
+      floorWithStorage,
+      null,
+      'the floor reading one item through lib/settings/storage.ts (zod schemas, WXT storage): what every page pays for that layer',
     ),
     figure(
       'popup-warm-ratio',
