@@ -7,7 +7,13 @@ import { isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { localDate } from '@/lib/cache/freshness';
 import { inverseChange, type Membership } from '@/lib/cache/list-changes';
-import { type CachedView, isFreshView, type ListsView, type ViewCache } from '@/lib/cache/view-cache';
+import {
+  type CachedView,
+  isFreshView,
+  type ListsView,
+  type Saving,
+  type ViewCache,
+} from '@/lib/cache/view-cache';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import {
   accountTag,
@@ -195,7 +201,12 @@ export function createPopupController(deps: PopupDeps) {
     const needLists = !fresh(initial.lists);
     const needProfiles = initial.form === 'A' && !fresh(initial.profiles);
     const statsStale = !fresh(initial.blockedToday);
-    if (!needLists && !needProfiles && !(statsStale && statisticsNeeded(initial))) return;
+    // Today's statistics settle the verdict only when the lists leave it open: predicted from the
+    // lists at hand (stale ones too), assumed when none are cached. Fetched alongside the lists,
+    // the fresh verdict waits for one round trip instead of two; and as they cover the whole
+    // account, a fetch the lists turn out not to need still serves the next sites.
+    const statsLikelyNeeded = statsStale && (initial.lists === null || statisticsNeeded(initial));
+    if (!needLists && !needProfiles && !statsLikelyNeeded) return;
 
     const myGeneration = generation;
     const current = () => {
@@ -214,33 +225,39 @@ export function createPopupController(deps: PopupDeps) {
     }
     if (api === null) return set({ phase: 'no-key' });
     const target = { api, cache: deps.cache, account: initial.account };
+    /** Shown at once; the storage write finishes on its own (a failed one means a fetch next time). */
+    const shown = <T>({ view, saved }: Saving<T>): CachedView<T> => {
+      saved.catch(ignoreHere);
+      return view;
+    };
 
     const profilesDone = needProfiles
       ? remote.refreshProfiles(target).then(
-          (profiles) => current() && update({ profiles }),
+          (saving) => current() && update({ profiles: shown(saving) }),
           // The picker keeps what it has; the verdict does not depend on it.
-          () => undefined,
+          ignoreHere,
         )
-      : Promise.resolve();
+      : undefined;
+    const fetchStats = () =>
+      remote.refreshBlockedToday(target, today()).then(
+        (saving) => current() && update({ blockedToday: shown(saving), statsProblem: null }),
+        (error: unknown) => current() && update({ statsProblem: problemOf(error).message }),
+      );
+    let statsDone = statsLikelyNeeded ? fetchStats() : undefined;
     try {
       if (needLists) {
-        const lists = await remote.refreshLists(target, initial.scope, initial.profile);
+        const lists = shown(await remote.refreshLists(target, initial.scope, initial.profile));
         if (!current()) return;
         update({ lists });
       }
       const afterLists = current();
-      if (afterLists && !fresh(afterLists.blockedToday) && statisticsNeeded(afterLists)) {
-        try {
-          const blockedToday = await remote.refreshBlockedToday(target, today());
-          if (current()) update({ blockedToday, statsProblem: null });
-        } catch (error) {
-          if (current()) update({ statsProblem: problemOf(error).message });
-        }
+      if (statsDone === undefined && afterLists && statsStale && statisticsNeeded(afterLists)) {
+        statsDone = fetchStats();
       }
     } catch (error) {
       if (current()) update({ problem: problemOf(error) });
     } finally {
-      await profilesDone;
+      await Promise.all([profilesDone, statsDone]);
       if (current()) update({ refreshing: false });
     }
   }

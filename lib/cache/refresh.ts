@@ -6,7 +6,7 @@
  */
 import type { CallOptions, DnsFilterApi } from '@/lib/api/types';
 import { summariseDay } from '@/lib/logs/stats';
-import type { CachedView, ListsView, ViewCache } from './view-cache';
+import type { ListsView, Saving, ViewCache } from './view-cache';
 
 export interface RefreshTarget {
   api: DnsFilterApi;
@@ -20,7 +20,7 @@ export async function refreshLists(
   scope: string,
   profile: string | undefined,
   opts?: CallOptions,
-): Promise<CachedView<ListsView>> {
+): Promise<Saving<ListsView>> {
   const [whitelist, blocklist] = await Promise.all([
     api.listDomains('whitelist', profile, opts),
     api.listDomains('blocklist', profile, opts),
@@ -31,7 +31,7 @@ export async function refreshLists(
 export async function refreshProfiles(
   { api, cache, account }: RefreshTarget,
   opts?: CallOptions,
-): Promise<CachedView<readonly string[]>> {
+): Promise<Saving<readonly string[]>> {
   return cache.saveProfiles(account, await api.listProfiles(opts));
 }
 
@@ -40,7 +40,7 @@ export async function refreshBlockedToday(
   { api, cache, account }: RefreshTarget,
   date: string,
   opts?: CallOptions,
-): Promise<CachedView<ReadonlyMap<string, number>>> {
+): Promise<Saving<ReadonlyMap<string, number>>> {
   const summary = summariseDay(await api.getStats(date, opts));
   const blocked = new Map(summary.blockedDomains.map(({ key, count }) => [key, count]));
   return cache.saveBlockedToday(account, date, blocked);

@@ -24,6 +24,15 @@ export interface ListsView {
   blocklist: string;
 }
 
+/**
+ * A view just fetched, usable at once, and its write to storage. The popup shows the view
+ * without waiting for the write; a write that fails only means the next opening fetches again.
+ */
+export interface Saving<T> {
+  view: CachedView<T>;
+  saved: Promise<void>;
+}
+
 export interface ViewCacheDeps {
   now?: () => number;
 }
@@ -38,15 +47,15 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
       return view({ whitelist: stored.whitelist, blocklist: stored.blocklist }, stored.fetchedAt);
     },
 
-    async saveLists(
+    saveLists(
       scope: string,
       account: string,
       lists: { whitelist: Iterable<string>; blocklist: Iterable<string> },
-    ): Promise<CachedView<ListsView>> {
+    ): Saving<ListsView> {
       const value = { whitelist: packDomains(lists.whitelist), blocklist: packDomains(lists.blocklist) };
       const fetchedAt = now();
-      await cachedListsItem(scope).setValue({ account, fetchedAt, ...value });
-      return view(value, fetchedAt);
+      const saved = cachedListsItem(scope).setValue({ account, fetchedAt, ...value });
+      return { view: view(value, fetchedAt), saved };
     },
 
     /**
@@ -77,12 +86,12 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
       return view(stored.profiles, stored.at);
     },
 
-    async saveProfiles(account: string, profiles: string[]): Promise<CachedView<readonly string[]>> {
+    saveProfiles(account: string, profiles: string[]): Saving<readonly string[]> {
       // The shared item holds at most 200 (it feeds the context menu too).
       const kept = profiles.slice(0, 200);
       const at = now();
-      await profilesCacheItem.setValue({ account, profiles: kept, at });
-      return view(kept, at);
+      const saved = profilesCacheItem.setValue({ account, profiles: kept, at });
+      return { view: view(kept, at), saved };
     },
 
     async readBlockedToday(
@@ -94,19 +103,19 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
       return view(new Map(Object.entries(stored.blocked)), stored.fetchedAt);
     },
 
-    async saveBlockedToday(
+    saveBlockedToday(
       account: string,
       date: string,
       blocked: ReadonlyMap<string, number>,
-    ): Promise<CachedView<ReadonlyMap<string, number>>> {
+    ): Saving<ReadonlyMap<string, number>> {
       const fetchedAt = now();
-      await cachedBlockedTodayItem.setValue({
+      const saved = cachedBlockedTodayItem.setValue({
         account,
         date,
         fetchedAt,
         blocked: Object.fromEntries(blocked),
       });
-      return view(blocked, fetchedAt);
+      return { view: view(blocked, fetchedAt), saved };
     },
   };
 }

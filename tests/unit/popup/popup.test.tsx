@@ -48,8 +48,8 @@ describe('answering from the cache and refreshing', () => {
     await cacheAt(T0 - 2 * MINUTE).saveLists('A:default', accountOf('A'), {
       whitelist: ['example.com'],
       blocklist: [],
-    });
-    await cacheAt(T0 - 2 * MINUTE).saveProfiles(accountOf('A'), ['default', 'kids1']);
+    }).saved;
+    await cacheAt(T0 - 2 * MINUTE).saveProfiles(accountOf('A'), ['default', 'kids1']).saved;
     const api = createFakeApi('A');
     const popup = await openPopup({ url: 'https://www.example.com/', api });
     await waitForVerdict(
@@ -63,9 +63,9 @@ describe('answering from the cache and refreshing', () => {
 
   it("fresh cache with today's statistics: a stats verdict with no call either", async () => {
     const cache = cacheAt(T0 - 2 * MINUTE);
-    await cache.saveLists('A:default', accountOf('A'), { whitelist: [], blocklist: [] });
-    await cache.saveProfiles(accountOf('A'), ['default']);
-    await cache.saveBlockedToday(accountOf('A'), TODAY, new Map([['ads.example.net', 4]]));
+    await cache.saveLists('A:default', accountOf('A'), { whitelist: [], blocklist: [] }).saved;
+    await cache.saveProfiles(accountOf('A'), ['default']).saved;
+    await cache.saveBlockedToday(accountOf('A'), TODAY, new Map([['ads.example.net', 4]])).saved;
     const api = createFakeApi('A');
     const popup = await openPopup({ url: 'https://ads.example.net/', api });
     await waitForVerdict("Blocked: today's statistics show 4 blocked queries for ads.example.net");
@@ -79,8 +79,8 @@ describe('answering from the cache and refreshing', () => {
     await cacheAt(T0 - MINUTE).saveLists('A:default', accountOf('A'), {
       whitelist: [],
       blocklist: ['shop.example'],
-    });
-    await cacheAt(T0 - MINUTE).saveProfiles(accountOf('A'), ['default']);
+    }).saved;
+    await cacheAt(T0 - MINUTE).saveProfiles(accountOf('A'), ['default']).saved;
     const popup = await openPopup({ url: 'https://shop.example/', now: () => now });
     await popup.started;
     expect(screen.queryByText(/Lists checked/)).toBeNull();
@@ -94,8 +94,8 @@ describe('answering from the cache and refreshing', () => {
     await cacheAt(T0 - 12 * MINUTE).saveLists('A:default', accountOf('A'), {
       whitelist: [],
       blocklist: ['shop.example'],
-    });
-    await cacheAt(T0 - 12 * MINUTE).saveProfiles(accountOf('A'), ['default']);
+    }).saved;
+    await cacheAt(T0 - 12 * MINUTE).saveProfiles(accountOf('A'), ['default']).saved;
     const api = createFakeApi('A', { whitelist: { default: ['shop.example'] } });
     const release = holdCalls(api);
     const popup = await openPopup({ url: 'https://shop.example/', api });
@@ -112,7 +112,7 @@ describe('answering from the cache and refreshing', () => {
     await cacheAt(T0 - 30 * MINUTE).saveLists('A:default', accountOf('A'), {
       whitelist: [],
       blocklist: ['shop.example'],
-    });
+    }).saved;
     const api = createFakeApi('A');
     api.failWith(new ApiError('network', 'Could not reach the service: check your connection.'));
     const popup = await openPopup({ url: 'https://shop.example/', api });
@@ -137,7 +137,11 @@ describe('answering from the cache and refreshing', () => {
     expect(popup.optionsOpened()).toBe(1);
   });
 
-  it('does not ask for statistics when the lists settle the verdict', async () => {
+  it('does not ask for statistics when the (stale) cached lists already settle the verdict', async () => {
+    await cacheAt(T0 - 20 * MINUTE).saveLists('A:default', accountOf('A'), {
+      whitelist: [],
+      blocklist: ['example.com'],
+    }).saved;
     const api = createFakeApi('A', {
       blocklist: { default: ['example.com'] },
       blockedToday: { 'example.com': 3 },
@@ -145,7 +149,25 @@ describe('answering from the cache and refreshing', () => {
     const popup = await openPopup({ url: 'https://example.com/', api });
     await popup.started;
     expect(verdictText()).toBe('Blocked: example.com is on the blocklist of profile default.');
-    expect(api.calls.some((call) => call.startsWith('logs/getstats'))).toBe(false);
+    expect(api.calls.sort()).toEqual(['blocklist/list default', 'profiles/list', 'whitelist/list default']);
+    expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
+  });
+
+  it("cold: fetches today's statistics alongside the lists, not after them", async () => {
+    const api = createFakeApi('A', { blockedToday: { 'ads.example.net': 2 } });
+    const statsAsked: string[][] = [];
+    const getStats = api.getStats.bind(api);
+    api.getStats = (date) => {
+      statsAsked.push([...api.calls]);
+      return getStats(date);
+    };
+    const release = holdCalls(api);
+    const popup = await openPopup({ url: 'https://ads.example.net/', api });
+    await waitFor(() => expect(statsAsked).toHaveLength(1));
+    // Asked while both list calls were still waiting for their answers.
+    expect(popup.marks).toEqual([]);
+    release();
+    await waitForVerdict("Blocked: today's statistics show 2 blocked queries");
     expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
   });
 
@@ -364,7 +386,7 @@ describe('one-click changes', () => {
   });
 
   it('counts changes the worker delivered after the lists were fetched (context menu, shortcut)', async () => {
-    await cacheAt(T0 - MINUTE).saveLists('A:default', accountOf('A'), { whitelist: [], blocklist: [] });
+    await cacheAt(T0 - MINUTE).saveLists('A:default', accountOf('A'), { whitelist: [], blocklist: [] }).saved;
     await settledChangesItem.setValue([
       {
         id: '1',
