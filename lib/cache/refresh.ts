@@ -1,8 +1,8 @@
 /**
  * Fetches the views the popup needs and stores them (lib/cache/view-cache.ts). One call per
  * list: `whitelist/list` and `blocklist/list` for the scope, `profiles/list`, and `logs/getstats`
- * for today only when the lists leave the verdict open. Loaded only when something is stale, so
- * a popup with a fresh cache never loads the API client at all.
+ * for today when the lists are likely to leave the verdict open (the controller decides). Loaded
+ * only when something is stale, so a popup with a fresh cache never loads the API client at all.
  */
 import type { CallOptions, DnsFilterApi } from '@/lib/api/types';
 import { summariseDay } from '@/lib/logs/stats';
