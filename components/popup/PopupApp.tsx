@@ -1,7 +1,6 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ListChange } from '@/lib/messaging/protocol';
 import type { PopupController, PopupState, ReadyState } from './popup-controller';
-import { type PageDiagnosis, PageDiagnosisPanel, pageKnowledge, usePageDiagnosis } from './FailedHostsList';
 import { derivePopupView, type PopupView } from './popup-view';
 
 const PROPAGATION_REMINDER =
@@ -26,12 +25,7 @@ function useControllerState(controller: PopupController): PopupState {
 
 export function PopupApp({ controller, openOptions, mark, now = Date.now }: PopupAppProps) {
   const state = useControllerState(controller);
-  const host = state.phase === 'ready' ? state.host : null;
-  const diagnosis = usePageDiagnosis(host);
-  const view = useMemo(
-    () => (state.phase === 'ready' ? derivePopupView(state, now(), pageKnowledge(diagnosis, host)) : null),
-    [state, now, diagnosis, host],
-  );
+  const view = useMemo(() => (state.phase === 'ready' ? derivePopupView(state, now()) : null), [state, now]);
 
   const marked = useRef({ verdict: false, fresh: false });
   useLayoutEffect(() => {
@@ -48,13 +42,7 @@ export function PopupApp({ controller, openOptions, mark, now = Date.now }: Popu
   return (
     <main class="popup">
       {state.phase === 'ready' && view ? (
-        <Ready
-          state={state}
-          view={view}
-          controller={controller}
-          openOptions={openOptions}
-          diagnosis={diagnosis}
-        />
+        <Ready state={state} view={view} controller={controller} openOptions={openOptions} />
       ) : (
         <NotReady state={state} openOptions={openOptions} />
       )}
@@ -93,10 +81,9 @@ interface ReadyProps {
   view: PopupView;
   controller: PopupController;
   openOptions(): void;
-  diagnosis: PageDiagnosis;
 }
 
-function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) {
+function Ready({ state, view, controller, openOptions }: ReadyProps) {
   const busy = state.change.state === 'running';
   const verdictClass = view.verdict === null ? 'unknown' : view.verdict.kind;
   const act = (op: ListChange['op'], list: ListChange['list']) => {
@@ -178,8 +165,6 @@ function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) 
           </button>
         )}
       </div>
-
-      <PageDiagnosisPanel state={state} view={view} controller={controller} diagnosis={diagnosis} />
 
       {view.pending.length > 0 && (
         <ul class="pending" aria-label="Waiting to be sent">
