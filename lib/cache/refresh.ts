@@ -6,7 +6,7 @@
  */
 import type { CallOptions, DnsFilterApi } from '@/lib/api/types';
 import { summariseDay } from '@/lib/logs/stats';
-import type { ListsView, Saving, ViewCache } from './view-cache';
+import type { ListsView, SavedView, Saving, ViewCache } from './view-cache';
 
 export interface RefreshTarget {
   api: DnsFilterApi;
@@ -25,14 +25,14 @@ export async function refreshLists(
     api.listDomains('whitelist', profile, opts),
     api.listDomains('blocklist', profile, opts),
   ]);
-  return cache.saveLists(scope, account, { whitelist, blocklist });
+  return notWaiting(cache.saveLists(scope, account, { whitelist, blocklist }));
 }
 
 export async function refreshProfiles(
   { api, cache, account }: RefreshTarget,
   opts?: CallOptions,
 ): Promise<Saving<readonly string[]>> {
-  return cache.saveProfiles(account, await api.listProfiles(opts));
+  return notWaiting(cache.saveProfiles(account, await api.listProfiles(opts)));
 }
 
 /** Statistics are per account in both forms (`logs/getstats` takes no profile). */
@@ -43,5 +43,10 @@ export async function refreshBlockedToday(
 ): Promise<Saving<ReadonlyMap<string, number>>> {
   const summary = summariseDay(await api.getStats(date, opts));
   const blocked = new Map(summary.blockedDomains.map(({ key, count }) => [key, count]));
-  return cache.saveBlockedToday(account, date, blocked);
+  return notWaiting(cache.saveBlockedToday(account, date, blocked));
+}
+
+/** Not a promise: returned from an async function, it does not make the caller wait for the write. */
+function notWaiting<T>(saving: SavedView<T>): Saving<T> {
+  return { view: saving.view, saved: saving };
 }

@@ -30,7 +30,17 @@ export interface ListsView {
  */
 export interface Saving<T> {
   view: CachedView<T>;
-  saved: Promise<void>;
+  saved: Promise<unknown>;
+}
+
+/** Resolves with the view once it is stored, as callers expect; `.view` is there at once. */
+export type SavedView<T> = Promise<CachedView<T>> & { view: CachedView<T> };
+
+function savedView<T>(view: CachedView<T>, write: Promise<void>): SavedView<T> {
+  return Object.assign(
+    write.then(() => view),
+    { view },
+  );
 }
 
 export interface ViewCacheDeps {
@@ -51,11 +61,13 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
       scope: string,
       account: string,
       lists: { whitelist: Iterable<string>; blocklist: Iterable<string> },
-    ): Saving<ListsView> {
+    ): SavedView<ListsView> {
       const value = { whitelist: packDomains(lists.whitelist), blocklist: packDomains(lists.blocklist) };
       const fetchedAt = now();
-      const saved = cachedListsItem(scope).setValue({ account, fetchedAt, ...value });
-      return { view: view(value, fetchedAt), saved };
+      return savedView(
+        view(value, fetchedAt),
+        cachedListsItem(scope).setValue({ account, fetchedAt, ...value }),
+      );
     },
 
     /**
@@ -86,12 +98,11 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
       return view(stored.profiles, stored.at);
     },
 
-    saveProfiles(account: string, profiles: string[]): Saving<readonly string[]> {
+    saveProfiles(account: string, profiles: string[]): SavedView<readonly string[]> {
       // The shared item holds at most 200 (it feeds the context menu too).
       const kept = profiles.slice(0, 200);
       const at = now();
-      const saved = profilesCacheItem.setValue({ account, profiles: kept, at });
-      return { view: view(kept, at), saved };
+      return savedView(view(kept, at), profilesCacheItem.setValue({ account, profiles: kept, at }));
     },
 
     async readBlockedToday(
@@ -107,15 +118,10 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
       account: string,
       date: string,
       blocked: ReadonlyMap<string, number>,
-    ): Saving<ReadonlyMap<string, number>> {
+    ): SavedView<ReadonlyMap<string, number>> {
       const fetchedAt = now();
-      const saved = cachedBlockedTodayItem.setValue({
-        account,
-        date,
-        fetchedAt,
-        blocked: Object.fromEntries(blocked),
-      });
-      return { view: view(blocked, fetchedAt), saved };
+      const stored = { account, date, fetchedAt, blocked: Object.fromEntries(blocked) };
+      return savedView(view(blocked, fetchedAt), cachedBlockedTodayItem.setValue(stored));
     },
   };
 }

@@ -41,7 +41,7 @@ describe('view cache', () => {
     await cache.saveLists('A:default', 'A http://x', {
       whitelist: ['b.com', 'A.com.'],
       blocklist: ['bücher.de'],
-    }).saved;
+    });
     const view = await cache.readLists('A:default', 'A http://x');
     expect(view).toEqual({
       value: { whitelist: 'a.com\nb.com', blocklist: 'xn--bcher-kva.de' },
@@ -54,7 +54,7 @@ describe('view cache', () => {
 
   it('keeps scopes apart and ignores a view of another account', async () => {
     const cache = createViewCache({ now: () => T0 });
-    await cache.saveLists('A:kids1', 'A http://x', { whitelist: ['kids.org'], blocklist: [] }).saved;
+    await cache.saveLists('A:kids1', 'A http://x', { whitelist: ['kids.org'], blocklist: [] });
     expect(await cache.readLists('A:default', 'A http://x')).toBeNull();
     expect(await cache.readLists('A:kids1', 'B http://x')).toBeNull();
     expect((await cache.readLists('A:kids1', 'A http://x'))?.value.whitelist).toBe('kids.org');
@@ -72,7 +72,7 @@ describe('view cache', () => {
   it('applies confirmed changes, keeping the lists exclusive and the fetch time unchanged', async () => {
     let now = T0;
     const cache = createViewCache({ now: () => now });
-    await cache.saveLists('A:default', 'acct', { whitelist: ['keep.org'], blocklist: ['move.com'] }).saved;
+    await cache.saveLists('A:default', 'acct', { whitelist: ['keep.org'], blocklist: ['move.com'] });
     now = T0 + MINUTE;
     await cache.applyChanges('A:default', 'acct', [{ op: 'add', list: 'whitelist', domain: 'move.com' }]);
     expect(await cache.readLists('A:default', 'acct')).toMatchObject({
@@ -83,7 +83,7 @@ describe('view cache', () => {
 
   it('keeps today’s blocked counts per account and day only', async () => {
     const cache = createViewCache({ now: () => T0 });
-    await cache.saveBlockedToday('acct', '2026-05-01', new Map([['ads.example.net', 7]])).saved;
+    await cache.saveBlockedToday('acct', '2026-05-01', new Map([['ads.example.net', 7]]));
     expect((await cache.readBlockedToday('acct', '2026-05-01'))?.value.get('ads.example.net')).toBe(7);
     expect(await cache.readBlockedToday('acct', '2026-05-02')).toBeNull();
     expect(await cache.readBlockedToday('other', '2026-05-01')).toBeNull();
@@ -91,7 +91,7 @@ describe('view cache', () => {
 
   it('keeps the profile list per account', async () => {
     const cache = createViewCache({ now: () => T0 });
-    await cache.saveProfiles('acct', ['default', 'kids1']).saved;
+    await cache.saveProfiles('acct', ['default', 'kids1']);
     expect((await cache.readProfiles('acct'))?.value).toEqual(['default', 'kids1']);
     expect(await cache.readProfiles('other')).toBeNull();
   });

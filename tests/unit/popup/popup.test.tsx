@@ -48,8 +48,8 @@ describe('answering from the cache and refreshing', () => {
     await cacheAt(T0 - 2 * MINUTE).saveLists('A:default', accountOf('A'), {
       whitelist: ['example.com'],
       blocklist: [],
-    }).saved;
-    await cacheAt(T0 - 2 * MINUTE).saveProfiles(accountOf('A'), ['default', 'kids1']).saved;
+    });
+    await cacheAt(T0 - 2 * MINUTE).saveProfiles(accountOf('A'), ['default', 'kids1']);
     const api = createFakeApi('A');
     const popup = await openPopup({ url: 'https://www.example.com/', api });
     await waitForVerdict(
@@ -63,9 +63,9 @@ describe('answering from the cache and refreshing', () => {
 
   it("fresh cache with today's statistics: a stats verdict with no call either", async () => {
     const cache = cacheAt(T0 - 2 * MINUTE);
-    await cache.saveLists('A:default', accountOf('A'), { whitelist: [], blocklist: [] }).saved;
-    await cache.saveProfiles(accountOf('A'), ['default']).saved;
-    await cache.saveBlockedToday(accountOf('A'), TODAY, new Map([['ads.example.net', 4]])).saved;
+    await cache.saveLists('A:default', accountOf('A'), { whitelist: [], blocklist: [] });
+    await cache.saveProfiles(accountOf('A'), ['default']);
+    await cache.saveBlockedToday(accountOf('A'), TODAY, new Map([['ads.example.net', 4]]));
     const api = createFakeApi('A');
     const popup = await openPopup({ url: 'https://ads.example.net/', api });
     await waitForVerdict("Blocked: today's statistics show 4 blocked queries for ads.example.net");
@@ -79,8 +79,8 @@ describe('answering from the cache and refreshing', () => {
     await cacheAt(T0 - MINUTE).saveLists('A:default', accountOf('A'), {
       whitelist: [],
       blocklist: ['shop.example'],
-    }).saved;
-    await cacheAt(T0 - MINUTE).saveProfiles(accountOf('A'), ['default']).saved;
+    });
+    await cacheAt(T0 - MINUTE).saveProfiles(accountOf('A'), ['default']);
     const popup = await openPopup({ url: 'https://shop.example/', now: () => now });
     await popup.started;
     expect(screen.queryByText(/Lists checked/)).toBeNull();
@@ -94,8 +94,8 @@ describe('answering from the cache and refreshing', () => {
     await cacheAt(T0 - 12 * MINUTE).saveLists('A:default', accountOf('A'), {
       whitelist: [],
       blocklist: ['shop.example'],
-    }).saved;
-    await cacheAt(T0 - 12 * MINUTE).saveProfiles(accountOf('A'), ['default']).saved;
+    });
+    await cacheAt(T0 - 12 * MINUTE).saveProfiles(accountOf('A'), ['default']);
     const api = createFakeApi('A', { whitelist: { default: ['shop.example'] } });
     const release = holdCalls(api);
     const popup = await openPopup({ url: 'https://shop.example/', api });
@@ -112,7 +112,7 @@ describe('answering from the cache and refreshing', () => {
     await cacheAt(T0 - 30 * MINUTE).saveLists('A:default', accountOf('A'), {
       whitelist: [],
       blocklist: ['shop.example'],
-    }).saved;
+    });
     const api = createFakeApi('A');
     api.failWith(new ApiError('network', 'Could not reach the service: check your connection.'));
     const popup = await openPopup({ url: 'https://shop.example/', api });
@@ -141,7 +141,7 @@ describe('answering from the cache and refreshing', () => {
     await cacheAt(T0 - 20 * MINUTE).saveLists('A:default', accountOf('A'), {
       whitelist: [],
       blocklist: ['example.com'],
-    }).saved;
+    });
     const api = createFakeApi('A', {
       blocklist: { default: ['example.com'] },
       blockedToday: { 'example.com': 3 },
@@ -386,7 +386,7 @@ describe('one-click changes', () => {
   });
 
   it('counts changes the worker delivered after the lists were fetched (context menu, shortcut)', async () => {
-    await cacheAt(T0 - MINUTE).saveLists('A:default', accountOf('A'), { whitelist: [], blocklist: [] }).saved;
+    await cacheAt(T0 - MINUTE).saveLists('A:default', accountOf('A'), { whitelist: [], blocklist: [] });
     await settledChangesItem.setValue([
       {
         id: '1',
