@@ -1,5 +1,6 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ListChange } from '@/lib/messaging/protocol';
+import { type PageDiagnosis, PageDiagnosisPanel, pageKnowledge, usePageDiagnosis } from './FailedHostsList';
 import type { PopupController, PopupState, ReadyState } from './popup-controller';
 import { derivePopupView, type PopupView } from './popup-view';
 
@@ -25,7 +26,12 @@ function useControllerState(controller: PopupController): PopupState {
 
 export function PopupApp({ controller, openOptions, mark, now = Date.now }: PopupAppProps) {
   const state = useControllerState(controller);
-  const view = useMemo(() => (state.phase === 'ready' ? derivePopupView(state, now()) : null), [state, now]);
+  const host = state.phase === 'ready' ? state.host : null;
+  const diagnosis = usePageDiagnosis(host);
+  const view = useMemo(
+    () => (state.phase === 'ready' ? derivePopupView(state, now(), pageKnowledge(diagnosis, host)) : null),
+    [state, now, diagnosis, host],
+  );
 
   const marked = useRef({ verdict: false, fresh: false });
   useLayoutEffect(() => {
@@ -42,7 +48,13 @@ export function PopupApp({ controller, openOptions, mark, now = Date.now }: Popu
   return (
     <main class="popup">
       {state.phase === 'ready' && view ? (
-        <Ready state={state} view={view} controller={controller} openOptions={openOptions} />
+        <Ready
+          state={state}
+          view={view}
+          controller={controller}
+          openOptions={openOptions}
+          diagnosis={diagnosis}
+        />
       ) : (
         <NotReady state={state} openOptions={openOptions} />
       )}
@@ -81,9 +93,10 @@ interface ReadyProps {
   view: PopupView;
   controller: PopupController;
   openOptions(): void;
+  diagnosis: PageDiagnosis;
 }
 
-function Ready({ state, view, controller, openOptions }: ReadyProps) {
+function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) {
   const busy = state.change.state === 'running';
   const verdictClass = view.verdict === null ? 'unknown' : view.verdict.kind;
   const act = (op: ListChange['op'], list: ListChange['list']) => {
@@ -165,6 +178,8 @@ function Ready({ state, view, controller, openOptions }: ReadyProps) {
           </button>
         )}
       </div>
+
+      <PageDiagnosisPanel state={state} view={view} controller={controller} diagnosis={diagnosis} />
 
       {view.pending.length > 0 && (
         <ul class="pending" aria-label="Waiting to be sent">

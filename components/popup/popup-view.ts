@@ -74,13 +74,27 @@ function indexes(state: ReadyState, withPending: boolean): Indexes | null {
   };
 }
 
-function verdictWith(state: ReadyState, lists: Indexes): Verdict {
+/** What page diagnosis (lib/diagnosis) knows about the page, when it is on. */
+export interface PageKnowledge {
+  mainFrameFailure?: { error: string };
+}
+
+function verdictWith(state: ReadyState, lists: Indexes, page: PageKnowledge = {}): Verdict {
   return verdictFor(state.host, {
     ...lists,
     blockedTlds: state.blockedTlds,
     defaultBlock: state.defaultBlock,
     blockedToday: state.blockedToday?.value,
+    ...page,
   });
+}
+
+/** Where `domain` is in the scope's lists, counting waiting changes; null while the lists are unknown. */
+export function membershipOf(state: ReadyState, domain: string): Membership | null {
+  const lists = indexes(state, true);
+  if (lists === null) return null;
+  if (lists.whitelist.has(domain)) return 'whitelist';
+  return lists.blocklist.has(domain) ? 'blocklist' : 'none';
 }
 
 /** True when the lists leave the verdict open, so today's statistics could settle it. */
@@ -89,14 +103,14 @@ export function statisticsNeeded(state: ReadyState): boolean {
   return lists !== null && needsStatistics(verdictWith(state, lists));
 }
 
-export function derivePopupView(state: ReadyState, now: number): PopupView {
+export function derivePopupView(state: ReadyState, now: number, page: PageKnowledge = {}): PopupView {
   const lists = indexes(state, true);
-  const verdict = lists === null ? null : verdictWith(state, lists);
+  const verdict = lists === null ? null : verdictWith(state, lists, page);
   const confirmedOnly = indexes(state, false);
   const includesPending =
     verdict !== null &&
     confirmedOnly !== null &&
-    JSON.stringify(verdictWith(state, confirmedOnly)) !== JSON.stringify(verdict);
+    JSON.stringify(verdictWith(state, confirmedOnly, page)) !== JSON.stringify(verdict);
 
   const statsSettled = isFreshView(state.blockedToday, now) || state.statsProblem !== null;
   const fresh =
@@ -185,6 +199,13 @@ export function verdictSentence(verdict: Verdict, host: string, scope: string): 
     case 'stats': {
       const queries = verdict.count === 1 ? '1 blocked query' : `${verdict.count} blocked queries`;
       return `Blocked: today's statistics show ${queries} for ${host}, which is on neither of your lists, so a blocked category probably applies.`;
+    }
+    case 'dns-failure': {
+      // Page diagnosis saw the page fail; nothing above explains it, so the filter is the likely cause.
+      const stats = verdict.statsChecked
+        ? ` Today's statistics show no blocked queries for it yet: if the site is down, the cause may be elsewhere.`
+        : '';
+      return `Blocked, probably by the filter: ${host} did not load (${verdict.error}, the way a DNS block looks), and your lists for ${scope} do not explain it, so a blocked category probably applies.${stats}`;
     }
     case 'none': {
       const stats = verdict.statsChecked ? ` Today's statistics show no blocked queries for ${host}.` : '';

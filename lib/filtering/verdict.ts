@@ -6,7 +6,9 @@
  *   2. a blocklist entry covering the host;
  *   3. a TLD block, then default-block, as set from this browser (the API cannot read them back);
  *   4. today's statistics showing the resolver blocked the host;
- *   5. otherwise not blocked by the lists (a category may still apply).
+ *   5. the page itself failed to load with a DNS-type error (page diagnosis): probably blocked by
+ *      the filter, since nothing above explains it;
+ *   6. otherwise not blocked by the lists (a category may still apply).
  */
 import { canonicalHost, type DomainIndex } from './domain-index';
 
@@ -19,6 +21,11 @@ export interface VerdictKnowledge {
   defaultBlock: boolean;
   /** Blocked-query counts from today's statistics by canonical host; absent while unknown. */
   blockedToday?: ReadonlyMap<string, number>;
+  /**
+   * The page's main frame failed with a DNS-type error (lib/diagnosis/classify.ts); `error` is
+   * the browser's code. Absent without page diagnosis.
+   */
+  mainFrameFailure?: { error: string };
 }
 
 export type Verdict =
@@ -27,6 +34,8 @@ export type Verdict =
   | { kind: 'blocked'; reason: 'tld'; tld: string }
   | { kind: 'blocked'; reason: 'default-block' }
   | { kind: 'blocked'; reason: 'stats'; count: number }
+  /** Probably blocked: the page failed to load the way a DNS block makes it fail. */
+  | { kind: 'blocked'; reason: 'dns-failure'; error: string; statsChecked: boolean }
   /** `statsChecked`: today's statistics were consulted and showed no block. */
   | { kind: 'not-blocked'; reason: 'none'; statsChecked: boolean };
 
@@ -41,12 +50,16 @@ export function verdictFor(host: string, knowledge: VerdictKnowledge): Verdict {
   if (knowledge.defaultBlock) return { kind: 'blocked', reason: 'default-block' };
   const count = knowledge.blockedToday?.get(canonical) ?? 0;
   if (count > 0) return { kind: 'blocked', reason: 'stats', count };
-  return { kind: 'not-blocked', reason: 'none', statsChecked: knowledge.blockedToday !== undefined };
+  const statsChecked = knowledge.blockedToday !== undefined;
+  if (knowledge.mainFrameFailure) {
+    return { kind: 'blocked', reason: 'dns-failure', error: knowledge.mainFrameFailure.error, statsChecked };
+  }
+  return { kind: 'not-blocked', reason: 'none', statsChecked };
 }
 
 /** Whether the lists, TLDs and default-block settle the verdict, so today's statistics are not needed. */
 export function needsStatistics(verdict: Verdict): boolean {
-  return verdict.reason === 'none' || verdict.reason === 'stats';
+  return verdict.reason === 'none' || verdict.reason === 'stats' || verdict.reason === 'dns-failure';
 }
 
 function coversTld(host: string, tld: string): boolean {
