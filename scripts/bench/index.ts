@@ -37,8 +37,8 @@ const groups = new Set<Group>(
 
 /** Run counts: enough for a stable median, few enough for a few minutes on two cores. */
 const RUNS = quick
-  ? { warm: 4, cold: 2, stats: 2, dump: 1, workerBlocks: 2, verdict: 3 }
-  : { warm: 15, cold: 7, stats: 5, dump: 3, workerBlocks: 3, verdict: 7 };
+  ? { warm: 4, bigLists: 2, cold: 2, stats: 2, dump: 1, workerBlocks: 2, verdict: 3 }
+  : { warm: 15, bigLists: 7, cold: 7, stats: 5, dump: 3, workerBlocks: 3, verdict: 7 };
 
 const log = (line: string) => console.log(line);
 
@@ -153,6 +153,7 @@ async function main(): Promise<void> {
                 control,
                 buildDir: FLOOR_BUILD,
                 warmRuns: RUNS.warm,
+                bigListRuns: RUNS.bigLists,
                 coldRuns: RUNS.cold,
                 latencies: [0, 100],
                 log,

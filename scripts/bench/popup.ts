@@ -11,10 +11,12 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { EmulatorHandle } from '../../emulator/index.ts';
+import { canonicalSortedDomains, packDomains } from '../../lib/filtering/domain-index.ts';
 import type { ChromiumSession } from '../../tests/e2e/harness/chromium.ts';
 import { sizeOfFiles } from './bundle-size.ts';
 import { atMost, below, type Figure, figure, summarise } from './figures.ts';
 import { inPage, removeStoredKeys, statusMatching, untilQuiet, waitForMark } from './page.ts';
+import { syntheticList } from './verdict-lookup.ts';
 
 /** On none of the demo account's lists: the verdict needs both lists and today's statistics. */
 export const SITE_HOST = 'weather.example.com';
@@ -23,6 +25,34 @@ const LISTS_NEEDED = 3;
 /** Every cached view of the service the popup keeps (lib/settings/storage.ts). */
 const CACHE_KEYS = /^(cachedLists:|cachedBlockedToday|profilesCache)/;
 const VERDICT = /^(Blocked|Allowed|Not blocked)/;
+const BIG_LIST_ENTRIES = 100_000;
+
+/**
+ * Replaces the cached lists of the popup's scope with two lists of `entries` entries, in the form
+ * lib/cache/view-cache.ts stores them (packed strings; canonical sorted arrays in earlier
+ * versions), fetched just now. Returns the scope key.
+ */
+async function cacheBigLists(control: Page, entries: number): Promise<string> {
+  const [key, packed] = await inPage<[string | undefined, boolean]>(
+    control,
+    `chrome.storage.local.get(null).then((all) => {
+      const key = Object.keys(all).find((k) => k.startsWith('cachedLists:') && !k.endsWith('$'));
+      return [key, key !== undefined && typeof all[key].whitelist === 'string'];
+    })`,
+  );
+  if (!key) throw new Error('No cached lists to enlarge: the popup did not cache its lists');
+  const form = (raw: string[]) => (packed ? packDomains(raw) : canonicalSortedDomains(raw));
+  const whitelist = form(syntheticList(entries, 11, 'w'));
+  const blocklist = form(syntheticList(entries, 12, 'b'));
+  await inPage(
+    control,
+    `chrome.storage.local.get(${JSON.stringify(key)}).then((stored) => chrome.storage.local.set({
+      [${JSON.stringify(key)}]: { ...stored[${JSON.stringify(key)}], fetchedAt: Date.now(),
+        whitelist: ${JSON.stringify(whitelist)}, blocklist: ${JSON.stringify(blocklist)} },
+    }))`,
+  );
+  return key;
+}
 
 export interface PopupBenchOptions {
   session: ChromiumSession;
@@ -31,6 +61,7 @@ export interface PopupBenchOptions {
   control: Page;
   buildDir: string;
   warmRuns: number;
+  bigListRuns: number;
   coldRuns: number;
   latencies: readonly number[];
   log(line: string): void;
@@ -153,6 +184,20 @@ export async function measurePopup(options: PopupBenchOptions): Promise<Figure[]
   }
   log(`  warm: ${warm.length} openings of the popup and of each floor page`);
 
+  // Warm cache again, with a whitelist and a blocklist of 100,000 entries each in the cache (as
+  // a fetch of such lists leaves it), to see what large lists cost an opening.
+  const bigLists = await cacheBigLists(control, BIG_LIST_ENTRIES);
+  const warmBig: number[] = [];
+  let bigListCalls = 0;
+  for (let run = 0; run < options.bigListRuns; run++) {
+    const opening = await openPopup(popup, emulator, false, 100);
+    warmBig.push(opening.verdictMs);
+    bigListCalls += opening.calls.length;
+  }
+  log(
+    `  warm with 2 × ${BIG_LIST_ENTRIES.toLocaleString('en')} cached entries (${bigLists}): ${warmBig.length} openings`,
+  );
+
   // Cold cache: every cached view removed before each opening, at each service latency.
   const cold = new Map<number, Opening[]>();
   for (const latency of options.latencies) {
@@ -203,6 +248,14 @@ export async function measurePopup(options: PopupBenchOptions): Promise<Figure[]
       ratios,
       atMost(1.3, '≤ 1.3'),
       'per run, popup and floor measured back to back',
+    ),
+    figure(
+      'popup-warm-big-lists-ms',
+      'Popup to verdict, warm, 2 × 100k cached entries',
+      'ms',
+      warmBig,
+      null,
+      `the same opening with both cached lists at 100,000 entries: ${(summarise(warmBig).median / summarise(floor).median).toFixed(2)} × the floor median${bigListCalls > 0 ? `; the popup called the service ${bigListCalls} times, so it did not answer from these lists` : ''}`,
     ),
   ];
   for (const [latency, openings] of cold) {
