@@ -1,4 +1,4 @@
-import { type StorageItemKey, storage } from 'wxt/utils/storage';
+import { type StorageItemKey, storage, type WxtStorageItem } from 'wxt/utils/storage';
 import type { z } from 'zod';
 
 /**
@@ -30,11 +30,15 @@ export function defineValidatedItem<S extends z.ZodType>(
   options: ValidatedItemOptions<z.infer<S>>,
 ): ValidatedItem<z.infer<S>> {
   type T = z.infer<S>;
-  const item = storage.defineItem<unknown>(key, {
-    fallback: options.fallback,
-    version: options.version,
-    migrations: options.migrations,
-  });
+  // Defined on first use: WXT reads an item's version as soon as it is defined, and a page that
+  // imports this module needs only a few of its items (the popup's first paint waits on them).
+  let defined: WxtStorageItem<unknown, Record<string, unknown>> | undefined;
+  const item = () =>
+    (defined ??= storage.defineItem<unknown>(key, {
+      fallback: options.fallback,
+      version: options.version,
+      migrations: options.migrations,
+    }));
   const parse = (raw: unknown): T => {
     const result = schema.safeParse(raw);
     return result.success ? result.data : options.fallback;
@@ -42,11 +46,11 @@ export function defineValidatedItem<S extends z.ZodType>(
   return {
     key,
     fallback: options.fallback,
-    getValue: async () => parse(await item.getValue()),
+    getValue: async () => parse(await item().getValue()),
     setValue: async (value) => {
-      await item.setValue(schema.parse(value));
+      await item().setValue(schema.parse(value));
     },
-    removeValue: () => item.removeValue(),
-    watch: (callback) => item.watch((raw) => callback(parse(raw))),
+    removeValue: () => item().removeValue(),
+    watch: (callback) => item().watch((raw) => callback(parse(raw))),
   };
 }
