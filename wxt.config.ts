@@ -26,7 +26,30 @@ export default defineConfig({
     ? { outDirTemplate: `bench-${BENCH_BUILD}-{{browser}}-mv{{manifestVersion}}{{modeSuffix}}` }
     : {}),
   ...(DIAGNOSIS_TEST_BUILD ? { outDirTemplate: DIAGNOSIS_TEST_BUILD_TEMPLATE } : {}),
+  // `npm run zip`: the store archives (.output/*-chrome.zip, *-firefox.zip) and, for Firefox's
+  // review, the sources to rebuild it from (*-sources.zip: `npm ci && npm run build:firefox`).
+  // The sources leave out what only tests, benchmarks and the demo use, and their outputs.
+  zip: {
+    excludeSources: [
+      'test-results/**',
+      'bench-results/**',
+      'demo-screenshots/**',
+      'tests/**',
+      'emulator/**',
+      'scripts/bench/**',
+      'scripts/demo.ts',
+      'entrypoints/floor/**',
+      'entrypoints/floor-storage/**',
+      'stats.html',
+      '**/*.log',
+    ],
+  },
   hooks: {
+    // A bench or diagnosis-test build must never become a store archive.
+    'zip:start': () => {
+      if (BENCH_BUILD || DIAGNOSIS_TEST_BUILD)
+        throw new Error('Unset WXT_BENCH and DIAGNOSIS_PERMISSIONS_AT_INSTALL before `npm run zip`.');
+    },
     'entrypoints:resolved': (_wxt, entrypoints) => {
       if (WITH_FLOOR) return;
       for (let i = entrypoints.length - 1; i >= 0; i--) {

@@ -79,9 +79,11 @@ export async function applyBadge(action: ActionApi, badge: Badge, tabId?: number
   await action.setTitle({ title: badge.title, ...scope });
 }
 
-/** The extension's mark, inline: notifications need an icon and the package ships none yet. */
-export const NOTIFICATION_ICON =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAADAAAAAwCAYAAABXAvmHAAAAsUlEQVR42u3aSw6AIAwEUPbe1b2n1xNICu30xzRxa+YZA9g6BqtRXffzSq6SodNhtMHDINbBXSHo8DCEV3AIJCq8CSI6vBpRGiC5sVWZI6RPxhOwhCgNWHk3vQEiRGnA6uoQAZgisiybZwKqhP9FHAHwKgIIIIAA7gPcjXmY27lQx2foN4E3ANpKSQHQINAAeEMrDWAXgQSwN8oO9YkzAo6Y2g35WoxZ2wy62/xqwFLWBwGLLTdSNsJbAAAAAElFTkSuQmCC';
+/**
+ * The extension's icon (public/icon, made by scripts/icons.mjs). Both browsers take a path inside
+ * the extension for a notification's icon.
+ */
+export const NOTIFICATION_ICON = '/icon/128.png';
 
 export interface NotificationsApi {
   create(
