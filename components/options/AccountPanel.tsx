@@ -11,33 +11,38 @@ type Lookup = NonNullable<AccountServices['lookupPublicIp']>;
 
 /**
  * The same lookup as the worker's registration (same URLs, same parsing), rebuilt when the
- * lookup URLs change so the mark follows the settings.
+ * lookup URLs change so the mark follows the settings. `atOnce` is whether the Networks section
+ * may look the address up as soon as it opens: only while dynamic IP registration is on, which
+ * asks the lookup services anyway. Otherwise the page asks them only when the user says so.
  */
-function usePublicIpLookup(): Lookup | undefined {
+function usePublicIpLookup(): { lookup: Lookup | undefined; atOnce: boolean } {
   const [lookup, setLookup] = useState<Lookup | undefined>(undefined);
+  const [atOnce, setAtOnce] = useState(false);
   useEffect(() => {
     let current = '';
-    const build = (urls: readonly string[]) => {
+    const build = (settings: { enabled: boolean; lookupUrls: readonly string[] }) => {
+      setAtOnce(settings.enabled);
       // Other dynamic IP settings (interval, label) change nothing here: no new lookup for them.
-      const key = JSON.stringify(urls);
+      const key = JSON.stringify(settings.lookupUrls);
       if (key === current) return;
       current = key;
+      const urls = settings.lookupUrls;
       setLookup(() => async () => {
         const result = await lookupPublicIpv4(urls, fetch.bind(globalThis));
         if (!result.ok) throw new ApiError('network', result.message);
         return result.ip;
       });
     };
-    void dynamicIpSettingsItem.getValue().then((settings) => build(settings.lookupUrls));
-    return dynamicIpSettingsItem.watch((settings) => build(settings.lookupUrls));
+    void dynamicIpSettingsItem.getValue().then(build);
+    return dynamicIpSettingsItem.watch(build);
   }, []);
-  return lookup;
+  return { lookup, atOnce };
 }
 
 /** Account management for the saved settings; until a key is saved, it says what to do. */
 export function AccountPanel() {
   const configured = useConfiguredClient();
-  const lookupPublicIp = usePublicIpLookup();
+  const publicIp = usePublicIpLookup();
   const account = configured.state === 'ready' ? accountTag(configured.connection) : null;
   // The popup reads its lists and profiles from this cache: keep it in step with changes made here.
   const cacheHooks = useMemo(() => {
@@ -62,5 +67,12 @@ export function AccountPanel() {
       </section>
     );
   }
-  return <AccountManagement client={configured.client} lookupPublicIp={lookupPublicIp} {...cacheHooks} />;
+  return (
+    <AccountManagement
+      client={configured.client}
+      lookupPublicIp={publicIp.lookup}
+      lookUpPublicIpAtOnce={publicIp.atOnce}
+      {...cacheHooks}
+    />
+  );
 }

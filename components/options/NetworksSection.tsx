@@ -14,11 +14,18 @@ type CurrentIp =
   | { state: 'found'; ip: string }
   | { state: 'failed'; message: string };
 
-/** This browser's public IPv4 address, looked up once per page (the lookup services are third parties). */
-function useCurrentIp(lookup: ((signal: AbortSignal) => Promise<string>) | undefined): CurrentIp {
-  const [current, setCurrent] = useState<CurrentIp>({ state: lookup ? 'looking' : 'unknown' });
+/**
+ * This browser's public IPv4 address. The lookup services are third parties: they are asked when
+ * the page opens only if `atOnce` (dynamic IP registration is on), otherwise when `find` is called.
+ */
+function useCurrentIp(
+  lookup: ((signal: AbortSignal) => Promise<string>) | undefined,
+  atOnce: boolean,
+): { current: CurrentIp; find: (() => void) | null } {
+  const [current, setCurrent] = useState<CurrentIp>({ state: lookup && atOnce ? 'looking' : 'unknown' });
+  const [asked, setAsked] = useState(0);
   useEffect(() => {
-    if (!lookup) {
+    if (!lookup || (!atOnce && asked === 0)) {
       setCurrent({ state: 'unknown' });
       return;
     }
@@ -33,14 +40,17 @@ function useCurrentIp(lookup: ((signal: AbortSignal) => Promise<string>) | undef
       },
     );
     return () => controller.abort();
-  }, [lookup]);
-  return current;
+  }, [lookup, atOnce, asked]);
+  return { current, find: lookup ? () => setAsked((count) => count + 1) : null };
 }
 
 export function NetworksSection() {
-  const { client, form, profile, profiles, lookupPublicIp } = useAccount();
+  const { client, form, profile, profiles, lookupPublicIp, lookUpPublicIpAtOnce } = useAccount();
   const networks = useRemoteData((signal) => client.listNetworks({ signal }), [client]);
-  const currentIp = useCurrentIp(lookupPublicIp);
+  const { current: currentIp, find: findCurrentIp } = useCurrentIp(
+    lookupPublicIp,
+    lookUpPublicIpAtOnce ?? false,
+  );
   const { status, run, busy } = useRemoteAction();
   const { confirm, dialog } = useConfirm();
   const [ip, setIp] = useState('');
@@ -134,6 +144,14 @@ export function NetworksSection() {
         profile.
       </p>
       {ipNote ? <p class="ip-note">{ipNote}</p> : null}
+      {findCurrentIp && (currentIp.state === 'unknown' || currentIp.state === 'failed') ? (
+        <p class="hint">
+          <button type="button" onClick={findCurrentIp}>
+            Find this browser's address
+          </button>{' '}
+          Asks the IP lookup services of the Dynamic IP section, to mark this browser's network below.
+        </p>
+      ) : null}
       {networks.data.state === 'failed' ? (
         <div class="load-failed">
           <p>Could not load the networks: {networks.data.message}</p>

@@ -4,7 +4,7 @@ import { createApiClient, validateBaseUrl } from '@/lib/api';
 import { ApiError } from '@/lib/api/errors';
 import type { ApiForm } from '@/lib/api/types';
 import { hostPermissionFor } from '@/lib/settings/host-permission';
-import { apiKeyItem, connectionItem, DEFAULT_BASE_URL } from '@/lib/settings/storage';
+import { apiKeyItem, apiTimeoutForTestsItem, connectionItem, DEFAULT_BASE_URL } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 
@@ -75,7 +75,8 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
       'Testing the connection…',
       async () => {
         const checked = checkedDraft();
-        const client = createApiClient(checked);
+        const timeoutMs = (await apiTimeoutForTestsItem.getValue()) ?? undefined;
+        const client = createApiClient({ ...checked, timeoutMs });
         return client.listProfiles();
       },
       (profiles) =>

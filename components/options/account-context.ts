@@ -17,6 +17,12 @@ export interface AccountServices {
   client: DnsFilterApi;
   /** This browser's public IPv4 address, found the same way the worker finds it. */
   lookupPublicIp?: (signal: AbortSignal) => Promise<string>;
+  /**
+   * Look the address up as soon as the Networks section opens (dynamic IP registration is on and
+   * asks the lookup services anyway). Otherwise only a click does: opening the page must not tell
+   * a third-party lookup service this browser's address.
+   */
+  lookUpPublicIpAtOnce?: boolean;
   /** Called after the service confirmed list changes, so the popup's cached lists are not stale. */
   onListChanged?: (change: ListChangeReport) => void | Promise<void>;
   /** Called with the account's profiles each time they are listed (the context menu shows them too). */

@@ -5,6 +5,7 @@
 import { DYNAMIC_IP_INTERVAL, type DynamicIpSettings } from '@/lib/settings/storage';
 import {
   invalid,
+  isPlausibleHostname,
   quoteInput,
   type Validation,
   valid,
@@ -50,6 +51,8 @@ export function validateLookupUrl(input: string): Validation {
   }
   if (url.username !== '' || url.password !== '')
     return invalid('An IP lookup URL cannot contain a user name or password.');
+  if ((url.protocol === 'https:' || url.protocol === 'http:') && !isPlausibleHostname(url.hostname))
+    return invalid(`${quoteInput(trimmed)} does not name a server.`);
   if (url.protocol === 'https:') return valid(url.href);
   if (url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname)) return valid(url.href);
   return invalid(`${quoteInput(trimmed)}: use an https:// address (plain http:// only on this computer).`);

@@ -11,6 +11,10 @@ export { invalid, quoteInput, type Validation, valid } from './result';
 // back; they would make a stored label differ invisibly from what the user sees.
 const UNPRINTABLE = /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}]/u;
 
+// Direction overrides and isolates reorder the text around them: a label holding one can show as
+// something else than what is stored ("Trojan Source"). Plain right-to-left text needs none.
+const DIRECTION_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+
 const PROFILE_NAME_MAX = 64;
 const NETWORK_LABEL_MAX = 64;
 
@@ -106,6 +110,8 @@ export function validateNetworkLabel(input: string): Validation {
   if (label === '') return invalid('Enter a label for the network, such as Home.');
   if (UNPRINTABLE.test(label))
     return invalid('A label cannot contain line breaks, tabs or other control characters.');
+  if (DIRECTION_CONTROLS.test(label))
+    return invalid('A label cannot contain invisible characters that change the direction of the text.');
   if ([...label].length > NETWORK_LABEL_MAX) {
     return invalid(`A label can be at most ${NETWORK_LABEL_MAX} characters long.`);
   }
@@ -118,11 +124,25 @@ export function validateApiKey(input: string): Validation {
   if (key === '') return invalid('Enter the API key from the API access section of your account dashboard.');
   if (/\s/.test(key) || UNPRINTABLE.test(key))
     return invalid('The API key cannot contain spaces or line breaks.');
+  // Zero-width spaces and direction marks come along when a key is copied from a web page.
+  if (/\p{Cf}/u.test(key))
+    return invalid(
+      'The API key contains invisible characters: copy it again from the dashboard, or type it.',
+    );
   if (key.length > 512) return invalid('This is too long to be an API key.');
   return valid(key);
 }
 
 const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+// The URL parser lets through host names no DNS server knows (`"`, `a{b}`); refused here, where
+// the user can fix them, instead of failing later as an unreachable service.
+const HOST_LABEL = '[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?';
+const PLAUSIBLE_HOST = new RegExp(`^(?:${HOST_LABEL}\\.)*${HOST_LABEL}\\.?$|^\\[[0-9a-f:.]+\\]$`);
+
+/** Whether a parsed URL's `hostname` can name a server (letters, digits, `-`, `_`, dots, or an IPv6 literal). */
+export function isPlausibleHostname(hostname: string): boolean {
+  return PLAUSIBLE_HOST.test(hostname);
+}
 
 /**
  * The service's origin. Only `https://`, or `http://` on this computer (loopback), because the
@@ -143,6 +163,11 @@ export function validateBaseUrl(input: string): Validation {
   }
   if (url.username !== '' || url.password !== '') {
     return invalid('The base URL cannot contain a user name or password.');
+  }
+  if ((url.protocol === 'https:' || url.protocol === 'http:') && !isPlausibleHostname(url.hostname)) {
+    return invalid(
+      `${quoteInput(trimmed)} does not name a server. Enter an address such as https://my.cleanbrowsing.org.`,
+    );
   }
   if (url.protocol === 'https:' && url.hostname !== '') return valid(url.origin);
   if (url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname)) return valid(url.origin);

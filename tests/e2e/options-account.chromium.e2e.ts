@@ -226,6 +226,8 @@ describe.each(FORMS)('Options account management, Form %s (Chromium)', (form) =>
     }, emulator.url);
     await openAccount(page, { baseUrl: emulator.url, key: emulator.key, form });
 
+    // Dynamic IP is off: the lookup service is asked only when the user says so.
+    await byRole(page, 'button', "Find this browser's address").click();
     await byRole(page, 'row', { startsWith: '203.0.113.50 this browser' }).wait();
     expect(await sectionText(page, 'Networks')).toContain("This browser's public address is 203.0.113.50.");
 

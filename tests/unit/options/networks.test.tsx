@@ -22,7 +22,7 @@ describe('Networks section', () => {
         { ip: '198.51.100.7', label: 'Office', profile: 'work' },
       ],
     });
-    await renderAccount({ client, lookupPublicIp: async () => '203.0.113.50' });
+    await renderAccount({ client, lookUpPublicIpAtOnce: true, lookupPublicIp: async () => '203.0.113.50' });
     await waitFor(() =>
       expect(rowTexts()).toEqual([
         expect.stringMatching(/^198\.51\.100\.7OfficeworkRemove$/),
@@ -38,6 +38,7 @@ describe('Networks section', () => {
     const client = createFakeClient('A', { networks: [{ ip: '1.2.3.4', profile: 'default' }] });
     await renderAccount({
       client,
+      lookUpPublicIpAtOnce: true,
       lookupPublicIp: async () => {
         throw new ApiError('network', 'The public IPv4 address could not be found (x: not reachable).');
       },
@@ -49,7 +50,7 @@ describe('Networks section', () => {
 
   it('adds a network with label and profile (Form A) using the looked-up address', async () => {
     const client = createFakeClient('A', { profiles: ['default', 'kids1'] });
-    await renderAccount({ client, lookupPublicIp: async () => '192.0.2.9' });
+    await renderAccount({ client, lookUpPublicIpAtOnce: true, lookupPublicIp: async () => '192.0.2.9' });
     const networks = within(section('Networks'));
     fireEvent.click(await networks.findByRole('button', { name: "Use this browser's address" }));
     fireEvent.input(networks.getByRole('textbox', { name: 'Label for the new network' }), {
