@@ -30,9 +30,14 @@ const TEST_BUILD_DIR = join(REPO_ROOT, '.output', 'test-diagnosis-chrome-mv3');
 const UNRESOLVABLE = ['broken-cdn.example', 'blocked-site.example'];
 const RESOLVER_RULES = `--host-resolver-rules=${UNRESOLVABLE.map((host) => `MAP ${host} ~NOTFOUND`).join(', ')}, MAP * 127.0.0.1`;
 
-/** Built once per run, like the global setup's builds; E2E_SKIP_BUILD=1 reuses a build already there. */
+/**
+ * Built at the start of this file on every run: the global setup's E2E_SKIP_BUILD covers only the
+ * shipped builds, and a stale test build would test yesterday's code. E2E_SKIP_DIAGNOSIS_BUILD=1
+ * reuses the one already there (quick reruns while developing).
+ */
 beforeAll(() => {
-  if (process.env.E2E_SKIP_BUILD === '1' && existsSync(join(TEST_BUILD_DIR, 'manifest.json'))) return;
+  const reuse = process.env.E2E_SKIP_DIAGNOSIS_BUILD === '1';
+  if (reuse && existsSync(join(TEST_BUILD_DIR, 'manifest.json'))) return;
   const result = spawnSync('npx', ['wxt', 'build'], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
