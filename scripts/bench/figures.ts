@@ -84,6 +84,18 @@ export function formatNumber(value: number): string {
   return value.toFixed(decimals);
 }
 
+/**
+ * The median as the table shows it, with more decimals where rounding would hide which side of
+ * the goal it is on (100.001 kB against "< 100 kB" must not read "100.0").
+ */
+function medianText(f: Figure): string {
+  const text = formatNumber(f.median);
+  if (f.goal === null || f.met === null) return text;
+  const shown = Number(text);
+  const ambiguous = meets(f.goal, shown) !== f.met || (shown === f.goal.limit && f.median !== f.goal.limit);
+  return ambiguous ? f.median.toFixed(3) : text;
+}
+
 const MARK = { met: 'ok', missed: 'MISSED', none: '' } as const;
 
 /** The figures as a plain-text table, one row each, goals and misses in their own columns. */
@@ -91,7 +103,7 @@ export function formatTable(figures: readonly Figure[]): string {
   const header = ['Figure', 'Median', 'Min', 'Max', 'Runs', 'Goal', ''];
   const rows = figures.map((f) => [
     f.name,
-    f.runs === 0 ? '–' : `${formatNumber(f.median)} ${f.unit}`,
+    f.runs === 0 ? '–' : `${medianText(f)} ${f.unit}`,
     f.runs === 0 ? '–' : formatNumber(f.min),
     f.runs === 0 ? '–' : formatNumber(f.max),
     String(f.runs),

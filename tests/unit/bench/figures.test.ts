@@ -46,6 +46,11 @@ describe('goals', () => {
 });
 
 describe('formatTable', () => {
+  it('shows more decimals when rounding would put a missed median on the goal', () => {
+    const table = formatTable([figure('w', 'Worker JS, gzip', 'kB', [100.001], below(100, '< 100 kB'))]);
+    expect(table).toMatch(/Worker JS, gzip\s+100\.001 kB .* MISSED$/m);
+  });
+
   it('marks a missed goal, keeps met ones plain, and lists notes', () => {
     const table = formatTable([
       figure('a', 'Popup warm ÷ floor', '×', [1.5, 1.6, 1.4], atMost(1.3, '≤ 1.3')),
