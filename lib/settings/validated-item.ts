@@ -9,6 +9,8 @@ import type { z } from 'zod';
 export interface ValidatedItem<T> {
   readonly key: StorageItemKey;
   readonly fallback: T;
+  /** The stored shape's version (tests/unit/migrations checks a fixture for each one). */
+  readonly version: number;
   getValue(): Promise<T>;
   /** Rejects (and writes nothing) when the value does not match the schema. */
   setValue(value: T): Promise<void>;
@@ -46,6 +48,7 @@ export function defineValidatedItem<S extends z.ZodType>(
   return {
     key,
     fallback: options.fallback,
+    version: options.version,
     getValue: async () => parse(await item().getValue()),
     setValue: async (value) => {
       await item().setValue(schema.parse(value));
