@@ -43,7 +43,11 @@ const STEPS = [
     kind: 'check',
     command: [process.execPath, join(ROOT, 'scripts', 'complete-lockfile.mjs'), '--check'],
   },
-  { name: 'lint and format (biome ci)', kind: 'check', command: [join(BIN, 'biome'), 'ci', '.'] },
+  {
+    name: 'lint and format (biome ci)',
+    kind: 'check',
+    command: [join(BIN, 'biome'), 'ci', ...(process.stdout.isTTY ? [] : ['--colors=off']), '.'],
+  },
   { name: 'type check (tsc --noEmit)', kind: 'check', command: [join(BIN, 'tsc'), '--noEmit'] },
   { name: 'build for Chrome', kind: 'build', command: ['npm', 'run', 'build'] },
   { name: 'build for Firefox', kind: 'build', command: ['npm', 'run', 'build:firefox'] },
