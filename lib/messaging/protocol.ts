@@ -3,15 +3,15 @@
  * validate with these schemas: a message that does not parse is ignored, and so is any message
  * that does not come from this extension's own pages.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** A one-click change to a domain list, as the popup, the context menu or a shortcut asks for it. */
 export const listChangeSchema = z.object({
   op: z.enum(['add', 'remove']),
   list: z.enum(['whitelist', 'blocklist']),
-  domain: z.string().min(1).max(253),
+  domain: z.string().check(z.minLength(1), z.maxLength(253)),
   /** Form A profile; omitted in Form B (whole account). */
-  profile: z.string().optional(),
+  profile: z.optional(z.string()),
   source: z.enum(['popup', 'menu', 'shortcut', 'temporary-allow', 'logs']),
 });
 export type ListChange = z.infer<typeof listChangeSchema>;
@@ -34,13 +34,9 @@ export const requestSchema = z.discriminatedUnion('type', [
   // `TemporaryAllowResponse`. `before` is where the popup's lists last put the domain.
   z.object({
     type: z.literal('temporary-allow'),
-    domain: z.string().min(1).max(253),
-    profile: z.string().optional(),
-    durationMs: z
-      .number()
-      .int()
-      .min(1_000)
-      .max(24 * 60 * 60_000),
+    domain: z.string().check(z.minLength(1), z.maxLength(253)),
+    profile: z.optional(z.string()),
+    durationMs: z.int().check(z.gte(1_000), z.lte(24 * 60 * 60_000)),
     before: z.enum(['none', 'whitelist', 'blocklist']),
   }),
 ]);
@@ -49,17 +45,19 @@ export type Request = z.infer<typeof requestSchema>;
 /** Answer to 'register-now': the stored outcome of the run (lib/settings/storage.ts registrationOutcomeSchema). */
 export const registerNowResponseSchema = z.object({
   ok: z.boolean(),
-  ip: z.string().optional(),
+  ip: z.optional(z.string()),
   message: z.string(),
 });
 export type RegisterNowResponse = z.infer<typeof registerNowResponseSchema>;
 
 /** Answer to 'temporary-allow': the outcome of the whitelisting, and when it ends when it was made. */
-export const temporaryAllowResponseSchema = changeOutcomeSchema.extend({ expiresAt: z.number().optional() });
+export const temporaryAllowResponseSchema = z.extend(changeOutcomeSchema, {
+  expiresAt: z.optional(z.number()),
+});
 export type TemporaryAllowResponse = z.infer<typeof temporaryAllowResponseSchema>;
 
 /** Answer to 'retry-outbox': how many changes are still waiting afterwards. */
-export const retryOutboxResponseSchema = z.object({ pending: z.number().int().min(0) });
+export const retryOutboxResponseSchema = z.object({ pending: z.int().check(z.gte(0)) });
 export type RetryOutboxResponse = z.infer<typeof retryOutboxResponseSchema>;
 
 /** The fields of `runtime.MessageSender` the worker checks. */

@@ -2,7 +2,7 @@
  * Finds this network's public IPv4 through IP lookup services (decisions.md "Current IP for
  * network/add"). Their answers are a trust boundary: only a well-formed IPv4 is accepted.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { validateIpv4 } from '@/lib/validation';
 
 export type LookupResult =

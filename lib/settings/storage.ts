@@ -6,8 +6,9 @@
  */
 import { browser } from 'wxt/browser';
 import { storage } from 'wxt/utils/storage';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { listChangeSchema } from '@/lib/messaging/protocol';
+import { THEME_CHOICES } from './theme';
 import { defineValidatedItem } from './validated-item';
 
 export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
@@ -15,7 +16,7 @@ export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
 export const apiFormSchema = z.enum(['A', 'B']);
 
 export const connectionSchema = z.object({
-  baseUrl: z.string().min(1),
+  baseUrl: z.string().check(z.minLength(1)),
   form: apiFormSchema,
 });
 export type ConnectionSettings = z.infer<typeof connectionSchema>;
@@ -37,7 +38,7 @@ export function scopeKey(form: z.infer<typeof apiFormSchema>, profile: string | 
   return form === 'B' ? 'B:account' : `A:${profile ?? 'default'}`;
 }
 
-const tldSchema = z.string().regex(/^\.[a-z0-9-]+$/);
+const tldSchema = z.string().check(z.regex(/^\.[a-z0-9-]+$/));
 
 /** TLDs blocked from this browser, per scope: the API can add a TLD block but not list or remove one. */
 export const addedTldsItem = defineValidatedItem(
@@ -62,6 +63,21 @@ export const chosenProfileItem = defineValidatedItem('local:chosenProfile', z.st
   version: 1,
 });
 
+// --- Options page: account management (issue 3) ---
+
+/**
+ * The profile the options page's account sections act on. Kept apart from `chosenProfileItem`
+ * so browsing another profile's lists here never changes what the popup's buttons act on.
+ */
+export const managedProfileItem = defineValidatedItem(
+  'local:managedProfile',
+  z.string().check(z.minLength(1)),
+  {
+    fallback: 'default',
+    version: 1,
+  },
+);
+
 // --- Logs section (issue 4) ---
 
 /**
@@ -71,7 +87,7 @@ export const chosenProfileItem = defineValidatedItem('local:chosenProfile', z.st
  */
 export const lastLogDumpItem = defineValidatedItem(
   'local:lastLogDump',
-  z.object({ at: z.number().nonnegative() }).nullable(),
+  z.nullable(z.object({ at: z.number().check(z.gte(0)) })),
   { fallback: null, version: 1 },
 );
 
@@ -81,20 +97,9 @@ export const lastLogDumpItem = defineValidatedItem(
  */
 export const deletedLogDaysItem = defineValidatedItem(
   'local:deletedLogDays',
-  z.array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/)).max(200),
+  z.array(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))).check(z.maxLength(200)),
   { fallback: [], version: 1 },
 );
-
-// --- Options page: account management (issue 3) ---
-
-/**
- * The profile the options page's account sections act on. Kept apart from `chosenProfileItem`
- * so browsing another profile's lists here never changes what the popup's buttons act on.
- */
-export const managedProfileItem = defineValidatedItem('local:managedProfile', z.string().min(1), {
-  fallback: 'default',
-  version: 1,
-});
 
 // ---------------------------------------------------------------------------------------------
 // Background worker: dynamic IP registration, outbox of one-click changes, context menu.
@@ -107,14 +112,11 @@ export const DYNAMIC_IP_INTERVAL = { min: 5, max: 1440, fallback: 15 } as const;
 
 export const dynamicIpSettingsSchema = z.object({
   enabled: z.boolean(),
-  intervalMinutes: z.number().int().min(DYNAMIC_IP_INTERVAL.min).max(DYNAMIC_IP_INTERVAL.max),
-  label: z.string().min(1).max(256),
+  intervalMinutes: z.int().check(z.gte(DYNAMIC_IP_INTERVAL.min), z.lte(DYNAMIC_IP_INTERVAL.max)),
+  label: z.string().check(z.minLength(1), z.maxLength(256)),
   /** Form A profile the address is registered to; ignored in Form B. */
-  profile: z.string().min(1),
-  lookupUrls: z
-    .array(z.url({ protocol: /^https?$/ }))
-    .min(1)
-    .max(10),
+  profile: z.string().check(z.minLength(1)),
+  lookupUrls: z.array(z.url({ protocol: /^https?$/ })).check(z.minLength(1), z.maxLength(10)),
   /** Delete the address this browser registered before, once the new one is added. */
   removePrevious: z.boolean(),
 });
@@ -136,27 +138,27 @@ export const registrationOutcomeSchema = z.object({
   at: z.number(),
   ok: z.boolean(),
   /** The public IPv4 found, when the lookup worked. */
-  ip: z.string().optional(),
+  ip: z.optional(z.string()),
   /** What the user reads: "Registered 203.0.113.7 …" or the reason it failed. */
   message: z.string(),
   /** Failure kind: 'lookup', 'no-key', or an ApiError kind; absent on success. */
-  reason: z.string().optional(),
-  consecutiveFailures: z.number().int().min(0),
+  reason: z.optional(z.string()),
+  consecutiveFailures: z.int().check(z.gte(0)),
   /** When the worker retries after a failure (backoff); absent when the regular interval applies. */
-  nextAttemptAt: z.number().optional(),
+  nextAttemptAt: z.optional(z.number()),
 });
 export type RegistrationOutcome = z.infer<typeof registrationOutcomeSchema>;
 
 /** Last outcome of a registration attempt (alarm or Register now); null before the first one. */
 export const registrationOutcomeItem = defineValidatedItem(
   'local:dynamicIpOutcome',
-  registrationOutcomeSchema.nullable(),
+  z.nullable(registrationOutcomeSchema),
   { fallback: null, version: 1 },
 );
 
 export const registeredAddressSchema = z.object({
   ip: z.string(),
-  profile: z.string().optional(),
+  profile: z.optional(z.string()),
   /** `<form> <baseUrl>`: an address registered in another account is never deleted from this one. */
   account: z.string(),
   at: z.number(),
@@ -169,19 +171,22 @@ export type RegisteredAddress = z.infer<typeof registeredAddressSchema>;
  */
 export const registeredAddressesItem = defineValidatedItem(
   'local:dynamicIpRegistered',
-  z.object({ current: registeredAddressSchema.nullable(), stale: z.array(registeredAddressSchema).max(10) }),
+  z.object({
+    current: z.nullable(registeredAddressSchema),
+    stale: z.array(registeredAddressSchema).check(z.maxLength(10)),
+  }),
   { fallback: { current: null, stale: [] }, version: 1 },
 );
 
 export const outboxEntrySchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   change: listChangeSchema,
   createdAt: z.number(),
-  attempts: z.number().int().min(0),
+  attempts: z.int().check(z.gte(0)),
   /** Not retried by an alarm before this time (backoff); a user action retries at once. */
   nextAttemptAt: z.number(),
   /** Why the last attempt did not go through, for the popup's "pending" line. */
-  lastError: z.string().optional(),
+  lastError: z.optional(z.string()),
 });
 export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
 
@@ -189,10 +194,14 @@ export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
  * One-click list changes not yet confirmed by the service, oldest first. The popup may watch
  * this item to show pending changes (see lib/outbox/index.ts). Only the worker writes it.
  */
-export const outboxItem = defineValidatedItem('local:outbox', z.array(outboxEntrySchema).max(500), {
-  fallback: [],
-  version: 1,
-});
+export const outboxItem = defineValidatedItem(
+  'local:outbox',
+  z.array(outboxEntrySchema).check(z.maxLength(500)),
+  {
+    fallback: [],
+    version: 1,
+  },
+);
 
 export const settledChangeSchema = z.object({
   id: z.string(),
@@ -225,7 +234,9 @@ export const leasesItem = defineValidatedItem('local:leases', z.record(z.string(
 /** The profiles of the account as last listed, for the context menu's per-profile submenus. */
 export const profilesCacheItem = defineValidatedItem(
   'local:profilesCache',
-  z.object({ account: z.string(), profiles: z.array(z.string()).max(200), at: z.number() }).nullable(),
+  z.nullable(
+    z.object({ account: z.string(), profiles: z.array(z.string()).check(z.maxLength(200)), at: z.number() }),
+  ),
   { fallback: null, version: 1 },
 );
 
@@ -284,14 +295,14 @@ export function cachedListsItem(scope: string) {
  */
 export const cachedBlockedTodayItem = defineValidatedItem(
   'local:cachedBlockedToday',
-  z
-    .object({
+  z.nullable(
+    z.object({
       account: z.string(),
       date: z.string(),
       fetchedAt: z.number(),
       blocked: z.record(z.string(), z.number()),
-    })
-    .nullable(),
+    }),
+  ),
   { fallback: null, version: 1 },
 );
 
@@ -308,13 +319,13 @@ export const diagnosisSettingsItem = defineValidatedItem(
 );
 
 export const failedHostSchema = z.object({
-  host: z.string().min(1).max(253),
+  host: z.string().check(z.minLength(1), z.maxLength(253)),
   /** lib/diagnosis/classify.ts: how the failure looks like the filter's doing. */
   kind: z.enum(['name-not-resolved', 'sinkhole']),
   /** The browser's error code (`net::ERR_NAME_NOT_RESOLVED`, `NS_ERROR_UNKNOWN_HOST`). */
-  error: z.string().max(100),
+  error: z.string().check(z.maxLength(100)),
   /** Failed requests to this host since the page loaded. */
-  count: z.number().int().min(1),
+  count: z.int().check(z.gte(1)),
   /** First failure (ms since the epoch). */
   at: z.number(),
 });
@@ -325,11 +336,11 @@ export const MAX_FAILED_HOSTS_PER_TAB = 100;
 
 export const tabFailuresSchema = z.object({
   /** Host of the page the failures belong to; null when the page's load was not seen. */
-  pageHost: z.string().max(253).nullable(),
+  pageHost: z.nullable(z.string().check(z.maxLength(253))),
   /** The page's own failure, when the main frame did not load. */
-  mainFrame: failedHostSchema.nullable(),
+  mainFrame: z.nullable(failedHostSchema),
   /** Every host that failed (main frame included), in the order they first failed. */
-  hosts: z.array(failedHostSchema).max(MAX_FAILED_HOSTS_PER_TAB),
+  hosts: z.array(failedHostSchema).check(z.maxLength(MAX_FAILED_HOSTS_PER_TAB)),
 });
 export type TabFailures = z.infer<typeof tabFailuresSchema>;
 
@@ -341,14 +352,14 @@ export type TabFailures = z.infer<typeof tabFailuresSchema>;
  */
 export const failedHostsItem = defineValidatedItem(
   browser.storage.session ? 'session:failedHosts' : 'local:failedHosts',
-  z.record(z.string().regex(/^\d+$/), tabFailuresSchema),
+  z.record(z.string().check(z.regex(/^\d+$/)), tabFailuresSchema),
   { fallback: {}, version: 1 },
 );
 
 export const temporaryAllowSchema = z.object({
-  domain: z.string().min(1).max(253),
+  domain: z.string().check(z.minLength(1), z.maxLength(253)),
   /** Form A profile; absent in Form B (whole account). */
-  profile: z.string().optional(),
+  profile: z.optional(z.string()),
   /** `accountTag(connection)` when it was made: its removal never goes to another account. */
   account: z.string(),
   createdAt: z.number(),
@@ -365,7 +376,7 @@ export type TemporaryAllow = z.infer<typeof temporaryAllowSchema>;
 /** Domains whitelisted for a limited time, written by the worker only. */
 export const temporaryAllowsItem = defineValidatedItem(
   'local:temporaryAllows',
-  z.array(temporaryAllowSchema).max(500),
+  z.array(temporaryAllowSchema).check(z.maxLength(500)),
   { fallback: [], version: 1 },
 );
 
@@ -378,6 +389,17 @@ export const temporaryAllowsItem = defineValidatedItem(
  */
 export const apiTimeoutForTestsItem = defineValidatedItem(
   'local:testOnlyApiTimeoutMs',
-  z.number().int().min(200).max(120_000).nullable(),
+  z.nullable(z.int().check(z.gte(200), z.lte(120_000))),
   { fallback: null, version: 1 },
 );
+
+// --- Appearance (issue 8) ---
+
+/**
+ * Light or dark pages: 'system' follows the browser. Pages also keep a synchronous copy in
+ * localStorage for their first paint (lib/settings/theme.ts says why).
+ */
+export const themeItem = defineValidatedItem('local:theme', z.enum(THEME_CHOICES), {
+  fallback: 'system',
+  version: 1,
+});

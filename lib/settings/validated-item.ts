@@ -1,5 +1,5 @@
 import { type StorageItemKey, storage, type WxtStorageItem } from 'wxt/utils/storage';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /**
  * A storage item whose value is checked with zod on every read and write. Storage is a trust
@@ -26,7 +26,7 @@ export interface ValidatedItemOptions<T> {
   migrations?: Record<number, (oldValue: unknown) => unknown>;
 }
 
-export function defineValidatedItem<S extends z.ZodType>(
+export function defineValidatedItem<S extends z.ZodMiniType>(
   key: StorageItemKey,
   schema: S,
   options: ValidatedItemOptions<z.infer<S>>,
