@@ -8,5 +8,7 @@ export default defineConfig({
     include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/contract/**/*.test.ts'],
     environment: 'happy-dom',
     restoreMocks: true,
+    // CI machines have 2 cores shared with browsers; a slow run is not a failing one.
+    testTimeout: 20_000,
   },
 });
