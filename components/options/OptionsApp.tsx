@@ -1,4 +1,6 @@
 import { AccountPanel } from './AccountPanel';
+import { AppearanceSection } from './AppearanceSection';
+import { BackupSection } from './BackupSection';
 import { DiagnosisSection } from './DiagnosisSection';
 import { DynamicIpSection } from './DynamicIpSection';
 import { LogsSection } from './LogsSection';
@@ -13,6 +15,8 @@ export function OptionsApp() {
       <DynamicIpSection />
       <DiagnosisSection />
       <LogsSection />
+      <AppearanceSection />
+      <BackupSection />
     </main>
   );
 }

@@ -9,6 +9,8 @@ import {
   type ListChange,
   type Request,
 } from '@/lib/messaging/protocol';
+import { themeItem } from '@/lib/settings/storage';
+import { followStoredTheme, whenIdle } from '@/lib/settings/theme';
 import './style.css';
 
 const NO_ANSWER: ChangeOutcome = {
@@ -51,6 +53,13 @@ const controller = createPopupController({
 });
 // Started before the first render, so the storage reads begin as early as possible.
 void controller.start();
+// The cached theme is on <html> already (public/theme-init.js); storage is read once idle.
+followStoredTheme({
+  root: document.documentElement,
+  cache: localStorage,
+  item: themeItem,
+  schedule: whenIdle,
+});
 
 render(
   <PopupApp

@@ -1,0 +1,68 @@
+import { useEffect, useId, useState } from 'preact/hooks';
+import { themeItem } from '@/lib/settings/storage';
+import { applyTheme, cacheTheme, type Theme, themeSchema } from '@/lib/settings/theme';
+
+const THEME_LABELS: Record<Theme, string> = {
+  system: 'System',
+  light: 'Light',
+  dark: 'Dark',
+};
+
+/** Light or dark pages (options and popup), or whatever the system uses. */
+export function AppearanceSection({ cache = globalThis.localStorage }: { cache?: Storage }) {
+  const [theme, setTheme] = useState<Theme>('system');
+  const [failed, setFailed] = useState(false);
+  const ids = { heading: useId(), select: useId(), hint: useId() };
+
+  useEffect(() => {
+    let changed = false;
+    // A change made before the first read answers is newer than what that read returns.
+    void themeItem.getValue().then((stored) => !changed && setTheme(stored));
+    return themeItem.watch((stored) => {
+      changed = true;
+      setTheme(stored);
+    });
+  }, []);
+
+  const choose = (value: string) => {
+    const parsed = themeSchema.safeParse(value);
+    if (!parsed.success) return;
+    setTheme(parsed.data);
+    // Shown at once; the other open pages follow the stored item.
+    applyTheme(document.documentElement, parsed.data);
+    cacheTheme(cache, parsed.data);
+    themeItem.setValue(parsed.data).then(
+      () => setFailed(false),
+      () => setFailed(true),
+    );
+  };
+
+  return (
+    <section aria-labelledby={ids.heading}>
+      <h2 id={ids.heading}>Appearance</h2>
+      <div class="field">
+        <label for={ids.select}>Theme</label>
+        <select
+          id={ids.select}
+          value={theme}
+          aria-describedby={ids.hint}
+          onChange={(event) => choose(event.currentTarget.value)}
+        >
+          {themeSchema.options.map((value) => (
+            <option key={value} value={value}>
+              {THEME_LABELS[value]}
+            </option>
+          ))}
+        </select>
+        <p id={ids.hint} class="hint">
+          For this page and the popup. System follows the light or dark setting of your device.
+        </p>
+      </div>
+      {failed ? (
+        <p class="status-failed" role="alert">
+          The theme could not be saved; it applies to this page until it is closed.
+        </p>
+      ) : null}
+    </section>
+  );
+}

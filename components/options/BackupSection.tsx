@@ -1,0 +1,241 @@
+import { useId, useRef, useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { ApiError } from '@/lib/api/errors';
+import type { PermissionSet } from '@/lib/diagnosis/permissions';
+import {
+  applyBackup,
+  backupFileName,
+  backupText,
+  collectBackup,
+  type ImportReport,
+  MAX_BACKUP_BYTES,
+  parseBackup,
+  permissionsNeeded,
+  type ReportLine,
+} from '@/lib/settings/backup';
+import { StatusMessage } from '../StatusMessage';
+import { useRemoteAction } from '../useRemoteAction';
+
+/** The part of `browser.permissions` this section uses; tests pass a stand-in. */
+export interface BackupPermissionsApi {
+  contains(permissions: PermissionSet): Promise<boolean>;
+  request(permissions: PermissionSet): Promise<boolean>;
+}
+
+/**
+ * Hands the file to the browser's downloads through a `blob:` URL, which names only the
+ * extension's origin and a random id: the key, when included, is in the file and nowhere else.
+ */
+export function downloadText(text: string, fileName: string, doc: Document = document): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = doc.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  link.style.display = 'none';
+  doc.body.append(link);
+  link.click();
+  link.remove();
+  // The download reads the blob after the click returns; give it time before letting go.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+async function missingPermissions(
+  api: BackupPermissionsApi,
+  wanted: Required<PermissionSet>,
+): Promise<Required<PermissionSet>> {
+  const granted = async (set: PermissionSet) => api.contains(set).catch(() => false);
+  const origins: string[] = [];
+  for (const origin of wanted.origins) if (!(await granted({ origins: [origin] }))) origins.push(origin);
+  const permissions: string[] = [];
+  for (const name of wanted.permissions)
+    if (!(await granted({ permissions: [name] }))) permissions.push(name);
+  return { origins, permissions };
+}
+
+/** Host names and "page diagnosis", rather than match patterns and API names. */
+function accessText(missing: Required<PermissionSet>): string {
+  const diagnosis = missing.permissions.length > 0 || missing.origins.includes('<all_urls>');
+  const hosts = missing.origins
+    .filter((origin) => origin !== '<all_urls>')
+    .map((origin) => origin.replace(/^[a-z]+:\/\//, '').replace(/\/\*$/, ''));
+  const parts = hosts.length > 0 ? [`to contact ${hosts.join(', ')}`] : [];
+  if (diagnosis) parts.push('for page diagnosis, to observe the page loads of the sites you visit');
+  return parts.join(', and ');
+}
+
+function summary(report: ImportReport): string {
+  const imported = report.imported.length;
+  const refused = report.refused.length;
+  if (imported === 0 && refused === 0) return 'The file holds no settings: nothing was changed.';
+  const parts = [`Imported ${imported} ${imported === 1 ? 'setting' : 'settings'}`];
+  if (refused > 0) parts.push(`refused ${refused} (their current values stay)`);
+  return `${parts.join(', ')}. Details below.`;
+}
+
+function ReportList({ title, lines }: { title: string; lines: ReportLine[] }) {
+  const id = useId();
+  if (lines.length === 0) return null;
+  return (
+    <>
+      <h3 id={id}>{title}</h3>
+      <ul aria-labelledby={id}>
+        {lines.map((line) => (
+          <li key={line.name}>
+            {line.label}: {line.detail}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** Export and import of the settings as a JSON file. */
+export function BackupSection({
+  permissions = browser.permissions as BackupPermissionsApi,
+  download = downloadText,
+}: {
+  permissions?: BackupPermissionsApi;
+  download?: (text: string, fileName: string) => void;
+}) {
+  const [includeKey, setIncludeKey] = useState(false);
+  const [report, setReport] = useState<ImportReport | null>(null);
+  const [missing, setMissing] = useState<Required<PermissionSet> | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const { status, run, busy } = useRemoteAction();
+  const access = useRemoteAction();
+  const ids = { heading: useId(), includeKey: useId(), warning: useId(), about: useId() };
+
+  const exportSettings = () =>
+    run(
+      'Exporting the settings…',
+      async () => {
+        const backup = await collectBackup({ includeKey });
+        const fileName = backupFileName();
+        download(backupText(backup), fileName);
+        return { fileName, withKey: backup.settings.apiKey !== undefined };
+      },
+      ({ fileName, withKey }) => {
+        if (withKey) return `Exported to ${fileName}, with the API key: keep the file private.`;
+        if (includeKey) return `Exported to ${fileName}. No API key is saved, so the file holds none.`;
+        return `Exported to ${fileName}, without the API key.`;
+      },
+    );
+
+  const importFile = (file: File) => {
+    setReport(null);
+    setMissing(null);
+    access.setStatus({ state: 'idle' });
+    return run(
+      `Importing ${file.name}…`,
+      async () => {
+        if (file.size > MAX_BACKUP_BYTES) {
+          throw new ApiError(
+            'invalid-input',
+            'This file is too large to be a settings backup. Nothing was changed.',
+          );
+        }
+        const parsed = parseBackup(await file.text());
+        if (!parsed.ok) throw new ApiError('invalid-input', parsed.message);
+        const result = await applyBackup(parsed);
+        setReport(result);
+        const needed = await missingPermissions(permissions, permissionsNeeded(parsed.accepted));
+        if (needed.origins.length > 0 || needed.permissions.length > 0) setMissing(needed);
+        return result;
+      },
+      summary,
+    );
+  };
+
+  const grantAccess = () => {
+    if (!missing) return;
+    // Asked first thing in the click: browsers show the prompt only during a user gesture.
+    const asked = permissions.request(missing).catch(() => false);
+    void access.run(
+      'Asking the browser for permission…',
+      async () => {
+        if (!(await asked)) {
+          throw new ApiError(
+            'invalid-input',
+            'The browser did not grant the access. The sections concerned say what is missing.',
+          );
+        }
+        setMissing(null);
+      },
+      () => 'Access granted.',
+    );
+  };
+
+  return (
+    <section aria-labelledby={ids.heading}>
+      <h2 id={ids.heading}>Backup</h2>
+      <p id={ids.about} class="hint">
+        Saves the settings of this browser to a file, to restore them here or in another browser: the service
+        address and API form, dynamic IP, the right-click menu, page diagnosis, the theme, the popup's
+        profile, and the top-level domains and default block set from this browser. Caches and changes waiting
+        to be sent are not included. Importing replaces these settings; a file that is not a backup changes
+        nothing.
+      </p>
+      <div class="check">
+        <input
+          id={ids.includeKey}
+          type="checkbox"
+          checked={includeKey}
+          aria-describedby={ids.warning}
+          onChange={(event) => setIncludeKey(event.currentTarget.checked)}
+        />
+        <label for={ids.includeKey}>Include the API key</label>
+      </div>
+      <p id={ids.warning} class={includeKey ? 'warning' : 'hint'}>
+        {includeKey
+          ? 'Whoever has the file can change your filtering account with this key: change its filters, lists and networks. Keep the file private, or leave the key out and type it again after importing.'
+          : 'Without the key, enter it again in Setup after importing in another browser.'}
+      </p>
+      <div class="actions">
+        <button type="button" disabled={busy} onClick={() => void exportSettings()}>
+          Export settings
+        </button>
+        <button type="button" disabled={busy} onClick={() => fileInput.current?.click()}>
+          Import settings
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".json,application/json"
+          hidden
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(event) => {
+            const file = event.currentTarget.files?.[0];
+            // Cleared so that choosing the same file again imports it again.
+            event.currentTarget.value = '';
+            if (file) void importFile(file);
+          }}
+        />
+      </div>
+      <StatusMessage status={status} label="Backup" />
+      {report ? (
+        <div class="backup-report">
+          <ReportList title="Imported" lines={report.imported} />
+          <ReportList title="Refused" lines={report.refused} />
+          <ReportList title="Unchanged" lines={report.notInFile} />
+          {report.ignored.length > 0 ? (
+            <p>Not known to this version, ignored: {report.ignored.join(', ')}.</p>
+          ) : null}
+        </div>
+      ) : null}
+      {missing ? (
+        <div class="warning">
+          <p>
+            The imported settings need your permission, which the browser asks for only when you click:{' '}
+            {accessText(missing)}.
+          </p>
+          <button type="button" disabled={access.busy} onClick={grantAccess}>
+            Allow access
+          </button>
+          <StatusMessage status={access.status} label="Access" />
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,459 @@
+/**
+ * Settings backup: a JSON file the options page exports and imports.
+ *
+ * Settings (exported): the service connection, the dynamic IP settings, the right-click menu and
+ * page diagnosis switches, the theme, the popup's chosen profile, and the records the service
+ * cannot give back (TLDs added and default block set from this browser). The API key only when
+ * the user ticks "Include the API key".
+ *
+ * Not settings (never exported): the outbox and the changes it settled, leases, caches (lists,
+ * profiles, today's statistics), the registration outcome and the addresses this browser
+ * registered (a browser importing them would delete this one's address as "its previous one"),
+ * the hourly raw log guard and the deleted-days note, page diagnosis records, temporary allows
+ * (timed work of this browser), the profile the options page is browsing, and test-only items.
+ *
+ * Import is a trust boundary: the file is checked with zod and with the validators the forms use,
+ * setting by setting, before anything is written. A file that is not a backup changes nothing; a
+ * setting that fails its check is refused and its current value stays.
+ */
+import * as z from 'zod/mini';
+import { DIAGNOSIS_PERMISSIONS, type PermissionSet } from '@/lib/diagnosis/permissions';
+import { lookupPermissionOrigins, validateLookupUrl } from '@/lib/network/settings-form';
+import {
+  quoteInput,
+  type Validation,
+  valid,
+  validateApiKey,
+  validateBaseUrl,
+  validateNetworkLabel,
+  validateProfileReference,
+} from '@/lib/validation';
+import { hostPermissionFor } from './host-permission';
+import {
+  addedTldsItem,
+  apiKeyItem,
+  chosenProfileItem,
+  connectionItem,
+  connectionSchema,
+  contextMenuSettingsItem,
+  defaultBlockItem,
+  diagnosisSettingsItem,
+  dynamicIpSettingsItem,
+  dynamicIpSettingsSchema,
+  themeItem,
+} from './storage';
+import { themeSchema } from './theme';
+import type { ValidatedItem } from './validated-item';
+
+export const BACKUP_FORMAT = 'dns-filter-companion-settings';
+/** Bump when the file's shape changes, and teach `parseBackup` to read the older versions. */
+export const BACKUP_VERSION = 1;
+/** A backup is a few kilobytes; a file far larger is something else and is not read. */
+export const MAX_BACKUP_BYTES = 1_000_000;
+
+/**
+ * 'A:<profile>' or 'B:account' (scopeKey in storage.ts). Profiles made in the provider's dashboard
+ * need not follow this extension's naming rule (validateProfileReference): no control characters.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
+const scopeKeySchema = z.string().check(z.regex(/^(?:A:[^\u0000-\u001f\u007f]{1,256}|B:account)$/));
+const addedTldsSchema = z.record(
+  scopeKeySchema,
+  z.array(z.string().check(z.regex(/^\.[a-z0-9-]{1,63}$/))).check(z.maxLength(1000)),
+);
+const defaultBlockSchema = z.record(
+  scopeKeySchema,
+  z.object({ enabled: z.boolean(), at: z.number().check(z.gte(0)) }),
+);
+
+export const backupSettingsSchema = z.object({
+  connection: z.optional(connectionSchema),
+  apiKey: z.optional(z.string()),
+  dynamicIp: z.optional(dynamicIpSettingsSchema),
+  contextMenu: z.optional(z.object({ enabled: z.boolean() })),
+  diagnosis: z.optional(z.object({ enabled: z.boolean() })),
+  theme: z.optional(themeSchema),
+  chosenProfile: z.optional(z.string()),
+  addedTlds: z.optional(addedTldsSchema),
+  defaultBlock: z.optional(defaultBlockSchema),
+});
+export type BackupSettings = z.infer<typeof backupSettingsSchema>;
+export type SettingName = keyof BackupSettings;
+
+/** Version 1 of the file, as exported. Import reads each setting on its own (`parseBackup`). */
+export const backupFileSchema = z.object({
+  format: z.literal(BACKUP_FORMAT),
+  version: z.literal(BACKUP_VERSION),
+  exportedAt: z.string(),
+  settings: backupSettingsSchema,
+});
+export type BackupFile = z.infer<typeof backupFileSchema>;
+
+/** What the file must be at least, whatever its version, before its settings are looked at. */
+const envelopeSchema = z.object({
+  format: z.literal(BACKUP_FORMAT),
+  version: z.int().check(z.gte(1)),
+  exportedAt: z.optional(z.string().check(z.maxLength(64))),
+  settings: z.record(z.string(), z.unknown()),
+});
+
+interface SettingDefinition<T> {
+  label: string;
+  schema: z.ZodMiniType<T>;
+  item: ValidatedItem<T>;
+  /** The forms' own checks, beyond the shape; may normalise the value. */
+  check?: (value: T) => Validation<T>;
+  /** Records merge with what this browser has; settings replace it. */
+  merge?: (current: T, incoming: T) => T;
+  /** For the import report. Never the API key. */
+  describe: (value: T) => string;
+}
+
+type Definitions = { [Name in SettingName]-?: SettingDefinition<NonNullable<BackupSettings[Name]>> };
+
+const onOff = (value: { enabled: boolean }) => (value.enabled ? 'on' : 'off');
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+const DEFINITIONS: Definitions = {
+  connection: {
+    label: 'Service address and API form',
+    schema: connectionSchema,
+    item: connectionItem,
+    check: (value) => {
+      const base = validateBaseUrl(value.baseUrl);
+      return base.ok ? valid({ baseUrl: base.value, form: value.form }) : base;
+    },
+    describe: (value) => `${value.baseUrl}, ${value.form === 'A' ? '/api' : '/api/v1/'}`,
+  },
+  apiKey: {
+    label: 'API key',
+    schema: z.string(),
+    item: apiKeyItem,
+    check: (value) => validateApiKey(value),
+    describe: () => 'replaced by the key in the file',
+  },
+  dynamicIp: {
+    label: 'Dynamic IP settings',
+    schema: dynamicIpSettingsSchema,
+    item: dynamicIpSettingsItem,
+    check: (value) => {
+      const label = validateNetworkLabel(value.label);
+      if (!label.ok) return label;
+      const profile = validateProfileReference(value.profile);
+      if (!profile.ok) return profile;
+      const lookupUrls: string[] = [];
+      for (const url of value.lookupUrls) {
+        const checked = validateLookupUrl(url);
+        if (!checked.ok) return checked;
+        lookupUrls.push(checked.value);
+      }
+      return valid({ ...value, label: label.value, profile: profile.value, lookupUrls });
+    },
+    describe: (value) =>
+      value.enabled ? `on, every ${plural(value.intervalMinutes, 'minute', 'minutes')}` : 'off',
+  },
+  contextMenu: {
+    label: 'Right-click menu',
+    schema: z.object({ enabled: z.boolean() }),
+    item: contextMenuSettingsItem,
+    describe: onOff,
+  },
+  diagnosis: {
+    label: 'Page diagnosis',
+    schema: z.object({ enabled: z.boolean() }),
+    item: diagnosisSettingsItem,
+    describe: onOff,
+  },
+  theme: {
+    label: 'Theme',
+    schema: themeSchema,
+    item: themeItem,
+    describe: (value) => value,
+  },
+  chosenProfile: {
+    label: 'Profile of the popup',
+    schema: z.string(),
+    item: chosenProfileItem,
+    check: (value) => validateProfileReference(value),
+    describe: (value) => value,
+  },
+  addedTlds: {
+    label: 'Top-level domains added from this browser',
+    schema: addedTldsSchema,
+    item: addedTldsItem,
+    merge: (current, incoming) => {
+      const merged = { ...current };
+      for (const [scope, tlds] of Object.entries(incoming)) {
+        merged[scope] = [...new Set([...(merged[scope] ?? []), ...tlds])];
+      }
+      return merged;
+    },
+    describe: (value) =>
+      `${plural(Object.values(value).flat().length, 'entry', 'entries')}, added to the ones this browser has`,
+  },
+  defaultBlock: {
+    label: 'Default block set from this browser',
+    schema: defaultBlockSchema,
+    item: defaultBlockItem,
+    // Per profile, the more recent record wins.
+    merge: (current, incoming) => {
+      const merged = { ...current };
+      for (const [scope, record] of Object.entries(incoming)) {
+        const mine = merged[scope];
+        if (!mine || mine.at <= record.at) merged[scope] = record;
+      }
+      return merged;
+    },
+    describe: (value) =>
+      `${plural(Object.keys(value).length, 'profile', 'profiles')}, the more recent record of each kept`,
+  },
+};
+
+/** In the order the report lists them. */
+export const SETTING_NAMES = Object.keys(DEFINITIONS) as SettingName[];
+
+export function settingLabel(name: SettingName): string {
+  return DEFINITIONS[name].label;
+}
+
+// --- Export ---
+
+export interface CollectOptions {
+  /** Put the API key in the file: whoever has the file can then run the account. */
+  includeKey: boolean;
+  now?: Date;
+}
+
+/** Today's settings of this browser, as a backup. The key only when asked for and set. */
+export async function collectBackup({ includeKey, now = new Date() }: CollectOptions): Promise<BackupFile> {
+  const [
+    connection,
+    apiKey,
+    dynamicIp,
+    contextMenu,
+    diagnosis,
+    theme,
+    chosenProfile,
+    addedTlds,
+    defaultBlock,
+  ] = await Promise.all([
+    connectionItem.getValue(),
+    includeKey ? apiKeyItem.getValue() : Promise.resolve(''),
+    dynamicIpSettingsItem.getValue(),
+    contextMenuSettingsItem.getValue(),
+    diagnosisSettingsItem.getValue(),
+    themeItem.getValue(),
+    chosenProfileItem.getValue(),
+    addedTldsItem.getValue(),
+    defaultBlockItem.getValue(),
+  ]);
+  return {
+    format: BACKUP_FORMAT,
+    version: BACKUP_VERSION,
+    exportedAt: now.toISOString(),
+    settings: {
+      connection,
+      ...(includeKey && apiKey !== '' ? { apiKey } : {}),
+      dynamicIp,
+      contextMenu,
+      diagnosis,
+      theme,
+      chosenProfile,
+      addedTlds,
+      defaultBlock,
+    },
+  };
+}
+
+export function backupText(backup: BackupFile): string {
+  return `${JSON.stringify(backup, null, 2)}\n`;
+}
+
+/** `dns-filter-companion-settings-2025-01-31.json`, the local date of the export. */
+export function backupFileName(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `dns-filter-companion-settings-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.json`;
+}
+
+// --- Import ---
+
+export interface ReportLine {
+  name: SettingName;
+  label: string;
+  /** What was imported, or why it was refused. Never contains the API key. */
+  detail: string;
+}
+
+export type ParsedBackup =
+  | { ok: false; message: string }
+  | {
+      ok: true;
+      exportedAt: string | undefined;
+      /** Checked values, ready to write. */
+      accepted: Partial<BackupSettings>;
+      refused: ReportLine[];
+      /** Names in the file this version does not know, quoted for display. */
+      ignored: string[];
+    };
+
+const NOT_A_BACKUP = 'This file is not a settings backup of DNS Filter Companion. Nothing was changed.';
+
+/**
+ * The first problem zod found, with where it is. Written here rather than taken from zod/mini,
+ * which carries no English texts; never repeats the value itself.
+ */
+function shapeProblem(error: { issues: readonly z.core.$ZodIssue[] }): string {
+  const issue = error.issues[0];
+  if (!issue) return 'it is not in the expected form';
+  const where = issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+  switch (issue.code) {
+    case 'invalid_type':
+      return `${where}expected ${issue.expected === 'int' ? 'a whole number' : issue.expected}`;
+    case 'too_small':
+      if (issue.origin === 'array') return `${where}too few entries`;
+      if (issue.origin === 'string') return `${where}too short`;
+      return `${where}less than ${String(issue.minimum)}`;
+    case 'too_big':
+      if (issue.origin === 'array') return `${where}too many entries`;
+      if (issue.origin === 'string') return `${where}too long`;
+      return `${where}more than ${String(issue.maximum)}`;
+    case 'invalid_value':
+      return `${where}expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'invalid_key':
+      return `${where}a name that is not a profile`;
+    default:
+      return `${where}not in the expected form`;
+  }
+}
+
+function acceptSetting(
+  name: SettingName,
+  raw: unknown,
+): { ok: true; value: unknown } | { ok: false; reason: string } {
+  const definition = DEFINITIONS[name] as SettingDefinition<unknown>;
+  const shaped = definition.schema.safeParse(raw);
+  if (!shaped.success) {
+    // The key's own text is never shown, whatever is wrong with it.
+    return {
+      ok: false,
+      reason:
+        name === 'apiKey' ? 'it is not text' : `not in the expected form (${shapeProblem(shaped.error)})`,
+    };
+  }
+  if (!definition.check) return { ok: true, value: shaped.data };
+  const checked = definition.check(shaped.data);
+  return checked.ok ? { ok: true, value: checked.value } : { ok: false, reason: checked.message };
+}
+
+/** Reads and checks a backup file's text. Pure: writes nothing. */
+export function parseBackup(text: string): ParsedBackup {
+  if (text.length > MAX_BACKUP_BYTES) {
+    return { ok: false, message: 'This file is too large to be a settings backup. Nothing was changed.' };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return {
+      ok: false,
+      message:
+        'This file is not a settings backup of DNS Filter Companion: it is not JSON. Nothing was changed.',
+    };
+  }
+  const envelope = envelopeSchema.safeParse(json);
+  if (!envelope.success) {
+    const looksLikeOne =
+      typeof json === 'object' && json !== null && (json as { format?: unknown }).format === BACKUP_FORMAT;
+    return {
+      ok: false,
+      message: looksLikeOne
+        ? `This settings backup is damaged (${shapeProblem(envelope.error)}). Nothing was changed.`
+        : NOT_A_BACKUP,
+    };
+  }
+  if (envelope.data.version > BACKUP_VERSION) {
+    return {
+      ok: false,
+      message: `This backup was made by a newer version of the extension (backup format ${envelope.data.version}). Update the extension, then import it again. Nothing was changed.`,
+    };
+  }
+  const accepted: Partial<BackupSettings> = {};
+  const refused: ReportLine[] = [];
+  const ignored: string[] = [];
+  for (const [name, raw] of Object.entries(envelope.data.settings)) {
+    if (!Object.hasOwn(DEFINITIONS, name)) {
+      if (ignored.length < 20) ignored.push(quoteInput(name, 40));
+      continue;
+    }
+    const settingName = name as SettingName;
+    const result = acceptSetting(settingName, raw);
+    if (result.ok) Object.assign(accepted, { [settingName]: result.value });
+    else refused.push({ name: settingName, label: DEFINITIONS[settingName].label, detail: result.reason });
+  }
+  return { ok: true, exportedAt: envelope.data.exportedAt, accepted, refused, ignored };
+}
+
+export interface ImportReport {
+  imported: ReportLine[];
+  /** Refused by the checks, or could not be saved: their current values stay. */
+  refused: ReportLine[];
+  ignored: string[];
+  /** Settings the file does not hold: unchanged. */
+  notInFile: ReportLine[];
+}
+
+/** Writes the accepted settings, each on its own: one that cannot be saved leaves the others. */
+export async function applyBackup(parsed: Extract<ParsedBackup, { ok: true }>): Promise<ImportReport> {
+  const imported: ReportLine[] = [];
+  const refused = [...parsed.refused];
+  const notInFile: ReportLine[] = [];
+  for (const name of SETTING_NAMES) {
+    const definition = DEFINITIONS[name] as SettingDefinition<unknown>;
+    const value = parsed.accepted[name];
+    if (value === undefined) {
+      if (!refused.some((line) => line.name === name)) {
+        notInFile.push({
+          name,
+          label: definition.label,
+          detail:
+            name === 'apiKey' ? 'not in the file: the key saved in this browser stays' : 'not in the file',
+        });
+      }
+      continue;
+    }
+    try {
+      const next = definition.merge ? definition.merge(await definition.item.getValue(), value) : value;
+      await definition.item.setValue(next);
+      imported.push({ name, label: definition.label, detail: definition.describe(value) });
+    } catch {
+      refused.push({ name, label: definition.label, detail: 'it could not be saved in this browser' });
+    }
+  }
+  return { imported, refused, ignored: parsed.ignored, notInFile };
+}
+
+/**
+ * What the imported settings need the browser to grant: the service's origin, the IP lookup
+ * services' origins while dynamic IP is on, page diagnosis's permissions while it is on. Browsers
+ * grant them only during a click, so the options page asks with a button after the import.
+ */
+export function permissionsNeeded(settings: Partial<BackupSettings>): Required<PermissionSet> {
+  const origins = new Set<string>();
+  const permissions = new Set<string>();
+  if (settings.connection) {
+    try {
+      const origin = hostPermissionFor(settings.connection.baseUrl);
+      if (origin) origins.add(origin);
+    } catch {
+      // Checked by validateBaseUrl on import; nothing to ask for an address that is not one.
+    }
+  }
+  if (settings.dynamicIp?.enabled) {
+    for (const origin of lookupPermissionOrigins(settings.dynamicIp.lookupUrls)) origins.add(origin);
+  }
+  if (settings.diagnosis?.enabled) {
+    for (const name of DIAGNOSIS_PERMISSIONS.permissions) permissions.add(name);
+    for (const origin of DIAGNOSIS_PERMISSIONS.origins) origins.add(origin);
+  }
+  return { origins: [...origins], permissions: [...permissions] };
+}
