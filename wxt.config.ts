@@ -21,7 +21,8 @@ const diagnosis = diagnosisManifestEntries(DIAGNOSIS_TEST_BUILD);
 
 export default defineConfig({
   manifestVersion: 3,
-  modules: ['@wxt-dev/webextension-polyfill'],
+  // @wxt-dev/i18n: locales/<lang>.yml become _locales/<lang>/messages.json, with typed keys.
+  modules: ['@wxt-dev/webextension-polyfill', '@wxt-dev/i18n/module'],
   ...(BENCH_BUILD === 'floor' || BENCH_BUILD === 'shipped'
     ? { outDirTemplate: `bench-${BENCH_BUILD}-{{browser}}-mv{{manifestVersion}}{{modeSuffix}}` }
     : {}),
@@ -63,9 +64,10 @@ export default defineConfig({
     define: { 'import.meta.env.DIAGNOSIS_TEST_BUILD': JSON.stringify(DIAGNOSIS_TEST_BUILD) },
   }),
   manifest: ({ browser }) => ({
-    name: 'DNS Filter Companion',
-    description:
-      'See whether a site is blocked by your DNS filter and fix it in one click; manage your filtering account.',
+    // The browser's language picks the locale (locales/*.yml); English when it has none.
+    default_locale: 'en',
+    name: '__MSG_extName__',
+    description: '__MSG_extDescription__',
     permissions: [
       'storage',
       // Background worker: the dynamic IP re-registration timer and the outbox's retry with backoff.
@@ -86,11 +88,11 @@ export default defineConfig({
     commands: {
       'whitelist-site': {
         suggested_key: { default: 'Alt+Shift+W' },
-        description: 'Whitelist the current site',
+        description: '__MSG_commandWhitelistSite__',
       },
       'blocklist-site': {
         suggested_key: { default: 'Alt+Shift+B' },
-        description: 'Blocklist the current site',
+        description: '__MSG_commandBlocklistSite__',
       },
     },
     // The default service; other origins are asked for when the user saves one.
@@ -98,7 +100,7 @@ export default defineConfig({
     // Custom service origins are asked for at runtime, when the user configures one; every site
     // when the user turns "Diagnose pages" on.
     optional_host_permissions: ['https://*/*', ...diagnosis.optional_host_permissions],
-    action: { default_title: 'DNS Filter Companion' },
+    action: { default_title: '__MSG_extName__' },
     ...(browser === 'firefox'
       ? { browser_specific_settings: { gecko: { id: GECKO_ID, strict_min_version: '115.0' } } }
       : {}),

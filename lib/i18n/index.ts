@@ -1,0 +1,84 @@
+/**
+ * Every text a user reads, in the browser's language. Keys and their `{named}` placeholders come
+ * from locales/en.yml, typed by @wxt-dev/i18n's generated structure; the browser picks the locale
+ * and holds the catalogue (`i18n.getMessage`), so no page bundles one and the popup stays small.
+ *
+ * Framework-free: lib/ code calls `t` like the components do. Where no extension API exists
+ * (Node tests, scripts) the host installs its own lookup with `useMessageLookup`.
+ */
+import type { GeneratedI18nStructure } from '#i18n';
+
+type Structure = GeneratedI18nStructure;
+
+/** A message name as written in locales/*.yml (`options.setup.save`); the browser's own `@@…` names are left out. */
+export type MessageKey = Exclude<keyof Structure, `@@${string}`>;
+
+type NamesOf<K extends MessageKey> = Structure[K] extends { namedSubstitutions: readonly (infer N)[] }
+  ? N & string
+  : never;
+type Params<Names extends string> = [Names] extends [never] ? [] : [params: Record<Names, string | number>];
+
+/** Keys of plain messages and of messages with plural forms (`1: …` / `n: …` in the yml). */
+export type PlainKey = { [K in MessageKey]: Structure[K] extends { plural: true } ? never : K }[MessageKey];
+export type PluralKey = { [K in MessageKey]: Structure[K] extends { plural: true } ? K : never }[MessageKey];
+
+/** Finds the message of the active locale by its catalogue name (`options_setup_save`); '' when missing. */
+export type MessageLookup = (name: string) => string;
+
+interface PlatformI18n {
+  getMessage(name: string): string;
+}
+
+function platformLookup(name: string): string {
+  const scope = globalThis as { browser?: { i18n?: PlatformI18n }; chrome?: { i18n?: PlatformI18n } };
+  const api = scope.browser?.i18n ?? scope.chrome?.i18n;
+  return api ? api.getMessage(name) : '';
+}
+
+let lookup: MessageLookup = platformLookup;
+
+/** Replaces where messages come from (Node tests, scripts); returns a function that puts the previous lookup back. */
+export function useMessageLookup(next: MessageLookup): () => void {
+  const previous = lookup;
+  lookup = next;
+  return () => {
+    lookup = previous;
+  };
+}
+
+const NAMED = /\{([A-Za-z0-9_]+)\}/g;
+
+function message(key: MessageKey): string {
+  // A missing message shows its key rather than nothing, so the gap is seen and reported.
+  return lookup(key.replaceAll('.', '_')) || key;
+}
+
+function fill(text: string, params: Record<string, string | number> | undefined): string {
+  if (params === undefined) return text;
+  // One pass: a value that itself contains `{name}` (user input) is never substituted again.
+  return text.replace(NAMED, (whole, name: string) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}
+
+/** The text of `key` in the browser's language, with its `{named}` placeholders filled. */
+export function t<K extends PlainKey>(key: K, ...params: Params<NamesOf<K>>): string {
+  return fill(message(key), params[0]);
+}
+
+/**
+ * The plural form of `key` for `count` (forms "1 | n", or "0 | 1 | n", as @wxt-dev/i18n compiles
+ * them); `{count}` is filled with the number.
+ */
+export function tn<K extends PluralKey>(
+  key: K,
+  count: number,
+  ...params: Params<Exclude<NamesOf<K>, 'count'>>
+): string {
+  const forms = message(key).split(' | ');
+  const form =
+    forms.length === 3
+      ? forms[count === 0 ? 0 : count === 1 ? 1 : 2]
+      : forms[forms.length === 2 && count !== 1 ? 1 : 0];
+  return fill(form ?? '', { ...params[0], count });
+}
