@@ -24,14 +24,27 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
   const edited = useRef(new Set<keyof Draft>());
 
   useEffect(() => {
-    void Promise.all([apiKeyItem.getValue(), connectionItem.getValue()]).then(([key, connection]) =>
-      setDraft((current) => {
-        const stored: Draft = { key, ...connection };
-        const merged = { ...stored };
-        for (const field of edited.current) Object.assign(merged, { [field]: current[field] });
-        return merged;
-      }),
-    );
+    const load = () =>
+      void Promise.all([apiKeyItem.getValue(), connectionItem.getValue()]).then(([key, connection]) =>
+        setDraft((current) => {
+          const stored: Draft = { key, ...connection };
+          const merged = { ...stored };
+          for (const field of edited.current) Object.assign(merged, { [field]: current[field] });
+          return merged;
+        }),
+      );
+    load();
+    // Settings stored elsewhere (a restored backup, another tab) replace what the fields show.
+    const reload = () => {
+      edited.current.clear();
+      load();
+    };
+    const unwatchKey = apiKeyItem.watch(reload);
+    const unwatchConnection = connectionItem.watch(reload);
+    return () => {
+      unwatchKey();
+      unwatchConnection();
+    };
   }, []);
 
   const update = (patch: Partial<Draft>) => {
