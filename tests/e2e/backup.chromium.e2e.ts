@@ -1,0 +1,155 @@
+/**
+ * Settings backup through the real options page: export in one browser profile, import in a
+ * fresh one. Downloads land in a temporary folder (DevTools protocol Browser.setDownloadBehavior),
+ * and the import goes through the browser's file chooser, as a person would do it.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import {
+  byRole,
+  type ChromiumSession,
+  chooseOption,
+  configureExtension,
+  expect,
+  launchChromium,
+  pressAndWaitForOutcome,
+  saveFailureArtifacts,
+  test,
+  testConnection,
+  waitForStatus,
+} from './harness/index.ts';
+
+const BACKUP = { role: 'region', name: 'Backup' };
+const MENU_SWITCH = { contains: 'right-click menu' };
+
+/**
+ * Sends the browser's downloads to `folder`; the returned function waits for the next download
+ * to complete and gives its path (from the download events, not by watching the folder, where
+ * the browser's temporary files come and go).
+ */
+async function downloadInto(browser: Browser, folder: string): Promise<() => Promise<string>> {
+  const session = await browser.target().createCDPSession();
+  const completed: string[] = [];
+  const waiting: Array<(path: string) => void> = [];
+  session.on('Browser.downloadProgress', (event) => {
+    if (event.state !== 'completed' || !event.filePath) return;
+    const next = waiting.shift();
+    if (next) next(event.filePath);
+    else completed.push(event.filePath);
+  });
+  await session.send('Browser.setDownloadBehavior', {
+    // Saved under the download's id: two exports of one day share a suggested name.
+    behavior: 'allowAndName',
+    downloadPath: folder,
+    eventsEnabled: true,
+  });
+  return () => {
+    const done = completed.shift();
+    if (done) return Promise.resolve(done);
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`No download completed in ${folder}`)), 15_000);
+      waiting.push((path) => {
+        clearTimeout(timer);
+        resolve(path);
+      });
+    });
+  };
+}
+
+async function importFile(page: Page, file: string): Promise<string> {
+  const [chooser] = await Promise.all([
+    page.waitForFileChooser(),
+    byRole(page, 'button', 'Import settings', { within: BACKUP }).click(),
+  ]);
+  await chooser.accept([file]);
+  return waitForStatus(page, { startsWith: 'Imported' }, { name: 'Backup' });
+}
+
+const fieldValue = (page: Page, role: string, name: string) =>
+  byRole(page, role, name)
+    .map((element) => (element as HTMLInputElement).value)
+    .wait();
+
+const menuChecked = (page: Page) =>
+  byRole(page, 'checkbox', MENU_SWITCH)
+    .map((element) => (element as HTMLInputElement).checked)
+    .wait();
+
+test('settings exported in one profile are restored in a fresh one; the key only when ticked (Chromium)', async ({
+  chromium,
+  emulator,
+  site,
+  task,
+}) => {
+  const folder = await mkdtemp(join(tmpdir(), 'dnsfc-backup-'));
+  let fresh: ChromiumSession | undefined;
+  try {
+    // --- The first browser: set up, change a few settings, export twice.
+    const nextDownload = await downloadInto(chromium.browser, folder);
+    const options = await chromium.openOptions();
+    await configureExtension(options, { baseUrl: emulator.url, key: emulator.key, form: 'B' });
+    await chooseOption(options, 'Theme', 'Dark');
+    await byRole(options, 'checkbox', MENU_SWITCH).click();
+    await expect.poll(() => menuChecked(options)).toBe(false);
+
+    const exported = await pressAndWaitForOutcome(options, 'Export settings');
+    expect(exported).toMatch(/^Exported to dns-filter-companion-settings-.*\.json, without the API key\.$/);
+    const withoutKey = await nextDownload();
+    const withoutKeyText = await readFile(withoutKey, 'utf8');
+    expect(withoutKeyText).not.toContain(emulator.key);
+    expect(JSON.parse(withoutKeyText).settings).toMatchObject({
+      connection: { baseUrl: emulator.url, form: 'B' },
+      theme: 'dark',
+      contextMenu: { enabled: false },
+    });
+
+    await byRole(options, 'checkbox', 'Include the API key').click();
+    expect(await options.evaluate(() => document.body.textContent)).toContain(
+      'Whoever has the file can change your filtering account',
+    );
+    expect(await pressAndWaitForOutcome(options, 'Export settings')).toMatch(
+      /with the API key: keep the file private/,
+    );
+    const withKey = await nextDownload();
+    expect(await readFile(withKey, 'utf8')).toContain(emulator.key);
+    await chromium.close();
+
+    // --- A fresh profile: nothing set up until the files are imported.
+    fresh = await launchChromium({ site });
+    const restored = await fresh.openOptions();
+    expect(await fieldValue(restored, 'textbox', 'Base URL')).not.toBe(emulator.url);
+
+    const report = await importFile(restored, withoutKey);
+    expect(report).toMatch(/^Imported \d+ settings\. Details below\.$/);
+    await expect.poll(() => fieldValue(restored, 'textbox', 'Base URL')).toBe(emulator.url);
+    const formShown = await byRole(restored, 'combobox', 'API form')
+      .map((select) => (select as HTMLSelectElement).selectedOptions[0]?.textContent ?? '')
+      .wait();
+    expect(formShown).toContain('/api/v1/');
+    expect(await fieldValue(restored, 'combobox', 'Theme')).toBe('dark');
+    expect(await restored.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await menuChecked(restored)).toBe(false);
+    // The key was not in the file: none is set, and the report says the stored one stays.
+    expect(await fieldValue(restored, 'textbox', 'API key')).toBe('');
+    expect(await restored.evaluate(() => document.body.textContent)).toMatch(/API key: not in the file/);
+
+    await importFile(restored, withKey);
+    await expect.poll(() => fieldValue(restored, 'textbox', 'API key')).toBe(emulator.key);
+    expect(await testConnection(restored)).toMatch(/^Connected/);
+    // The popup opens dark at once in the restored profile too (the theme's synchronous copy).
+    const popupPage = await fresh.browser.newPage();
+    await popupPage.goto(fresh.extensionUrl('popup.html'), { waitUntil: 'load' });
+    expect(await popupPage.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await popupPage.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe(
+      'dark',
+    );
+  } catch (error) {
+    if (fresh) await saveFailureArtifacts(task, fresh).catch(() => undefined);
+    throw error;
+  } finally {
+    await fresh?.close();
+    await rm(folder, { recursive: true, force: true });
+  }
+});
