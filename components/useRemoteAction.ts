@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'preact/hooks';
 import { isApiError } from '@/lib/api/errors';
+import { t } from '@/lib/i18n';
 
 export type ActionStatus =
   | { state: 'idle' }
@@ -10,7 +11,7 @@ export type ActionStatus =
 /** Text for any failure, safe to show: ApiError messages are written for users and carry no key. */
 export function failureText(error: unknown): string {
   if (isApiError(error)) return error.message;
-  return 'Something went wrong inside the extension. Please try again.';
+  return t('common.genericFailure');
 }
 
 /**

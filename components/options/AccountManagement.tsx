@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'preact/hooks';
+import { t, tParts } from '@/lib/i18n';
 import { managedProfileItem } from '@/lib/settings/storage';
 import { useRemoteData } from '../useRemoteData';
 import { AccountContext, type AccountServices, accountScope } from './account-context';
@@ -35,17 +36,19 @@ export function AccountManagement(services: AccountServices) {
   if (chosen === null || (loaded.state === 'loading' && loaded.data === undefined)) {
     return (
       <p class="account-loading" role="status">
-        Loading your account…
+        {t('options.account.loading')}
       </p>
     );
   }
   if (loaded.data === undefined) {
     return (
       <div class="account-error">
-        <p role="alert">Could not open your account: {loaded.state === 'failed' ? loaded.message : ''}</p>
-        <p class="hint">Check the key and the API form in Setup, then try again.</p>
+        <p role="alert">
+          {t('options.account.openFailed', { reason: loaded.state === 'failed' ? loaded.message : '' })}
+        </p>
+        <p class="hint">{t('options.account.checkSetup')}</p>
         <button type="button" onClick={profilesData.reload}>
-          Try again
+          {t('common.tryAgain')}
         </button>
       </div>
     );
@@ -67,7 +70,7 @@ export function AccountManagement(services: AccountServices) {
         <div class="scope-bar">
           {account.form === 'A' ? (
             <div class="inline">
-              <label for={pickerId}>Profile</label>
+              <label for={pickerId}>{t('options.account.profile')}</label>
               <select id={pickerId} value={profile} onChange={(event) => choose(event.currentTarget.value)}>
                 {profiles.map((name) => (
                   <option key={name} value={name}>
@@ -75,14 +78,13 @@ export function AccountManagement(services: AccountServices) {
                   </option>
                 ))}
               </select>
-              <span class="hint">
-                Categories, lists, top-level domains and default block below act on this profile.
-              </span>
+              <span class="hint">{t('options.account.profileHint')}</span>
             </div>
           ) : (
             <p>
-              <strong>Whole account</strong>: this API form (Form B) has no profile selection, so categories,
-              lists, top-level domains and default block apply to the whole account.
+              {tParts('options.account.wholeAccountNote', {
+                wholeAccount: <strong>{t('options.account.wholeAccount')}</strong>,
+              })}
             </p>
           )}
         </div>

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError } from '@/lib/api/errors';
 import { createViewCache } from '@/lib/cache/view-cache';
+import { t } from '@/lib/i18n';
 import { lookupPublicIpv4 } from '@/lib/network/ip-lookup';
 import { accountTag, dynamicIpSettingsItem } from '@/lib/settings/storage';
 import { useConfiguredClient } from '../useConfiguredClient';
@@ -59,11 +60,8 @@ export function AccountPanel() {
   if (configured.state === 'no-key') {
     return (
       <section aria-labelledby="account-heading" class="account-missing">
-        <h2 id="account-heading">Account</h2>
-        <p>
-          Enter your API key in Setup above and save it: profiles, categories, lists, top-level domains,
-          default block and networks then appear here.
-        </p>
+        <h2 id="account-heading">{t('options.account.heading')}</h2>
+        <p>{t('options.account.missingKey')}</p>
       </section>
     );
   }

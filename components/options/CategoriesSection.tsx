@@ -1,10 +1,11 @@
 import { useId, useState } from 'preact/hooks';
 import { describeCategory, mergeWithCatalogue } from '@/lib/api/categories';
 import type { ApiForm, CategoryState } from '@/lib/api/types';
+import { t } from '@/lib/i18n';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useRemoteData } from '../useRemoteData';
-import { PROPAGATION_NOTE, scopePhrase, useAccount } from './account-context';
+import { propagationNote, scopePhrase, useAccount } from './account-context';
 import { ScopeNote } from './ScopeNote';
 
 /** Every category of the form with its description, including any the spec does not list. */
@@ -26,14 +27,19 @@ export function CategoriesSection() {
 
   const toggle = async (id: string, label: string, blocked: boolean) => {
     setPending({ id, blocked });
+    const scope = scopePhrase(form, profile);
     const done = await run(
-      `${blocked ? 'Blocking' : 'Allowing'} ${label} for ${scopePhrase(form, profile)}…`,
+      t(blocked ? 'categories.blocking' : 'categories.allowing', { category: label, scope }),
       async () => {
         await client.setCategoryBlocked(id, blocked, profile);
         return true;
       },
       () =>
-        `${label} is now ${blocked ? 'blocked' : 'allowed'} for ${scopePhrase(form, profile)}. ${PROPAGATION_NOTE}`,
+        t(blocked ? 'categories.nowBlocked' : 'categories.nowAllowed', {
+          category: label,
+          scope,
+          note: propagationNote(),
+        }),
     );
     if (done) {
       update((states) => {
@@ -47,20 +53,20 @@ export function CategoriesSection() {
   const states = data.data;
   return (
     <section aria-labelledby={headingId}>
-      <h2 id={headingId}>Categories</h2>
+      <h2 id={headingId}>{t('categories.heading')}</h2>
       <ScopeNote />
       {data.state === 'failed' ? (
         <div class="load-failed">
-          <p>Could not load the categories: {data.message}</p>
+          <p>{t('categories.loadFailed', { reason: data.message })}</p>
           <button type="button" onClick={reload}>
-            Load the categories again
+            {t('categories.loadAgain')}
           </button>
         </div>
       ) : states === undefined ? (
-        <p class="hint">Loading the categories…</p>
+        <p class="hint">{t('categories.loading')}</p>
       ) : (
         <fieldset class="categories">
-          <legend>Checked categories are blocked; the others are allowed.</legend>
+          <legend>{t('categories.legend')}</legend>
           <ul class="plain-list category-list">
             {categoryRows(form, states).map((category, index) => {
               const checked = pending?.id === category.id ? pending.blocked : category.blocked;
@@ -83,7 +89,7 @@ export function CategoriesSection() {
                   />
                   <label for={inputId}>{category.label}</label>
                   <span class={checked ? 'state state-blocked' : 'state state-allowed'}>
-                    {checked ? 'blocked' : 'allowed'}
+                    {checked ? t('categories.blocked') : t('categories.allowed')}
                   </span>
                   <span class="hint category-about" id={`${inputId}-about`}>
                     {category.description || category.id}

@@ -1,8 +1,9 @@
 import { useEffect, useId, useState } from 'preact/hooks';
+import { t } from '@/lib/i18n';
 import { defaultBlockItem } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
-import { PROPAGATION_NOTE, scopePhrase, useAccount } from './account-context';
+import { propagationNote, scopePhrase, useAccount } from './account-context';
 import { ScopeNote } from './ScopeNote';
 
 type Known = { enabled: boolean; at: number } | null;
@@ -31,17 +32,16 @@ export function DefaultBlockSection() {
 
   const set = async (enabled: boolean) => {
     setPending(enabled);
+    const where = scopePhrase(form, profile);
     await run(
-      `Turning default block ${enabled ? 'on' : 'off'} for ${scopePhrase(form, profile)}…`,
+      t(enabled ? 'defaultBlock.turningOn' : 'defaultBlock.turningOff', { scope: where }),
       async () => {
         await client.setDefaultBlock(enabled, profile);
         const all = await defaultBlockItem.getValue();
         await defaultBlockItem.setValue({ ...all, [scope]: { enabled, at: now() } });
       },
       () =>
-        enabled
-          ? `Default block is on for ${scopePhrase(form, profile)}: only whitelisted domains are allowed. ${PROPAGATION_NOTE}`
-          : `Default block is off for ${scopePhrase(form, profile)}. ${PROPAGATION_NOTE}`,
+        t(enabled ? 'defaultBlock.isOn' : 'defaultBlock.isOff', { scope: where, note: propagationNote() }),
     );
     setPending(null);
   };
@@ -49,12 +49,9 @@ export function DefaultBlockSection() {
   const checked = pending ?? known?.enabled ?? false;
   return (
     <section aria-labelledby={headingId}>
-      <h2 id={headingId}>Default block</h2>
+      <h2 id={headingId}>{t('defaultBlock.heading')}</h2>
       <ScopeNote />
-      <p class="hint">
-        When default block is on, every domain is blocked unless it is on the whitelist. Use it for a
-        locked-down device, then whitelist the sites it may visit.
-      </p>
+      <p class="hint">{t('defaultBlock.about')}</p>
       <div class="switch-row">
         <input
           id={switchId}
@@ -69,16 +66,16 @@ export function DefaultBlockSection() {
           }}
           onChange={(event) => void set(event.currentTarget.checked)}
         />
-        <label for={switchId}>Block everything not on the whitelist</label>
+        <label for={switchId}>{t('defaultBlock.switch')}</label>
       </div>
       <p id={stateId} class="default-block-state">
         {known === null
-          ? 'Current state: not known: set from another place (the service cannot report it). Switching here sets it.'
-          : `Current state: ${known.enabled ? 'on' : 'off'}, set from this browser on ${when(known.at)}.`}
+          ? t('defaultBlock.unknown')
+          : t(known.enabled ? 'defaultBlock.knownOn' : 'defaultBlock.knownOff', { when: when(known.at) })}
       </p>
       {known === null ? (
         <button type="button" aria-disabled={busy} onClick={() => void set(false)}>
-          Make sure default block is off
+          {t('defaultBlock.makeSureOff')}
         </button>
       ) : null}
       <StatusMessage status={status} />

@@ -3,18 +3,20 @@ import { type BulkOutcome, runBulkAdd } from '@/lib/account/bulk-add';
 import { parseDomainLines } from '@/lib/account/domain-lines';
 import { filterDomains, withDomain, withoutDomain } from '@/lib/account/sorted-domains';
 import type { DomainListKind } from '@/lib/api/types';
+import { formatNumber, t, tn } from '@/lib/i18n';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import type { useRemoteData } from '../useRemoteData';
 import { VirtualList } from '../VirtualList';
-import { PROPAGATION_NOTE, scopePhrase, useAccount } from './account-context';
+import { propagationNote, scopePhrase, useAccount } from './account-context';
 import { ScopeNote } from './ScopeNote';
 
-const TITLES: Record<DomainListKind, string> = { whitelist: 'Whitelist', blocklist: 'Blocklist' };
-const ABOUT: Record<DomainListKind, string> = {
-  whitelist: 'Domains on the whitelist are always allowed, even when they fall in a blocked category.',
-  blocklist: 'Domains on the blocklist are always blocked, whatever the category settings.',
-};
+const title = (list: DomainListKind) =>
+  t(list === 'whitelist' ? 'domainList.title.whitelist' : 'domainList.title.blocklist');
+const about = (list: DomainListKind) =>
+  t(list === 'whitelist' ? 'domainList.about.whitelist' : 'domainList.about.blocklist');
+/** The list's name inside a sentence ("the whitelist"). */
+const listName = (list: DomainListKind) => t(list === 'whitelist' ? 'common.whitelist' : 'common.blocklist');
 const ROW_HEIGHT = 36;
 const CONFLICTS_NAMED = 10;
 
@@ -25,10 +27,6 @@ interface DomainListSectionProps {
   remote: ReturnType<typeof useRemoteData<readonly string[]>>;
   /** Domains on both lists of this scope. */
   conflicts: readonly string[];
-}
-
-function plural(count: number, one: string, many: string): string {
-  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
 }
 
 export function DomainListSection({ list, remote, conflicts }: DomainListSectionProps) {
@@ -52,6 +50,7 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
   const shown = useMemo(() => (entries ? filterDomains(entries, query) : []), [entries, query]);
   const conflictSet = useMemo(() => new Set(conflicts), [conflicts]);
   const where = scopePhrase(form, profile);
+  const name = listName(list);
 
   useEffect(() => {
     const index = focusRowAfterRemoval.current;
@@ -82,9 +81,7 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
       setStatus({
         state: 'failed',
         message:
-          refused.length > 0
-            ? `Nothing added: ${plural(refused.length, 'line is', 'lines are')} not a domain (see the results).`
-            : 'Enter one or more domains, one per line, such as example.com.',
+          refused.length > 0 ? tn('domainList.nothingAdded', refused.length) : t('domainList.enterDomains'),
       });
       return;
     }
@@ -94,7 +91,7 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
     setResults(refused);
     setProgress({ done: 0, total });
     const summary = await run(
-      `Adding to the ${list}: 0 of ${total} done…`,
+      t('domainList.addingProgress', { list: name, done: formatNumber(0), total: formatNumber(total) }),
       () =>
         runBulkAdd({
           domains: parsed.domains,
@@ -103,22 +100,29 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
           add: (domain, signal) => client.addDomain(list, domain, profile, signal ? { signal } : undefined),
           onProgress: ({ done, outcome }) => {
             setProgress({ done, total });
-            setStatus({ state: 'running', message: `Adding to the ${list}: ${done} of ${total} done…` });
+            setStatus({
+              state: 'running',
+              message: t('domainList.addingProgress', {
+                list: name,
+                done: formatNumber(done),
+                total: formatNumber(total),
+              }),
+            });
             setResults((current) => [...current, outcome]);
             if (outcome.state === 'added') remote.update((current) => withDomain(current, outcome.domain));
           },
         }),
       (done) => {
         const parts = [
-          `Added ${done.added} of ${plural(total, 'domain', 'domains')} to the ${list} of ${where}.`,
+          tn('domainList.summaryAdded', total, { added: formatNumber(done.added), list: name, scope: where }),
         ];
-        if (done.already > 0) parts.push(`${plural(done.already, 'was', 'were')} already there.`);
-        if (done.failed > 0) parts.push(`${plural(done.failed, 'failed', 'failed')}.`);
-        if (done.stoppedBecause !== undefined) parts.push(`Stopped: ${done.stoppedBecause}`);
-        if (refused.length > 0) parts.push(`${plural(refused.length, 'line is', 'lines are')} not a domain.`);
-        if (done.failed + done.notTried + refused.length > 0)
-          parts.push('Those not added are kept in the box.');
-        if (done.added > 0) parts.push(PROPAGATION_NOTE);
+        if (done.already > 0) parts.push(tn('domainList.summaryAlready', done.already));
+        if (done.failed > 0) parts.push(tn('domainList.summaryFailed', done.failed));
+        if (done.stoppedBecause !== undefined)
+          parts.push(t('domainList.summaryStopped', { reason: done.stoppedBecause }));
+        if (refused.length > 0) parts.push(tn('domainList.summaryRefused', refused.length));
+        if (done.failed + done.notTried + refused.length > 0) parts.push(t('domainList.summaryKept'));
+        if (done.added > 0) parts.push(propagationNote());
         return parts.join(' ');
       },
     );
@@ -146,12 +150,12 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
 
   const removeDomain = async (domain: string, index: number) => {
     const done = await run(
-      `Removing ${domain} from the ${list}…`,
+      t('domainList.removing', { domain, list: name }),
       async () => {
         await client.deleteDomain(list, domain, profile);
         return true;
       },
-      () => `Removed ${domain} from the ${list} of ${where}. ${PROPAGATION_NOTE}`,
+      () => t('domainList.removed', { domain, list: name, scope: where, note: propagationNote() }),
     );
     if (!done) return;
     focusRowAfterRemoval.current = index;
@@ -162,23 +166,25 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
   const conflictNote =
     conflicts.length > 0 ? (
       <div class="warning" role="note">
-        <strong>
-          {plural(conflicts.length, 'domain is', 'domains are')} on both the whitelist and the blocklist
-        </strong>
+        <strong>{tn('domainList.conflicts', conflicts.length)}</strong>
         {': '}
-        {conflicts.slice(0, CONFLICTS_NAMED).join(', ')}
         {conflicts.length > CONFLICTS_NAMED
-          ? ` and ${(conflicts.length - CONFLICTS_NAMED).toLocaleString('en')} more`
-          : ''}
-        . The whitelist wins for them; remove each from the list where it does not belong.
+          ? t('domainList.conflictsMore', {
+              domains: conflicts.slice(0, CONFLICTS_NAMED).join(', '),
+              count: formatNumber(conflicts.length - CONFLICTS_NAMED),
+            })
+          : conflicts.join(', ')}
+        . {t('domainList.conflictsAdvice')}
       </div>
     ) : null;
 
   return (
     <section aria-labelledby={headingId}>
-      <h2 id={headingId}>{TITLES[list]}</h2>
+      <h2 id={headingId}>{title(list)}</h2>
       <ScopeNote />
-      <p class="hint">{ABOUT[list]} An entry covers the domain and all its subdomains.</p>
+      <p class="hint">
+        {about(list)} {t('domainList.coversSubdomains')}
+      </p>
       {conflictNote}
       <form
         onSubmit={(event) => {
@@ -187,7 +193,7 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
         }}
       >
         <div class="field">
-          <label for={draftId}>Domains to add to the {list}</label>
+          <label for={draftId}>{t('domainList.draftLabel', { list: name })}</label>
           <textarea
             id={draftId}
             rows={4}
@@ -198,18 +204,22 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
             onInput={(event) => setDraft(event.currentTarget.value)}
           />
           <p class="hint" id={draftHintId}>
-            One domain per line (or paste a list). A pasted web address is reduced to its domain.
+            {t('domainList.draftHint')}
           </p>
         </div>
         <div class="actions">
           <button type="submit" aria-disabled={busy}>
-            Add to {list}
+            {t('domainList.add', { list: name })}
           </button>
           {progress !== null ? (
             <>
-              <progress max={progress.total} value={progress.done} aria-label={`Adding to the ${list}`} />
+              <progress
+                max={progress.total}
+                value={progress.done}
+                aria-label={t('domainList.addingLabel', { list: name })}
+              />
               <button type="button" onClick={() => stopper.current?.abort()}>
-                Stop adding
+                {t('domainList.stop')}
               </button>
             </>
           ) : null}
@@ -220,36 +230,36 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
         <div class="results">
           <VirtualList
             items={results}
-            label={`Results of adding to the ${list}`}
+            label={t('domainList.resultsLabel', { list: name })}
             rowHeight={28}
             visibleRows={8}
             itemKey={(row, index) => `${index}:${row.domain}`}
             renderItem={(row) => (
               <span class={`result result-${row.state}`} title={row.domain}>
-                {row.domain}: {row.state === 'refused' ? `not a domain: ${row.message}` : row.message}
+                {row.state === 'refused'
+                  ? t('domainList.refusedLine', { line: row.domain, reason: row.message })
+                  : t('domainList.resultLine', { domain: row.domain, outcome: row.message })}
               </span>
             )}
           />
           <button type="button" onClick={() => setResults([])}>
-            Clear results
+            {t('domainList.clearResults')}
           </button>
         </div>
       ) : null}
       {remote.data.state === 'failed' ? (
         <div class="load-failed">
-          <p>
-            Could not load the {list}: {remote.data.message}
-          </p>
+          <p>{t('domainList.loadFailed', { list: name, reason: remote.data.message })}</p>
           <button type="button" onClick={remote.reload}>
-            Load the {list} again
+            {t('domainList.loadAgain', { list: name })}
           </button>
         </div>
       ) : entries === undefined ? (
-        <p class="hint">Loading the {list}…</p>
+        <p class="hint">{t('domainList.loading', { list: name })}</p>
       ) : (
         <div class="entries">
           <div class="field inline">
-            <label for={filterId}>Filter the {list}</label>
+            <label for={filterId}>{t('domainList.filterLabel', { list: name })}</label>
             <input
               id={filterId}
               ref={filterBox}
@@ -261,17 +271,21 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
             />
             <span class="hint" aria-live="polite">
               {query.trim() === ''
-                ? plural(entries.length, 'domain', 'domains')
-                : `${shown.length.toLocaleString('en')} of ${plural(entries.length, 'domain', 'domains')} shown`}
+                ? tn('domainList.count', entries.length)
+                : tn('domainList.shownCount', entries.length, { shown: formatNumber(shown.length) })}
             </span>
           </div>
           {entries.length === 0 ? (
-            <p class="hint">The {list} is empty.</p>
+            <p class="hint">{t('domainList.empty', { list: name })}</p>
           ) : (
             <div ref={listBox}>
               <VirtualList
                 items={shown}
-                label={`${TITLES[list]} entries`}
+                label={t(
+                  list === 'whitelist'
+                    ? 'domainList.entriesLabel.whitelist'
+                    : 'domainList.entriesLabel.blocklist',
+                )}
                 rowHeight={ROW_HEIGHT}
                 itemKey={(domain) => domain}
                 renderItem={(domain, index) => (
@@ -280,15 +294,17 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
                       {domain}
                     </span>
                     {conflictSet.has(domain) ? (
-                      <span class="badge badge-warning">also on the {other}</span>
+                      <span class="badge badge-warning">
+                        {t('domainList.alsoOn', { list: listName(other) })}
+                      </span>
                     ) : null}
                     <button
                       type="button"
-                      aria-label={`Remove ${domain} from the ${list}`}
+                      aria-label={t('domainList.removeNamed', { domain, list: name })}
                       aria-disabled={busy}
                       onClick={() => void removeDomain(domain, index)}
                     >
-                      Remove
+                      {t('domainList.remove')}
                     </button>
                   </>
                 )}

@@ -1,3 +1,4 @@
+import { t } from '@/lib/i18n';
 import { AccountPanel } from './AccountPanel';
 import { AppearanceSection } from './AppearanceSection';
 import { BackupSection } from './BackupSection';
@@ -9,7 +10,7 @@ import { SetupSection } from './SetupSection';
 export function OptionsApp() {
   return (
     <main class="options">
-      <h1>DNS Filter Companion: settings</h1>
+      <h1>{t('options.heading')}</h1>
       <SetupSection />
       <AccountPanel />
       <DynamicIpSection />

@@ -1,5 +1,6 @@
 import { useId, useState } from 'preact/hooks';
 import { ApiError } from '@/lib/api/errors';
+import { t } from '@/lib/i18n';
 import { validateProfileName } from '@/lib/validation';
 import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
@@ -30,17 +31,17 @@ export function ProfilesSection({ profiles, chosen, refreshing, onChanged, onCho
 
   const addProfile = async () => {
     const done = await run(
-      `Adding profile ${name.trim()}…`,
+      t('profiles.adding', { profile: name.trim() }),
       async () => {
         const checked = validateProfileName(name);
         if (!checked.ok) throw new ApiError('invalid-input', checked.message, { field: 'profile' });
         if (profiles.includes(checked.value)) {
-          throw new ApiError('invalid-input', `There is already a profile called ${checked.value}.`);
+          throw new ApiError('invalid-input', t('profiles.exists', { profile: checked.value }));
         }
         await client.addProfile(checked.value);
         return checked.value;
       },
-      (added) => `Added profile ${added}.`,
+      (added) => t('profiles.added', { profile: added }),
     );
     if (done !== undefined) {
       setName('');
@@ -50,18 +51,18 @@ export function ProfilesSection({ profiles, chosen, refreshing, onChanged, onCho
 
   const deleteProfile = async (profile: string) => {
     const confirmed = await confirm({
-      title: `Delete profile ${profile}?`,
-      message: <p>The profile and its settings are removed from your account. This cannot be undone.</p>,
-      confirmLabel: 'Delete',
+      title: t('profiles.confirmTitle', { profile }),
+      message: <p>{t('profiles.confirmText')}</p>,
+      confirmLabel: t('common.delete'),
     });
     if (!confirmed) return;
     const done = await run(
-      `Deleting profile ${profile}…`,
+      t('profiles.deleting', { profile }),
       async () => {
         await client.deleteProfile(profile);
         return true;
       },
-      () => `Deleted profile ${profile}.`,
+      () => t('profiles.deleted', { profile }),
     );
     if (done) {
       if (profile === chosen) onChoose(PERMANENT_PROFILE);
@@ -71,28 +72,30 @@ export function ProfilesSection({ profiles, chosen, refreshing, onChanged, onCho
 
   return (
     <section aria-labelledby={headingId}>
-      <h2 id={headingId}>Profiles</h2>
+      <h2 id={headingId}>{t('profiles.heading')}</h2>
       <p class="hint">
-        A profile is a set of filtering rules that applies to the networks registered with it.
-        {form === 'B' ? ' In this API form the other sections act on the whole account.' : ''}
+        {t('profiles.about')}
+        {form === 'B' ? ` ${t('profiles.aboutFormB')}` : ''}
       </p>
-      <ul class="plain-list" aria-label="Profiles" aria-busy={refreshing}>
+      <ul class="plain-list" aria-label={t('profiles.listName')} aria-busy={refreshing}>
         {profiles.map((profile) => (
           <li key={profile} class="row">
             <span class="row-text">
               {profile}
-              {form === 'A' && profile === chosen ? <span class="badge"> shown below</span> : null}
+              {form === 'A' && profile === chosen ? (
+                <span class="badge"> {t('profiles.shownBelow')}</span>
+              ) : null}
             </span>
             {profile === PERMANENT_PROFILE ? (
-              <span class="hint">always present</span>
+              <span class="hint">{t('profiles.alwaysPresent')}</span>
             ) : (
               <button
                 type="button"
-                aria-label={`Delete profile ${profile}`}
+                aria-label={t('profiles.deleteNamed', { profile })}
                 aria-disabled={busy}
                 onClick={() => void deleteProfile(profile)}
               >
-                Delete
+                {t('common.delete')}
               </button>
             )}
           </li>
@@ -105,7 +108,7 @@ export function ProfilesSection({ profiles, chosen, refreshing, onChanged, onCho
         }}
       >
         <div class="field">
-          <label for={inputId}>New profile name</label>
+          <label for={inputId}>{t('profiles.newName')}</label>
           <div class="inline">
             <input
               id={inputId}
@@ -117,11 +120,11 @@ export function ProfilesSection({ profiles, chosen, refreshing, onChanged, onCho
               onInput={(event) => setName(event.currentTarget.value)}
             />
             <button type="submit" aria-disabled={busy}>
-              Add profile
+              {t('profiles.add')}
             </button>
           </div>
           <p class="hint" id={hintId}>
-            Letters and digits only, 4 to 64 characters.
+            {t('profiles.nameHint')}
           </p>
         </div>
       </form>

@@ -1,3 +1,4 @@
+import { t, tParts } from '@/lib/i18n';
 import { useAccount } from './account-context';
 
 /** Which profile a section acts on; in Form B, that it acts on the whole account and why. */
@@ -6,13 +7,11 @@ export function ScopeNote() {
   if (form === 'B') {
     return (
       <p class="scope-note">
-        Applies to: <strong>Whole account</strong> (this API form has no profile selection).
+        {tParts('options.scope.wholeAccount', {
+          wholeAccount: <strong>{t('options.account.wholeAccount')}</strong>,
+        })}
       </p>
     );
   }
-  return (
-    <p class="scope-note">
-      Applies to profile: <strong>{profile}</strong> (change it with Profile above).
-    </p>
-  );
+  return <p class="scope-note">{tParts('options.scope.profile', { profile: <strong>{profile}</strong> })}</p>;
 }

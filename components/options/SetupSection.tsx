@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { createApiClient, validateBaseUrl } from '@/lib/api';
 import { ApiError } from '@/lib/api/errors';
 import type { ApiForm } from '@/lib/api/types';
+import { t, tn } from '@/lib/i18n';
 import { hostPermissionFor } from '@/lib/settings/host-permission';
 import { apiKeyItem, apiTimeoutForTestsItem, connectionItem, DEFAULT_BASE_URL } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
@@ -57,66 +58,61 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
     const base = validateBaseUrl(draft.baseUrl);
     if (!base.ok) throw new ApiError('invalid-input', base.message, { field: 'baseUrl' });
     const key = draft.key.trim();
-    if (!key) throw new ApiError('invalid-input', 'Enter your API key first.', { field: 'key' });
+    if (!key) throw new ApiError('invalid-input', t('setup.enterKeyFirst'), { field: 'key' });
     return { key, baseUrl: base.value, form: draft.form };
   };
 
   const save = () =>
     run(
-      'Saving…',
+      t('setup.saving'),
       async () => {
         const checked = checkedDraft();
         const permission = hostPermissionFor(checked.baseUrl);
         // Asked here, inside the click, because browsers only show the prompt during a user gesture.
         if (permission && !(await browser.permissions.request({ origins: [permission] }))) {
-          throw new ApiError(
-            'invalid-input',
-            `Not saved: the extension needs your permission to contact ${checked.baseUrl}.`,
-            { field: 'baseUrl' },
-          );
+          throw new ApiError('invalid-input', t('setup.permissionRefused', { baseUrl: checked.baseUrl }), {
+            field: 'baseUrl',
+          });
         }
         await apiKeyItem.setValue(checked.key);
         await connectionItem.setValue({ baseUrl: checked.baseUrl, form: checked.form });
         setDraft(checked);
         onSaved?.();
       },
-      () => 'Saved.',
+      () => t('setup.saved'),
     );
 
   const testConnection = () =>
     run(
-      'Testing the connection…',
+      t('setup.testing'),
       async () => {
         const checked = checkedDraft();
         const timeoutMs = (await apiTimeoutForTestsItem.getValue()) ?? undefined;
         const client = createApiClient({ ...checked, timeoutMs });
         return client.listProfiles();
       },
-      (profiles) =>
-        `Connected: ${profiles.length} ${profiles.length === 1 ? 'profile' : 'profiles'} (${profiles.join(', ')}).`,
+      (profiles) => tn('setup.connected', profiles.length, { profiles: profiles.join(', ') }),
     );
 
   const forgetKey = () =>
     run(
-      'Removing the key…',
+      t('setup.removingKey'),
       async () => {
         await apiKeyItem.removeValue();
         update({ key: '' });
         onSaved?.();
       },
-      () => 'The key was removed from this browser.',
+      () => t('setup.keyRemoved'),
     );
 
   const hostNote = (() => {
     const base = validateBaseUrl(draft.baseUrl);
-    return base.ok && hostPermissionFor(base.value)
-      ? 'This address is not the default service: when you save, the browser asks you to allow the extension to contact it. Nothing else is sent there.'
-      : null;
+    return base.ok && hostPermissionFor(base.value) ? t('setup.customHostNote') : null;
   })();
 
   return (
     <section aria-labelledby="setup-heading">
-      <h2 id="setup-heading">Setup</h2>
+      <h2 id="setup-heading">{t('setup.heading')}</h2>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -124,7 +120,7 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
         }}
       >
         <div class="field">
-          <label for="api-key">API key</label>
+          <label for="api-key">{t('setup.apiKey')}</label>
           <div class="inline">
             <input
               id="api-key"
@@ -135,15 +131,13 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
               onInput={(event) => update({ key: event.currentTarget.value })}
             />
             <button type="button" aria-pressed={keyVisible} onClick={() => setKeyVisible(!keyVisible)}>
-              {keyVisible ? 'Hide key' : 'Show key'}
+              {keyVisible ? t('setup.hideKey') : t('setup.showKey')}
             </button>
           </div>
-          <p class="hint">
-            From your account dashboard, API access section. It is kept in this browser only.
-          </p>
+          <p class="hint">{t('setup.apiKeyHint')}</p>
         </div>
         <div class="field">
-          <label for="base-url">Base URL</label>
+          <label for="base-url">{t('setup.baseUrl')}</label>
           <input
             id="base-url"
             type="url"
@@ -153,25 +147,25 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
           {hostNote && <p class="hint">{hostNote}</p>}
         </div>
         <div class="field">
-          <label for="api-form">API form</label>
+          <label for="api-form">{t('setup.apiForm')}</label>
           <select
             id="api-form"
             value={draft.form}
             onChange={(event) => update({ form: event.currentTarget.value as ApiForm })}
           >
-            <option value="A">Form A (/api): profiles</option>
-            <option value="B">Form B (/api/v1/): whole account</option>
+            <option value="A">{t('setup.formA')}</option>
+            <option value="B">{t('setup.formB')}</option>
           </select>
         </div>
         <div class="actions">
           <button type="submit" aria-disabled={busy}>
-            Save
+            {t('setup.save')}
           </button>
           <button type="button" aria-disabled={busy} onClick={() => void testConnection()}>
-            Test connection
+            {t('setup.testConnection')}
           </button>
           <button type="button" aria-disabled={busy} onClick={() => void forgetKey()}>
-            Forget key
+            {t('setup.forgetKey')}
           </button>
         </div>
         <StatusMessage status={status} />

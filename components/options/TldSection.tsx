@@ -1,11 +1,12 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { FORM_CAPABILITIES } from '@/lib/api/client';
 import { ApiError } from '@/lib/api/errors';
+import { t } from '@/lib/i18n';
 import { addedTldsItem } from '@/lib/settings/storage';
 import { validateTld } from '@/lib/validation';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
-import { PROPAGATION_NOTE, scopePhrase, useAccount } from './account-context';
+import { propagationNote, scopePhrase, useAccount } from './account-context';
 import { ScopeNote } from './ScopeNote';
 
 /**
@@ -30,7 +31,7 @@ export function TldSection() {
 
   const block = async () => {
     const done = await run(
-      `Blocking ${tld.trim()} for ${scopePhrase(form, profile)}…`,
+      t('tld.blocking', { tld: tld.trim(), scope: scopePhrase(form, profile) }),
       async () => {
         const checked = validateTld(tld);
         if (!checked.ok) throw new ApiError('invalid-input', checked.message, { field: 'tld' });
@@ -42,7 +43,7 @@ export function TldSection() {
         return checked.value;
       },
       (blocked) =>
-        `Blocked every domain under ${blocked} for ${scopePhrase(form, profile)}. ${PROPAGATION_NOTE}`,
+        t('tld.blocked', { tld: blocked, scope: scopePhrase(form, profile), note: propagationNote() }),
     );
     if (done !== undefined) setTld('');
   };
@@ -50,20 +51,17 @@ export function TldSection() {
   if (!FORM_CAPABILITIES[form].tldBlocking) {
     return (
       <section aria-labelledby={headingId}>
-        <h2 id={headingId}>Top-level domains</h2>
-        <p>
-          This API form (Form B, /api/v1/) has no way to block a top-level domain. Block it in your provider's
-          dashboard, or choose Form A (/api) in Setup if your account offers it.
-        </p>
+        <h2 id={headingId}>{t('tld.heading')}</h2>
+        <p>{t('tld.notInFormB')}</p>
       </section>
     );
   }
 
   return (
     <section aria-labelledby={headingId}>
-      <h2 id={headingId}>Top-level domains</h2>
+      <h2 id={headingId}>{t('tld.heading')}</h2>
       <ScopeNote />
-      <p class="hint">Blocking a top-level domain, such as .xyz, blocks every domain under it.</p>
+      <p class="hint">{t('tld.about')}</p>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -71,7 +69,7 @@ export function TldSection() {
         }}
       >
         <div class="field">
-          <label for={inputId}>Top-level domain</label>
+          <label for={inputId}>{t('tld.label')}</label>
           <div class="inline">
             <input
               id={inputId}
@@ -83,29 +81,26 @@ export function TldSection() {
               onInput={(event) => setTld(event.currentTarget.value)}
             />
             <button type="submit" aria-disabled={busy}>
-              Block top-level domain
+              {t('tld.block')}
             </button>
           </div>
           <p class="hint" id={hintId}>
-            With its leading dot, such as .xyz.
+            {t('tld.hint')}
           </p>
         </div>
       </form>
       <StatusMessage status={status} />
-      <h3>Blocked from this browser</h3>
+      <h3>{t('tld.blockedHere')}</h3>
       {added.length === 0 ? (
-        <p class="hint">None yet.</p>
+        <p class="hint">{t('tld.noneYet')}</p>
       ) : (
-        <ul class="plain-list tld-list" aria-label="Top-level domains blocked from this browser">
+        <ul class="plain-list tld-list" aria-label={t('tld.listName')}>
           {added.map((item) => (
             <li key={item}>{item}</li>
           ))}
         </ul>
       )}
-      <p class="hint">
-        The service cannot list or unblock top-level domains, so only those blocked from this browser are
-        shown. To unblock one, use your provider's dashboard.
-      </p>
+      <p class="hint">{t('tld.cannotList')}</p>
     </section>
   );
 }

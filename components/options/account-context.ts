@@ -1,6 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { ApiForm, DnsFilterApi, DomainListKind } from '@/lib/api/types';
+import { t } from '@/lib/i18n';
 import { scopeKey } from '@/lib/settings/storage';
 
 export interface ListChangeReport {
@@ -61,8 +62,10 @@ export function accountScope(
 
 /** "profile work" or "the whole account", for status texts. */
 export function scopePhrase(form: ApiForm, profile: string | undefined): string {
-  return form === 'B' ? 'the whole account' : `profile ${profile ?? 'default'}`;
+  return form === 'B'
+    ? t('common.wholeAccount')
+    : t('common.profileNamed', { profile: profile ?? 'default' });
 }
 
 /** decisions.md: say after a change that it takes time, never promise an immediate effect. */
-export const PROPAGATION_NOTE = 'It can take 30 to 45 minutes to reach the filter.';
+export const propagationNote = () => t('common.propagationNote');

@@ -3,6 +3,7 @@
  * order, reporting progress after each. Framework-free so the options page and tests share it.
  */
 import { type ApiError, isApiError } from '@/lib/api/errors';
+import { t } from '@/lib/i18n';
 
 export type BulkOutcomeState =
   /** The service confirmed the addition. */
@@ -54,7 +55,7 @@ function stopsTheRun(error: unknown): error is ApiError {
 }
 
 function messageOf(error: unknown): string {
-  return isApiError(error) ? error.message : 'Something went wrong inside the extension.';
+  return isApiError(error) ? error.message : t('bulkAdd.internalFailure');
 }
 
 export async function runBulkAdd(options: BulkAddOptions): Promise<BulkAddSummary> {
@@ -67,23 +68,28 @@ export async function runBulkAdd(options: BulkAddOptions): Promise<BulkAddSummar
   };
 
   for (const domain of domains) {
-    if (stoppedBecause === undefined && signal?.aborted) stoppedBecause = 'Stopped.';
+    if (stoppedBecause === undefined && signal?.aborted) stoppedBecause = t('bulkAdd.stopped');
     if (stoppedBecause !== undefined) {
-      report({ domain, state: 'not-tried', message: `not tried: ${stoppedBecause}` });
+      report({ domain, state: 'not-tried', message: t('bulkAdd.notTried', { reason: stoppedBecause }) });
       continue;
     }
     if (existing?.has(domain)) {
-      report({ domain, state: 'already', message: 'already on the list' });
+      report({ domain, state: 'already', message: t('bulkAdd.already') });
       continue;
     }
     try {
       await add(domain, signal);
-      report({ domain, state: 'added', message: 'added' });
+      report({ domain, state: 'added', message: t('bulkAdd.added') });
     } catch (error) {
       if (stopsTheRun(error)) {
-        stoppedBecause = error.kind === 'aborted' ? 'Stopped.' : messageOf(error);
+        stoppedBecause = error.kind === 'aborted' ? t('bulkAdd.stopped') : messageOf(error);
         const state = error.kind === 'aborted' ? 'not-tried' : 'failed';
-        report({ domain, state, message: state === 'failed' ? messageOf(error) : 'not tried: Stopped.' });
+        report({
+          domain,
+          state,
+          message:
+            state === 'failed' ? messageOf(error) : t('bulkAdd.notTried', { reason: t('bulkAdd.stopped') }),
+        });
       } else {
         report({ domain, state: 'failed', message: messageOf(error) });
       }

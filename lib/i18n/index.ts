@@ -61,14 +61,44 @@ function fill(text: string, params: Record<string, string | number> | undefined)
   );
 }
 
+/** The language of the catalogue in use (`en`, `de`): for `<html lang>` and number and date formats. */
+export function messageLocale(): string {
+  return lookup('locale') || 'en';
+}
+
+/** A count written the catalogue's way (1,234 in English, 1.234 in German). */
+export function formatNumber(value: number): string {
+  return value.toLocaleString(messageLocale());
+}
+
 /** The text of `key` in the browser's language, with its `{named}` placeholders filled. */
 export function t<K extends PlainKey>(key: K, ...params: Params<NamesOf<K>>): string {
   return fill(message(key), params[0]);
 }
 
 /**
+ * The text of `key` cut at its placeholders, each replaced by the caller's value (a component for
+ * words shown in bold, a link), so a translation can put them where its grammar wants them.
+ */
+export function tParts<K extends PlainKey, T>(
+  key: K,
+  parts: Record<NamesOf<K>, T | string | number>,
+): (T | string)[] {
+  const values = parts as Record<string, T | string | number>;
+  return message(key)
+    .split(NAMED)
+    .map((piece, index) => {
+      // split() with a capture group puts each placeholder's name at the odd indexes.
+      if (index % 2 === 0) return piece;
+      const value = Object.hasOwn(values, piece) ? values[piece] : `{${piece}}`;
+      return typeof value === 'number' ? String(value) : (value as T | string);
+    })
+    .filter((piece) => piece !== '');
+}
+
+/**
  * The plural form of `key` for `count` (forms "1 | n", or "0 | 1 | n", as @wxt-dev/i18n compiles
- * them); `{count}` is filled with the number.
+ * them); `{count}` is filled with the number, formatted for the catalogue's language.
  */
 export function tn<K extends PluralKey>(
   key: K,
@@ -80,5 +110,5 @@ export function tn<K extends PluralKey>(
     forms.length === 3
       ? forms[count === 0 ? 0 : count === 1 ? 1 : 2]
       : forms[forms.length === 2 && count !== 1 ? 1 : 0];
-  return fill(form ?? '', { ...params[0], count });
+  return fill(form ?? '', { ...params[0], count: formatNumber(count) });
 }
