@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
 import { DIAGNOSIS_PERMISSIONS, diagnosisGranted, type PermissionSet } from '@/lib/diagnosis/permissions';
+import { t } from '@/lib/i18n';
 import { lookupPermissionOrigins } from '@/lib/network/settings-form';
 import { hostPermissionFor } from '@/lib/settings/host-permission';
 import { connectionItem, diagnosisSettingsItem, dynamicIpSettingsItem } from '@/lib/settings/storage';
@@ -81,25 +82,21 @@ export function DiagnosisSection({
 
   const turnOn = () =>
     run(
-      'Asking the browser for permission…',
+      t('diagnosis.asking'),
       async () => {
         const allowed = await permissions.request(DIAGNOSIS_PERMISSIONS).catch(() => false);
         // A test build holds these permissions from install; asking again is then refused by some browsers.
         if (!allowed && !(await diagnosisGranted(permissions))) {
-          throw new ApiError(
-            'invalid-input',
-            'Not turned on: the browser did not grant the permission. Nothing was changed.',
-          );
+          throw new ApiError('invalid-input', t('diagnosis.notGranted'));
         }
         await diagnosisSettingsItem.setValue({ enabled: true });
       },
-      () =>
-        'Page diagnosis is on. When a page looks broken, open the popup there: it lists the hosts that failed.',
+      () => t('diagnosis.on'),
     );
 
   const turnOff = () =>
     run(
-      'Turning page diagnosis off…',
+      t('diagnosis.turningOff'),
       async () => {
         await diagnosisSettingsItem.setValue({ enabled: false });
         await permissions.remove(DIAGNOSIS_PERMISSIONS).catch(() => false);
@@ -108,11 +105,11 @@ export function DiagnosisSection({
         for (const origin of needed) {
           if (!(await permissions.contains({ origins: [origin] }).catch(() => false))) missing.push(origin);
         }
-        if (missing.length === 0) return 'Page diagnosis is off, and its permissions were given back.';
+        if (missing.length === 0) return t('diagnosis.off');
         const asked = await permissions.request({ origins: missing }).catch(() => false);
-        if (asked) return 'Page diagnosis is off, and its permissions were given back.';
+        if (asked) return t('diagnosis.off');
         const hosts = missing.map((origin) => new URL(origin.replace('/*', '/')).host).join(', ');
-        return `Page diagnosis is off. The extension may no longer reach ${hosts}: press Save in Setup to allow it again.`;
+        return t('diagnosis.offLostHosts', { hosts });
       },
       (message) => message,
     );
@@ -121,7 +118,7 @@ export function DiagnosisSection({
 
   return (
     <section aria-labelledby={ids.heading}>
-      <h2 id={ids.heading}>Page diagnosis</h2>
+      <h2 id={ids.heading}>{t('diagnosis.heading')}</h2>
       <div class="check">
         <input
           id={ids.toggle}
@@ -131,27 +128,14 @@ export function DiagnosisSection({
           aria-describedby={ids.explanation}
           onChange={(event) => void (event.currentTarget.checked ? turnOn() : turnOff())}
         />
-        <label for={ids.toggle}>Diagnose pages</label>
+        <label for={ids.toggle}>{t('diagnosis.toggle')}</label>
       </div>
       <div id={ids.explanation} class="hint">
-        <p>
-          A DNS filter can break a page without blocking the page itself: it blocks a host the page loads
-          something from, such as a video or a payment form. With this on, the extension notes which hosts of
-          each page could not be reached the way a DNS block looks (the name did not resolve), and the popup
-          lists them with a one-click Whitelist. The toolbar button shows how many there are.
-        </p>
-        <p>
-          To see those errors, the browser asks you to let the extension observe the network requests and page
-          loads of the sites you visit. Only host names are kept, in this browser, until the tab shows another
-          page or closes; nothing is sent anywhere. Turning this off gives the permission back.
-        </p>
+        <p>{t('diagnosis.explanation1')}</p>
+        <p>{t('diagnosis.explanation2')}</p>
       </div>
-      {withdrawn && (
-        <p class="status-failed">
-          Page diagnosis is on, but the browser no longer grants its permission: tick the box to ask again.
-        </p>
-      )}
-      <StatusMessage status={status} label="Page diagnosis" />
+      {withdrawn && <p class="status-failed">{t('diagnosis.withdrawn')}</p>}
+      <StatusMessage status={status} label={t('diagnosis.heading')} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
+import { t } from '@/lib/i18n';
 import { registerNowResponseSchema } from '@/lib/messaging/protocol';
 import {
   checkDynamicIpDraft,
@@ -44,14 +45,21 @@ function formatTime(at: number): string {
 }
 
 function LastOutcome({ outcome }: { outcome: RegistrationOutcome | null }) {
-  if (!outcome) return <p class="hint">No registration has run from this browser yet.</p>;
+  if (!outcome) return <p class="hint">{t('dynamicIp.noOutcome')}</p>;
   const retry =
-    outcome.nextAttemptAt === undefined ? '' : ` Next try at ${formatTime(outcome.nextAttemptAt)}.`;
-  const streak = outcome.consecutiveFailures > 1 ? ` (${outcome.consecutiveFailures} failures in a row)` : '';
+    outcome.nextAttemptAt === undefined
+      ? ''
+      : ` ${t('dynamicIp.nextTry', { when: formatTime(outcome.nextAttemptAt) })}`;
+  const when = formatTime(outcome.at);
   return (
     <p class={outcome.ok ? 'last-outcome' : 'last-outcome status-failed'}>
-      Last attempt, {formatTime(outcome.at)}
-      {streak}: {outcome.message}
+      {outcome.consecutiveFailures > 1
+        ? t('dynamicIp.lastAttemptStreak', {
+            when,
+            failures: outcome.consecutiveFailures,
+            outcome: outcome.message,
+          })
+        : t('dynamicIp.lastAttempt', { when, outcome: outcome.message })}
       {retry}
     </p>
   );
@@ -107,10 +115,7 @@ export function DynamicIpSection() {
     const origins = lookupPermissionOrigins(checked.value.lookupUrls);
     if (origins.length > 0 && !(await browser.permissions.request({ origins }))) {
       const hosts = origins.map((origin) => new URL(origin.replace('/*', '/')).host).join(', ');
-      throw new ApiError(
-        'invalid-input',
-        `Not saved: the extension needs your permission to ask ${hosts} for your public address.`,
-      );
+      throw new ApiError('invalid-input', t('dynamicIp.permissionRefused', { hosts }));
     }
     return checked.value;
   };
@@ -125,20 +130,22 @@ export function DynamicIpSection() {
 
   const save = () =>
     run(
-      'Saving…',
+      t('dynamicIp.saving'),
       async () => {
         const checked = await checkAndAsk();
         await dynamicIpSettingsItem.setValue(checked);
         setEdited(false);
         // Turned on: register at once rather than after the first interval.
-        return checked.enabled ? `Saved. ${await registerNow()}` : 'Saved. Automatic registration is off.';
+        return checked.enabled
+          ? t('dynamicIp.savedThen', { outcome: await registerNow() })
+          : t('dynamicIp.savedOff');
       },
       (message) => message,
     );
 
   const registerClicked = () =>
     run(
-      'Finding the public address and registering it…',
+      t('dynamicIp.registering'),
       async () => {
         const checked = await checkAndAsk();
         await dynamicIpSettingsItem.setValue(checked);
@@ -151,11 +158,8 @@ export function DynamicIpSection() {
   return (
     <>
       <section aria-labelledby={ids.heading}>
-        <h2 id={ids.heading}>Dynamic IP</h2>
-        <p class="hint">
-          If your internet provider changes your public address, filtering silently stops until the new
-          address is registered. This browser can register it for you.
-        </p>
+        <h2 id={ids.heading}>{t('dynamicIp.heading')}</h2>
+        <p class="hint">{t('dynamicIp.about')}</p>
         <form
           // Our own checks speak in the status region, with the rule, rather than in a tooltip.
           noValidate
@@ -171,10 +175,10 @@ export function DynamicIpSection() {
               checked={draft.enabled}
               onChange={(event) => update({ enabled: event.currentTarget.checked })}
             />
-            <label for={ids.enabled}>Keep this network registered automatically</label>
+            <label for={ids.enabled}>{t('dynamicIp.enabled')}</label>
           </div>
           <div class="field">
-            <label for={ids.interval}>Check every (minutes)</label>
+            <label for={ids.interval}>{t('dynamicIp.interval')}</label>
             <input
               id={ids.interval}
               type="number"
@@ -186,7 +190,7 @@ export function DynamicIpSection() {
             />
           </div>
           <div class="field">
-            <label for={ids.label}>Network label</label>
+            <label for={ids.label}>{t('dynamicIp.label')}</label>
             <input
               id={ids.label}
               type="text"
@@ -197,7 +201,7 @@ export function DynamicIpSection() {
           </div>
           {connection.form === 'A' ? (
             <div class="field">
-              <label for={ids.profile}>Register to profile</label>
+              <label for={ids.profile}>{t('dynamicIp.profile')}</label>
               {profiles.length > 0 ? (
                 <select
                   id={ids.profile}
@@ -220,12 +224,10 @@ export function DynamicIpSection() {
               )}
             </div>
           ) : (
-            <p class="hint">
-              Form B has no profile selection: the address is registered for the whole account.
-            </p>
+            <p class="hint">{t('dynamicIp.formBNote')}</p>
           )}
           <div class="field">
-            <label for={ids.firstUrl}>IP lookup URL</label>
+            <label for={ids.firstUrl}>{t('dynamicIp.firstUrl')}</label>
             <input
               id={ids.firstUrl}
               type="url"
@@ -234,17 +236,14 @@ export function DynamicIpSection() {
             />
           </div>
           <div class="field">
-            <label for={ids.moreUrls}>More IP lookup URLs, tried in order (one per line)</label>
+            <label for={ids.moreUrls}>{t('dynamicIp.moreUrls')}</label>
             <textarea
               id={ids.moreUrls}
               rows={2}
               value={draft.moreLookupUrls}
               onInput={(event) => update({ moreLookupUrls: event.currentTarget.value })}
             />
-            <p class="hint">
-              Each must answer with the address as plain text or as JSON {'{"ip": "…"}'}. Only IPv4 addresses
-              are registered.
-            </p>
+            <p class="hint">{t('dynamicIp.urlsHint', { json: '{"ip": "…"}' })}</p>
           </div>
           <div class="check">
             <input
@@ -253,16 +252,14 @@ export function DynamicIpSection() {
               checked={draft.removePrevious}
               onChange={(event) => update({ removePrevious: event.currentTarget.checked })}
             />
-            <label for={ids.removePrevious}>
-              When the address changes, remove the previous address this browser registered
-            </label>
+            <label for={ids.removePrevious}>{t('dynamicIp.removePrevious')}</label>
           </div>
           <div class="actions">
             <button type="submit" disabled={busy}>
-              Save dynamic IP settings
+              {t('dynamicIp.save')}
             </button>
             <button type="button" disabled={busy} onClick={() => void registerClicked()}>
-              Register now
+              {t('dynamicIp.registerNow')}
             </button>
           </div>
           <StatusMessage status={status} />
@@ -270,7 +267,7 @@ export function DynamicIpSection() {
         </form>
       </section>
       <section aria-labelledby={ids.menuHeading}>
-        <h2 id={ids.menuHeading}>Right-click menu and shortcuts</h2>
+        <h2 id={ids.menuHeading}>{t('dynamicIp.menuHeading')}</h2>
         <div class="check">
           <input
             id={ids.menu}
@@ -280,16 +277,9 @@ export function DynamicIpSection() {
               void contextMenuSettingsItem.setValue({ enabled: event.currentTarget.checked })
             }
           />
-          <label for={ids.menu}>
-            Show “Whitelist this site” and “Blocklist this site” in the right-click menu
-          </label>
+          <label for={ids.menu}>{t('dynamicIp.menuSwitch')}</label>
         </div>
-        <p class="hint">
-          Keyboard shortcuts Alt+Shift+W and Alt+Shift+B whitelist or blocklist the current site for the
-          profile last chosen in the popup. Change them in your browser's extension shortcut settings. Changes
-          made this way are kept in this browser until the service confirms them, and a notification tells you
-          the outcome.
-        </p>
+        <p class="hint">{t('dynamicIp.shortcutsHint')}</p>
       </section>
     </>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import { networkRows } from '@/lib/account/networks';
 import { ApiError } from '@/lib/api/errors';
+import { t } from '@/lib/i18n';
 import { validateIpv4, validateNetworkLabel } from '@/lib/validation';
 import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
@@ -73,7 +74,7 @@ export function NetworksSection() {
 
   const add = async () => {
     const done = await run(
-      `Adding network ${ip.trim()}…`,
+      t('networks.adding', { ip: ip.trim() }),
       async () => {
         const checkedIp = validateIpv4(ip);
         if (!checkedIp.ok) throw new ApiError('invalid-input', checkedIp.message, { field: 'ip' });
@@ -92,9 +93,13 @@ export function NetworksSection() {
         return entry;
       },
       (entry) =>
-        `Added network ${entry.ip}${entry.label ? ` (${entry.label})` : ''}${
-          entry.profile ? ` with profile ${entry.profile}` : ''
-        }.`,
+        entry.label
+          ? entry.profile
+            ? t('networks.addedLabelProfile', { ip: entry.ip, label: entry.label, profile: entry.profile })
+            : t('networks.addedLabel', { ip: entry.ip, label: entry.label })
+          : entry.profile
+            ? t('networks.addedProfile', { ip: entry.ip, profile: entry.profile })
+            : t('networks.added', { ip: entry.ip }),
     );
     if (done !== undefined) {
       setIp('');
@@ -105,74 +110,71 @@ export function NetworksSection() {
 
   const remove = async (entry: { ip: string; profile?: string }) => {
     const confirmed = await confirm({
-      title: `Remove network ${entry.ip}?`,
+      title: t('networks.confirmTitle', { ip: entry.ip }),
       message: (
         <p>
-          The address {entry.ip} is no longer registered with your account
-          {entry.profile && form === 'A' ? ` under profile ${entry.profile}` : ''}, so its traffic may no
-          longer be filtered as you set it up.
+          {entry.profile && form === 'A'
+            ? t('networks.confirmTextProfile', { ip: entry.ip, profile: entry.profile })
+            : t('networks.confirmText', { ip: entry.ip })}
         </p>
       ),
-      confirmLabel: 'Remove',
+      confirmLabel: t('networks.remove'),
     });
     if (!confirmed) return;
     const done = await run(
-      `Removing network ${entry.ip}…`,
+      t('networks.removing', { ip: entry.ip }),
       async () => {
         await client.deleteNetwork(form === 'A' ? entry : { ip: entry.ip });
         return true;
       },
-      () => `Removed network ${entry.ip}.`,
+      () => t('networks.removed', { ip: entry.ip }),
     );
     if (done) networks.reload();
   };
 
   const ipNote =
     currentIp.state === 'found'
-      ? `This browser's public address is ${currentIp.ip}.`
+      ? t('networks.thisIp', { ip: currentIp.ip })
       : currentIp.state === 'looking'
-        ? "Looking up this browser's public address…"
+        ? t('networks.lookingUp')
         : currentIp.state === 'failed'
-          ? `This browser's network cannot be marked: ${currentIp.message}`
+          ? t('networks.cannotMark', { reason: currentIp.message })
           : null;
 
   return (
     <section aria-labelledby={headingId}>
-      <h2 id={headingId}>Networks</h2>
-      <p class="hint">
-        The public IPv4 addresses registered with your account: traffic from them is filtered with their
-        profile.
-      </p>
+      <h2 id={headingId}>{t('networks.heading')}</h2>
+      <p class="hint">{t('networks.about')}</p>
       {ipNote ? <p class="ip-note">{ipNote}</p> : null}
       {findCurrentIp && (currentIp.state === 'unknown' || currentIp.state === 'failed') ? (
         <p class="hint">
           <button type="button" onClick={findCurrentIp}>
-            Find this browser's address
+            {t('networks.find')}
           </button>{' '}
-          Asks the IP lookup services of the Dynamic IP section, to mark this browser's network below.
+          {t('networks.findHint')}
         </p>
       ) : null}
       {networks.data.state === 'failed' ? (
         <div class="load-failed">
-          <p>Could not load the networks: {networks.data.message}</p>
+          <p>{t('networks.loadFailed', { reason: networks.data.message })}</p>
           <button type="button" onClick={networks.reload}>
-            Load the networks again
+            {t('networks.loadAgain')}
           </button>
         </div>
       ) : networks.data.data === undefined ? (
-        <p class="hint">Loading the networks…</p>
+        <p class="hint">{t('networks.loading')}</p>
       ) : rows.length === 0 ? (
-        <p class="hint">No network is registered yet.</p>
+        <p class="hint">{t('networks.none')}</p>
       ) : (
         <table class="networks">
-          <caption>Registered networks</caption>
+          <caption>{t('networks.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Address</th>
-              <th scope="col">Label</th>
-              <th scope="col">Profile</th>
+              <th scope="col">{t('networks.address')}</th>
+              <th scope="col">{t('networks.label')}</th>
+              <th scope="col">{t('networks.profile')}</th>
               <th scope="col">
-                <span class="visually-hidden">Actions</span>
+                <span class="visually-hidden">{t('networks.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -181,14 +183,18 @@ export function NetworksSection() {
               <tr key={row.key} class={row.isThisBrowser ? 'this-browser' : undefined}>
                 <td>
                   {row.ip}
-                  {row.isThisBrowser ? <strong class="badge"> this browser</strong> : null}
+                  {row.isThisBrowser ? <strong class="badge"> {t('networks.thisBrowser')}</strong> : null}
                 </td>
                 <td>{row.label ?? '—'}</td>
                 <td>{row.profile ?? '—'}</td>
                 <td>
                   <button
                     type="button"
-                    aria-label={`Remove network ${row.ip}${showProfileInName && row.profile ? ` (profile ${row.profile})` : ''}`}
+                    aria-label={
+                      showProfileInName && row.profile
+                        ? t('networks.removeNamedProfile', { ip: row.ip, profile: row.profile })
+                        : t('networks.removeNamed', { ip: row.ip })
+                    }
                     aria-disabled={busy}
                     onClick={() =>
                       void remove({
@@ -197,7 +203,7 @@ export function NetworksSection() {
                       })
                     }
                   >
-                    Remove
+                    {t('networks.remove')}
                   </button>
                 </td>
               </tr>
@@ -205,10 +211,8 @@ export function NetworksSection() {
           </tbody>
         </table>
       )}
-      {form === 'A' && rows.length > 0 ? (
-        <p class="hint">This API form does not report network labels.</p>
-      ) : null}
-      <h3>Add a network</h3>
+      {form === 'A' && rows.length > 0 ? <p class="hint">{t('networks.noLabels')}</p> : null}
+      <h3>{t('networks.addHeading')}</h3>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -216,7 +220,7 @@ export function NetworksSection() {
         }}
       >
         <div class="field">
-          <label for={ipId}>IPv4 address</label>
+          <label for={ipId}>{t('networks.ipv4')}</label>
           <div class="inline">
             <input
               id={ipId}
@@ -229,13 +233,13 @@ export function NetworksSection() {
             />
             {thisIp !== null ? (
               <button type="button" onClick={() => setIp(thisIp)}>
-                Use this browser's address
+                {t('networks.useThisIp')}
               </button>
             ) : null}
           </div>
         </div>
         <div class="field">
-          <label for={labelId}>Label for the new network</label>
+          <label for={labelId}>{t('networks.newLabel')}</label>
           <input
             id={labelId}
             type="text"
@@ -245,12 +249,12 @@ export function NetworksSection() {
             onInput={(event) => setLabel(event.currentTarget.value)}
           />
           <p class="hint" id={labelHintId}>
-            Optional, up to 64 characters, such as Home or Office.
+            {t('networks.newLabelHint')}
           </p>
         </div>
         {form === 'A' ? (
           <div class="field">
-            <label for={profileId}>Profile for the new network</label>
+            <label for={profileId}>{t('networks.newProfile')}</label>
             <select
               id={profileId}
               value={newNetworkProfile}
@@ -264,12 +268,10 @@ export function NetworksSection() {
             </select>
           </div>
         ) : (
-          <p class="hint">
-            In this API form a new network uses the account's settings (no profile can be chosen).
-          </p>
+          <p class="hint">{t('networks.formBProfile')}</p>
         )}
         <button type="submit" aria-disabled={busy}>
-          Add network
+          {t('networks.add')}
         </button>
       </form>
       <StatusMessage status={status} />

@@ -2,6 +2,7 @@
  * Checks the Dynamic IP section's form before anything is stored, and says which origins the
  * IP lookups need permission for. Pure: the options page and its tests share it.
  */
+import { t } from '@/lib/i18n';
 import { DYNAMIC_IP_INTERVAL, type DynamicIpSettings } from '@/lib/settings/storage';
 import {
   invalid,
@@ -25,6 +26,7 @@ export interface DynamicIpDraft {
 }
 
 const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+const MAX_LOOKUP_URLS = 10;
 
 export function draftFromSettings(settings: DynamicIpSettings): DynamicIpDraft {
   return {
@@ -45,17 +47,14 @@ export function validateLookupUrl(input: string): Validation {
   try {
     url = new URL(trimmed);
   } catch {
-    return invalid(
-      `${quoteInput(trimmed)} is not a URL. Enter an address such as https://api.ipify.org?format=json.`,
-    );
+    return invalid(t('networkForm.notUrl', { input: quoteInput(trimmed) }));
   }
-  if (url.username !== '' || url.password !== '')
-    return invalid('An IP lookup URL cannot contain a user name or password.');
+  if (url.username !== '' || url.password !== '') return invalid(t('networkForm.credentials'));
   if ((url.protocol === 'https:' || url.protocol === 'http:') && !isPlausibleHostname(url.hostname))
-    return invalid(`${quoteInput(trimmed)} does not name a server.`);
+    return invalid(t('networkForm.noServer', { input: quoteInput(trimmed) }));
   if (url.protocol === 'https:') return valid(url.href);
   if (url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname)) return valid(url.href);
-  return invalid(`${quoteInput(trimmed)}: use an https:// address (plain http:// only on this computer).`);
+  return invalid(t('networkForm.useHttps', { input: quoteInput(trimmed) }));
 }
 
 /**
@@ -68,9 +67,7 @@ export function checkDynamicIpDraft(draft: DynamicIpDraft, form: 'A' | 'B'): Val
     interval < DYNAMIC_IP_INTERVAL.min ||
     interval > DYNAMIC_IP_INTERVAL.max
   ) {
-    return invalid(
-      `The interval is a whole number of minutes from ${DYNAMIC_IP_INTERVAL.min} to ${DYNAMIC_IP_INTERVAL.max} (one day).`,
-    );
+    return invalid(t('networkForm.interval', { min: DYNAMIC_IP_INTERVAL.min, max: DYNAMIC_IP_INTERVAL.max }));
   }
   const label = validateNetworkLabel(draft.label);
   if (!label.ok) return label;
@@ -83,9 +80,9 @@ export function checkDynamicIpDraft(draft: DynamicIpDraft, form: 'A' | 'B'): Val
   const rawUrls = [draft.firstLookupUrl, ...draft.moreLookupUrls.split('\n')]
     .map((url) => url.trim())
     .filter(Boolean);
-  if (rawUrls.length === 0)
-    return invalid('Enter at least one IP lookup URL, such as https://api.ipify.org?format=json.');
-  if (rawUrls.length > 10) return invalid('Enter at most 10 IP lookup URLs.');
+  if (rawUrls.length === 0) return invalid(t('networkForm.noUrl'));
+  if (rawUrls.length > MAX_LOOKUP_URLS)
+    return invalid(t('networkForm.tooManyUrls', { max: MAX_LOOKUP_URLS }));
   const lookupUrls: string[] = [];
   for (const raw of rawUrls) {
     const checked = validateLookupUrl(raw);
