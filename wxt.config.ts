@@ -102,7 +102,18 @@ export default defineConfig({
     optional_host_permissions: ['https://*/*', ...diagnosis.optional_host_permissions],
     action: { default_title: '__MSG_extName__' },
     ...(browser === 'firefox'
-      ? { browser_specific_settings: { gecko: { id: GECKO_ID, strict_min_version: '115.0' } } }
+      ? {
+          browser_specific_settings: {
+            gecko: {
+              id: GECKO_ID,
+              strict_min_version: '115.0',
+              // Firefox's install-time data consent (required on addons.mozilla.org): the API key
+              // goes to the service the user configured, and so do the domains of visited sites
+              // the user whitelists or blocklists (PRIVACY.md). No analytics, nothing else.
+              data_collection_permissions: { required: ['authenticationInfo', 'browsingActivity'] },
+            },
+          },
+        }
       : {}),
   }),
 });
