@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeCategory } from '@/lib/api/categories';
 import type { ApiForm, DomainListKind } from '@/lib/api/types';
+import { formatNumber, t } from '@/lib/i18n';
 import { type DaySummary, hourlyChartLabel, type Ranked } from '@/lib/logs/stats';
 import type { BarChartSpec, Chart } from './charts';
 import { RankedTable } from './RankedTable';
@@ -13,15 +14,21 @@ const NEUTRAL_COLOR = '#3f6fb5';
 const loadCharts = () => import('./charts');
 
 function listLabel(
-  prefix: string,
+  title: string,
   entries: readonly Ranked[],
   name: (key: string) => string,
   max = 20,
 ): string {
-  if (entries.length === 0) return `${prefix}: none.`;
-  const parts = entries.slice(0, max).map((e) => `${name(e.key)} ${e.count.toLocaleString('en')}`);
-  const rest = entries.length > max ? `, and ${entries.length - max} more` : '';
-  return `${prefix}: ${parts.join(', ')}${rest}.`;
+  if (entries.length === 0) return t('dayStats.listNone', { title });
+  const parts = entries
+    .slice(0, max)
+    .map((e) => t('dayStats.listEntry', { name: name(e.key), count: formatNumber(e.count) }))
+    .join(', ');
+  const all =
+    entries.length > max
+      ? t('dayStats.listMore', { entries: parts, count: formatNumber(entries.length - max) })
+      : parts;
+  return t('dayStats.listLabel', { title, entries: all });
 }
 
 export interface DayStatsViewProps {
@@ -55,8 +62,8 @@ export function DayStatsView({ date, summary, form, listAction }: DayStatsViewPr
           labels: hours,
           stacked: true,
           series: [
-            { label: 'Allowed', values: summary.allowedByHour, color: ALLOWED_COLOR },
-            { label: 'Blocked', values: summary.blockedByHour, color: BLOCKED_COLOR },
+            { label: t('dayStats.allowed'), values: summary.allowedByHour, color: ALLOWED_COLOR },
+            { label: t('dayStats.blocked'), values: summary.blockedByHour, color: BLOCKED_COLOR },
           ],
         },
       ],
@@ -66,7 +73,11 @@ export function DayStatsView({ date, summary, form, listAction }: DayStatsViewPr
           labels: summary.blocksByCategory.map((e) => categoryName(e.key)),
           horizontal: true,
           series: [
-            { label: 'Blocks', values: summary.blocksByCategory.map((e) => e.count), color: BLOCKED_COLOR },
+            {
+              label: t('dayStats.blocks'),
+              values: summary.blocksByCategory.map((e) => e.count),
+              color: BLOCKED_COLOR,
+            },
           ],
         },
       ],
@@ -75,7 +86,11 @@ export function DayStatsView({ date, summary, form, listAction }: DayStatsViewPr
         {
           labels: summary.requestTypes.map((e) => e.key),
           series: [
-            { label: 'Queries', values: summary.requestTypes.map((e) => e.count), color: NEUTRAL_COLOR },
+            {
+              label: t('dayStats.queries'),
+              values: summary.requestTypes.map((e) => e.count),
+              color: NEUTRAL_COLOR,
+            },
           ],
         },
       ],
@@ -88,8 +103,7 @@ export function DayStatsView({ date, summary, form, listAction }: DayStatsViewPr
         performance.mark('stats-rendered', { detail: { date } });
       },
       () => {
-        if (!disposed)
-          setChartFailure('The charts could not be drawn; the tables below have the same figures.');
+        if (!disposed) setChartFailure(t('dayStats.chartsFailed'));
       },
     );
     return () => {
@@ -106,21 +120,25 @@ export function DayStatsView({ date, summary, form, listAction }: DayStatsViewPr
     <div class="day-stats">
       <p>
         {total === 0
-          ? `No queries were recorded on ${date}.`
-          : `${total.toLocaleString('en')} queries on ${date}: ${summary.totals.allowed.toLocaleString('en')} allowed, ${summary.totals.blocked.toLocaleString('en')} blocked.`}
-        {unplaced > 0 &&
-          ` ${unplaced.toLocaleString('en')} of them had no readable hour and are left out of the hourly chart.`}
+          ? t('dayStats.noQueries', { date })
+          : t('dayStats.totals', {
+              total: formatNumber(total),
+              date,
+              allowed: formatNumber(summary.totals.allowed),
+              blocked: formatNumber(summary.totals.blocked),
+            })}
+        {unplaced > 0 && ` ${t('dayStats.unplaced', { count: formatNumber(unplaced) })}`}
       </p>
       {chartFailure && <p class="status-failed">{chartFailure}</p>}
       <figure class="chart chart-wide">
-        <figcaption>Queries per hour (allowed and blocked)</figcaption>
+        <figcaption>{t('dayStats.hourlyCaption')}</figcaption>
         <div class="chart-box">
           <canvas ref={hourlyRef} role="img" aria-label={hourlyChartLabel(date, summary)} />
         </div>
       </figure>
       <div class="chart-row">
         <figure class="chart">
-          <figcaption>Blocks per category</figcaption>
+          <figcaption>{t('dayStats.categoriesCaption')}</figcaption>
           <div
             class="chart-box"
             style={{ height: `${Math.max(160, summary.blocksByCategory.length * 26 + 40)}px` }}
@@ -128,56 +146,62 @@ export function DayStatsView({ date, summary, form, listAction }: DayStatsViewPr
             <canvas
               ref={categoriesRef}
               role="img"
-              aria-label={listLabel('Blocks per category', summary.blocksByCategory, categoryName)}
+              aria-label={listLabel(t('dayStats.categoriesCaption'), summary.blocksByCategory, categoryName)}
             />
           </div>
         </figure>
         <figure class="chart">
-          <figcaption>Request types</figcaption>
+          <figcaption>{t('dayStats.typesCaption')}</figcaption>
           <div class="chart-box">
             <canvas
               ref={typesRef}
               role="img"
-              aria-label={listLabel('Request types', summary.requestTypes, (k) => k)}
+              aria-label={listLabel(t('dayStats.typesCaption'), summary.requestTypes, (k) => k)}
             />
           </div>
         </figure>
       </div>
       <div class="ranked-row">
         <RankedTable
-          title="Top blocked domains"
-          keyHeader="Domain"
-          noun="blocked domains"
+          title={t('dayStats.topBlocked')}
+          keyHeader={t('dayStats.domain')}
+          filterLabel={t('dayStats.filterBlocked')}
+          showMoreLabel={t('dayStats.moreBlocked')}
           entries={summary.blockedDomains}
-          emptyText="Nothing was blocked on this day."
+          emptyText={t('dayStats.noneBlocked')}
           listAction={listAction}
         />
         <RankedTable
-          title="Top allowed domains"
-          keyHeader="Domain"
-          noun="allowed domains"
+          title={t('dayStats.topAllowed')}
+          keyHeader={t('dayStats.domain')}
+          filterLabel={t('dayStats.filterAllowed')}
+          showMoreLabel={t('dayStats.moreAllowed')}
           entries={summary.allowedDomains}
-          emptyText="Nothing was allowed on this day."
+          emptyText={t('dayStats.noneAllowed')}
           listAction={listAction}
         />
       </div>
       <div class="ranked-row">
         <RankedTable
-          title="Top client IPs"
-          keyHeader="Client IP"
-          noun="client IPs"
+          title={t('dayStats.topClients')}
+          keyHeader={t('dayStats.clientIp')}
+          filterLabel={t('dayStats.filterClients')}
+          showMoreLabel={t('dayStats.moreClients')}
           entries={summary.clientIps}
-          emptyText="No client addresses were recorded."
+          emptyText={t('dayStats.noClients')}
         />
         <RankedTable
-          title="Blocks by category"
-          keyHeader="Category"
-          noun="categories"
+          title={t('dayStats.byCategory')}
+          keyHeader={t('dayStats.category')}
+          filterLabel={t('dayStats.filterCategories')}
+          showMoreLabel={t('dayStats.moreCategories')}
           entries={summary.blocksByCategory}
-          emptyText="No blocks on this day."
+          emptyText={t('dayStats.noBlocks')}
           describe={(id) => {
             const info = describeCategory(form, id);
-            return info.description ? `${info.label} (${id}): ${info.description}` : id;
+            return info.description
+              ? t('dayStats.categoryDescribed', { label: info.label, id, description: info.description })
+              : id;
           }}
         />
       </div>

@@ -1,5 +1,6 @@
 import { useId, useMemo, useState } from 'preact/hooks';
 import type { DomainListKind } from '@/lib/api/types';
+import { formatNumber, t } from '@/lib/i18n';
 import { filterRanked, type Ranked } from '@/lib/logs/stats';
 
 const PAGE = 25;
@@ -9,8 +10,10 @@ export interface RankedTableProps {
   title: string;
   /** Column header of the keys, e.g. "Domain". */
   keyHeader: string;
-  /** What the rows are, for the filter's label and "Show more", e.g. "blocked domains". */
-  noun: string;
+  /** The filter box's label, e.g. "Filter blocked domains". */
+  filterLabel: string;
+  /** The button that shows more rows, e.g. "Show more blocked domains". */
+  showMoreLabel: string;
   entries: readonly Ranked[];
   /** Shown instead of the table when there is nothing to rank. */
   emptyText: string;
@@ -31,7 +34,8 @@ export interface RankedTableProps {
 export function RankedTable({
   title,
   keyHeader,
-  noun,
+  filterLabel,
+  showMoreLabel,
   entries,
   emptyText,
   listAction,
@@ -51,7 +55,7 @@ export function RankedTable({
       ) : (
         <>
           <div class="field inline-field">
-            <label for={filterId}>Filter {noun}</label>
+            <label for={filterId}>{filterLabel}</label>
             <input
               id={filterId}
               type="search"
@@ -68,9 +72,9 @@ export function RankedTable({
               <tr>
                 <th scope="col">{keyHeader}</th>
                 <th scope="col" class="num">
-                  Queries
+                  {t('ranked.queries')}
                 </th>
-                {listAction && <th scope="col">Add to a list</th>}
+                {listAction && <th scope="col">{t('ranked.addToList')}</th>}
               </tr>
             </thead>
             <tbody>
@@ -79,25 +83,25 @@ export function RankedTable({
                 return (
                   <tr key={entry.key}>
                     <td class="key">{describe ? describe(entry.key) : entry.key}</td>
-                    <td class="num">{entry.count.toLocaleString('en')}</td>
-                    {listAction && target == null && <td class="hint">not a list entry</td>}
+                    <td class="num">{formatNumber(entry.count)}</td>
+                    {listAction && target == null && <td class="hint">{t('ranked.notEntry')}</td>}
                     {listAction && target != null && (
                       <td class="row-actions">
                         <button
                           type="button"
                           disabled={listAction.busy}
-                          aria-label={`Whitelist ${target}`}
+                          aria-label={t('ranked.whitelistNamed', { domain: target })}
                           onClick={() => listAction.onAdd(target, 'whitelist')}
                         >
-                          Whitelist
+                          {t('ranked.whitelist')}
                         </button>
                         <button
                           type="button"
                           disabled={listAction.busy}
-                          aria-label={`Blocklist ${target}`}
+                          aria-label={t('ranked.blocklistNamed', { domain: target })}
                           onClick={() => listAction.onAdd(target, 'blocklist')}
                         >
-                          Blocklist
+                          {t('ranked.blocklist')}
                         </button>
                       </td>
                     )}
@@ -108,12 +112,15 @@ export function RankedTable({
           </table>
           <p class="hint" aria-live="polite">
             {matching === 0
-              ? 'Nothing matches the filter.'
-              : `Showing ${shown.length.toLocaleString('en')} of ${matching.toLocaleString('en')}${filter.trim() ? ' matching' : ''}.`}
+              ? t('ranked.noMatch')
+              : t(filter.trim() ? 'ranked.showingMatching' : 'ranked.showing', {
+                  shown: formatNumber(shown.length),
+                  count: formatNumber(matching),
+                })}
           </p>
           {shown.length < matching && (
             <button type="button" onClick={() => setLimit((current) => current + PAGE * 4)}>
-              Show more {noun}
+              {showMoreLabel}
             </button>
           )}
         </>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi } from '@/lib/api/types';
+import { formatNumber, messageLocale, t, tn } from '@/lib/i18n';
 import { createDumpGuard, type DumpAllowance, dumpAllowance, formatClock } from '@/lib/logs/dump-guard';
 import { type DumpOutcome, type DumpProgress, type DumpSink, streamDump } from '@/lib/logs/load-dump';
 import { createRecordStore, type RecordFilter, type RecordStore } from '@/lib/logs/record-store';
@@ -11,13 +12,17 @@ import { type ActionStatus, failureText } from '../useRemoteAction';
 import { RawLogTable } from './RawLogTable';
 
 const megabytes = (bytes: number) =>
-  `${(bytes / 1_000_000).toLocaleString('en', { maximumFractionDigits: 1 })} MB`;
-const count = (n: number) => n.toLocaleString('en');
-const lines = (n: number) => `${count(n)} ${n === 1 ? 'line' : 'lines'}`;
+  t('rawLog.megabytes', {
+    value: (bytes / 1_000_000).toLocaleString(messageLocale(), { maximumFractionDigits: 1 }),
+  });
+const count = formatNumber;
+const lines = (n: number) => tn('rawLog.lines', n);
 
 function progressText(p: DumpProgress): string {
-  const bad = p.unrecognised > 0 ? `, ${count(p.unrecognised)} not recognised` : '';
-  return `${megabytes(p.bytes)} received, ${count(p.lines)} lines${bad}`;
+  const figures = { received: megabytes(p.bytes), lines: count(p.lines) };
+  return p.unrecognised > 0
+    ? t('rawLog.progressBad', { ...figures, bad: count(p.unrecognised) })
+    : t('rawLog.progress', figures);
 }
 
 /** The guard over the stored time; Web Locks make check-and-claim atomic across extension pages. */
@@ -134,7 +139,7 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
         if (!verdict.allowed) {
           setStatus({
             state: 'failed',
-            message: `The raw log can be downloaded once an hour. Next raw log download allowed at ${formatClock(verdict.nextAt)}.`,
+            message: t('rawLog.onceAnHour', { time: formatClock(verdict.nextAt) }),
           });
           return;
         }
@@ -142,7 +147,7 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
           // Asked first, while the click still counts as a user gesture (the picker needs one).
           const chosen = await chooseDumpSink(date);
           if (chosen === null) {
-            setStatus({ state: 'done', message: 'Nothing was saved: no file was chosen.' });
+            setStatus({ state: 'done', message: t('rawLog.noFile') });
             return;
           }
           sink = chosen;
@@ -160,7 +165,7 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
       setProgress({ bytes: 0, lines: 0, stored: 0, unrecognised: 0 });
       setStatus({
         state: 'running',
-        message: save ? `Saving the raw log of ${date} to a file…` : `Loading the raw log of ${date}…`,
+        message: save ? t('rawLog.saving', { date }) : t('rawLog.loading', { date }),
       });
       try {
         const outcome = await guard.run(() =>
@@ -177,34 +182,37 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
           }),
         );
         current.outcome = outcome;
-        const bad =
-          outcome.unrecognised > 0
-            ? ` ${lines(outcome.unrecognised)} did not follow the log format and ${outcome.unrecognised === 1 ? 'is' : 'are'} shown as "Not recognised".`
-            : '';
+        const bad = outcome.unrecognised > 0 ? ` ${tn('rawLog.unrecognised', outcome.unrecognised)}` : '';
         const limit = outcome.truncated
-          ? ` The view holds the first ${count(outcome.stored)} lines (its memory limit${store.fullReason === 'distinct' ? ' for distinct names' : ''}); Save to file keeps them all.`
+          ? ` ${t(store.fullReason === 'distinct' ? 'rawLog.truncatedDistinct' : 'rawLog.truncated', {
+              count: count(outcome.stored),
+            })}`
           : '';
         const took =
           outcome.elapsedMs < 1000
-            ? `${Math.max(1, Math.round(outcome.elapsedMs))} ms`
-            : `${(outcome.elapsedMs / 1000).toLocaleString('en', { maximumFractionDigits: 1 })} s`;
+            ? t('rawLog.milliseconds', { value: count(Math.max(1, Math.round(outcome.elapsedMs))) })
+            : t('rawLog.seconds', {
+                value: (outcome.elapsedMs / 1000).toLocaleString(messageLocale(), {
+                  maximumFractionDigits: 1,
+                }),
+              });
+        const figures = { size: megabytes(outcome.bytes), lines: lines(outcome.lines), took };
         setStatus({
           state: 'done',
-          message: save
-            ? `Saved ${dumpFileName(date)}: ${megabytes(outcome.bytes)}, ${lines(outcome.lines)}, in ${took}.${bad}${limit}`
-            : `Loaded the raw log of ${date}: ${megabytes(outcome.bytes)}, ${lines(outcome.lines)}, in ${took}.${bad}${limit}`,
+          message: `${
+            save
+              ? t('rawLog.saved', { file: dumpFileName(date), ...figures })
+              : t('rawLog.loaded', { date, ...figures })
+          }${bad}${limit}`,
         });
       } catch (error) {
         // A refusal before the stream started leaves the chosen file open: let it go.
         await sink?.abort().catch(() => undefined);
-        const shown =
-          store.size > 0
-            ? ` The ${lines(store.size)} received so far ${store.size === 1 ? 'is' : 'are'} shown below.`
-            : '';
+        const shown = store.size > 0 ? ` ${tn('rawLog.shownSoFar', store.size)}` : '';
         if (isApiError(error) && error.kind === 'aborted') {
           setStatus({
             state: 'done',
-            message: `Cancelled.${shown} The download still counts as this hour's.${save ? ' The file was not saved.' : ''}`,
+            message: `${t('rawLog.cancelled')}${shown} ${t('rawLog.stillCounts')}${save ? ` ${t('rawLog.notSaved')}` : ''}`,
           });
         } else {
           setStatus({ state: 'failed', message: `${failureText(error)}${shown}` });
@@ -221,15 +229,15 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
 
   const blockedUntil = allowance && !allowance.allowed ? allowance.nextAt : null;
   const note = deleted
-    ? 'The raw lines of this day were deleted; its statistics stay above.'
+    ? t('rawLog.deleted')
     : blockedUntil !== null
-      ? `Next raw log download allowed at ${formatClock(blockedUntil)}.`
-      : 'The service allows one raw log download an hour. Save to file is a download of its own (the view does not keep the text) and also fills the view.';
+      ? t('rawLog.nextAt', { time: formatClock(blockedUntil) })
+      : t('rawLog.rule');
   const disabled = busy || deleted || allowance === null || blockedUntil !== null;
 
   return (
     <section class="raw-log" aria-labelledby="raw-log-heading">
-      <h3 id="raw-log-heading">Raw log</h3>
+      <h3 id="raw-log-heading">{t('rawLog.heading')}</h3>
       <div class="actions">
         <button
           type="button"
@@ -237,7 +245,7 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
           aria-describedby={noteId}
           onClick={() => void download(false)}
         >
-          Load raw log
+          {t('rawLog.load')}
         </button>
         <button
           type="button"
@@ -245,11 +253,11 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
           aria-describedby={noteId}
           onClick={() => void download(true)}
         >
-          Save to file
+          {t('rawLog.saveToFile')}
         </button>
         {busy && (
           <button type="button" onClick={() => controller.current?.abort()}>
-            Cancel
+            {t('rawLog.cancel')}
           </button>
         )}
       </div>
@@ -258,20 +266,21 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
       </p>
       {progress && (
         <div class="dump-progress">
-          <progress aria-label="Raw log download" aria-valuetext={progressText(progress)} />
+          <progress aria-label={t('rawLog.downloadLabel')} aria-valuetext={progressText(progress)} />
           <p>{progressText(progress)}</p>
         </div>
       )}
-      <StatusMessage status={status} label="Raw log" />
+      <StatusMessage status={status} label={t('rawLog.heading')} />
       {loaded && (
         <div class="raw-view">
           <h4>
-            Raw log of {loaded.date}
-            {loaded.date !== date ? ' (another day than the statistics above)' : ''}
+            {t(loaded.date !== date ? 'rawLog.viewHeadingOtherDay' : 'rawLog.viewHeading', {
+              date: loaded.date,
+            })}
           </h4>
           <div class="filters">
             <div>
-              <label for={kindId}>Show</label>
+              <label for={kindId}>{t('rawLog.show')}</label>
               <select
                 id={kindId}
                 value={filter.kind}
@@ -279,14 +288,14 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
                   setFilter({ ...filter, kind: event.currentTarget.value as RecordFilter['kind'] })
                 }
               >
-                <option value="all">All lines</option>
-                <option value="allowed">Allowed</option>
-                <option value="blocked">Blocked</option>
-                <option value="unrecognised">Not recognised</option>
+                <option value="all">{t('rawLog.allLines')}</option>
+                <option value="allowed">{t('rawLog.allowed')}</option>
+                <option value="blocked">{t('rawLog.blocked')}</option>
+                <option value="unrecognised">{t('rawLog.notRecognised')}</option>
               </select>
             </div>
             <div>
-              <label for={domainId}>Domain contains</label>
+              <label for={domainId}>{t('rawLog.domainContains')}</label>
               <input
                 id={domainId}
                 type="search"
@@ -295,7 +304,7 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
               />
             </div>
             <div>
-              <label for={ipId}>Client IP</label>
+              <label for={ipId}>{t('rawLog.clientIp')}</label>
               <input
                 id={ipId}
                 type="search"
@@ -305,11 +314,19 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
             </div>
           </div>
           <p class="hint">
-            {count(rows.length)} of {count(loaded.store.size)} lines shown (
-            {count(loaded.store.counts.allowed)} allowed, {count(loaded.store.counts.blocked)} blocked,{' '}
-            {count(loaded.store.counts.unrecognised)} not recognised).
+            {t('rawLog.counts', {
+              shown: count(rows.length),
+              total: count(loaded.store.size),
+              allowed: count(loaded.store.counts.allowed),
+              blocked: count(loaded.store.counts.blocked),
+              unrecognised: count(loaded.store.counts.unrecognised),
+            })}
           </p>
-          <RawLogTable store={loaded.store} rows={rows} label={`Raw log lines of ${loaded.date}`} />
+          <RawLogTable
+            store={loaded.store}
+            rows={rows}
+            label={t('rawLog.tableLabel', { date: loaded.date })}
+          />
         </div>
       )}
     </section>

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { t } from '@/lib/i18n';
 import type { LogRecord, RecordStore } from '@/lib/logs/record-store';
 
 const ROW_HEIGHT = 24;
@@ -76,15 +77,17 @@ function Row({ record, position }: { record: LogRecord; position: number }) {
     return (
       <TableRow position={position} className="raw-row raw-unrecognised">
         <Cell className="raw-time">—</Cell>
-        <Cell className="raw-kind">Not recognised</Cell>
-        <Cell className="raw-text">{record.text ?? '(text not kept)'}</Cell>
+        <Cell className="raw-kind">{t('rawLog.notRecognised')}</Cell>
+        <Cell className="raw-text">{record.text ?? t('rawLog.textNotKept')}</Cell>
       </TableRow>
     );
   }
   return (
     <TableRow position={position} className={`raw-row raw-${record.kind}`}>
       <Cell className="raw-time">{record.dateTime.slice(11)}</Cell>
-      <Cell className="raw-kind">{record.kind === 'blocked' ? 'Blocked' : 'Allowed'}</Cell>
+      <Cell className="raw-kind">
+        {record.kind === 'blocked' ? t('rawLog.blocked') : t('rawLog.allowed')}
+      </Cell>
       <Cell className="raw-ip">{record.clientIp}</Cell>
       <Cell className="raw-domain">{record.domain}</Cell>
       <Cell className="raw-resolver">{record.resolver}</Cell>
@@ -144,19 +147,19 @@ export function RawLogTable({
       <div role="rowgroup" class="raw-head">
         <TableRow position={1} className="raw-row">
           <Cell header className="raw-time">
-            Time
+            {t('rawLog.time')}
           </Cell>
           <Cell header className="raw-kind">
-            Result
+            {t('rawLog.result')}
           </Cell>
           <Cell header className="raw-ip">
-            Client IP
+            {t('rawLog.clientIp')}
           </Cell>
           <Cell header className="raw-domain">
-            Domain
+            {t('rawLog.domain')}
           </Cell>
           <Cell header className="raw-resolver">
-            Resolver
+            {t('rawLog.resolver')}
           </Cell>
         </TableRow>
       </div>

@@ -4,6 +4,7 @@
  */
 import { ApiError, isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi } from '@/lib/api/types';
+import { t } from '@/lib/i18n';
 import type { RecordStore } from './record-store';
 
 export interface DumpProgress {
@@ -51,7 +52,7 @@ const mark = (name: string, detail?: unknown) => {
   }
 };
 
-const cancelled = () => new ApiError('aborted', 'The raw log download was cancelled.');
+const cancelled = () => new ApiError('aborted', t('rawLog.downloadCancelled'));
 
 export async function streamDump(options: StreamDumpOptions): Promise<DumpOutcome> {
   const { api, date, store, signal, sink, onProgress } = options;

@@ -8,6 +8,7 @@
  *   large blobs on disk) and handed to an `<a download>` click; the `blob:` URL names only the
  *   extension's origin and a random id, so the download history never sees the key.
  */
+import { t } from '@/lib/i18n';
 import type { DumpSink } from './load-dump';
 
 /** The parts of the File System Access API used here (not yet in TypeScript's DOM types). */
@@ -103,7 +104,7 @@ export async function chooseDumpSink(date: string, win: Window = window): Promis
   try {
     const handle = await picker.call(win, {
       suggestedName: fileName,
-      types: [{ description: 'Text file', accept: { 'text/plain': ['.txt', '.log'] } }],
+      types: [{ description: t('rawLog.textFile'), accept: { 'text/plain': ['.txt', '.log'] } }],
     });
     return createFileSink(await handle.createWritable());
   } catch (error) {

@@ -4,6 +4,7 @@
  * domains (120,000 counts per list) is summarised in tens of milliseconds.
  */
 import type { DayStats } from '@/lib/api/types';
+import { formatNumber, t } from '@/lib/i18n';
 import { stripTrailingDot } from './parse-line';
 
 export interface Ranked {
@@ -154,7 +155,7 @@ export function hourlyChartLabel(date: string, summary: DaySummary): string {
     .reduce((best, h) => (h.total > best.total ? h : best), { hour: -1, total: 0 });
   const peak =
     busiest.hour >= 0
-      ? ` Busiest hour ${String(busiest.hour).padStart(2, '0')}:00 with ${busiest.total.toLocaleString('en')} queries.`
+      ? ` ${t('dayStats.busiestHour', { hour: String(busiest.hour).padStart(2, '0'), count: formatNumber(busiest.total) })}`
       : '';
-  return `Queries per hour on ${date}: ${allowed.toLocaleString('en')} allowed, ${blocked.toLocaleString('en')} blocked in total.${peak}`;
+  return `${t('dayStats.hourlyLabel', { date, allowed: formatNumber(allowed), blocked: formatNumber(blocked) })}${peak}`;
 }
