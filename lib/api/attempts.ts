@@ -1,32 +1,52 @@
 /**
- * What each method attempts, in words that complete "Could not …". Shared by the input checks
- * and the adapters so a refusal and a service failure read the same way.
+ * What each method attempts, in words that complete "Could not …" (api.couldNot). Shared by the
+ * input checks and the adapters so a refusal and a service failure read the same way.
  */
+import { t } from '@/lib/i18n';
 import type { DomainListKind } from './types';
 
-const ofProfile = (profile: string | undefined) => (profile === undefined ? '' : ` of profile ${profile}`);
-const forProfile = (profile: string | undefined) => (profile === undefined ? '' : ` for profile ${profile}`);
+/** The list's name inside a sentence ("the whitelist"). */
+export const listName = (list: DomainListKind) =>
+  t(list === 'whitelist' ? 'common.whitelist' : 'common.blocklist');
 
 export const attempts = {
-  listProfiles: () => 'list the profiles',
-  addProfile: (name: string) => `create the profile ${name}`,
-  deleteProfile: (name: string) => `delete the profile ${name}`,
-  listCategories: (profile?: string) => `list the categories${ofProfile(profile)}`,
-  setCategoryBlocked: (label: string, blocked: boolean, profile?: string) =>
-    `${blocked ? 'block' : 'allow'} the category ${label}${forProfile(profile)}`,
-  listDomains: (list: DomainListKind, profile?: string) => `list the ${list}${ofProfile(profile)}`,
+  listProfiles: () => t('attempts.listProfiles'),
+  addProfile: (name: string) => t('attempts.addProfile', { name }),
+  deleteProfile: (name: string) => t('attempts.deleteProfile', { name }),
+  listCategories: (profile?: string) =>
+    profile === undefined ? t('attempts.listCategories') : t('attempts.listCategoriesOf', { profile }),
+  setCategoryBlocked: (category: string, blocked: boolean, profile?: string) => {
+    if (profile === undefined)
+      return t(blocked ? 'attempts.blockCategory' : 'attempts.allowCategory', { category });
+    return t(blocked ? 'attempts.blockCategoryFor' : 'attempts.allowCategoryFor', { category, profile });
+  },
+  listDomains: (list: DomainListKind, profile?: string) =>
+    profile === undefined
+      ? t('attempts.listDomains', { list: listName(list) })
+      : t('attempts.listDomainsOf', { list: listName(list), profile }),
   addDomain: (list: DomainListKind, domain: string, profile?: string) =>
-    `add ${domain} to the ${list}${ofProfile(profile)}`,
+    profile === undefined
+      ? t('attempts.addDomain', { domain, list: listName(list) })
+      : t('attempts.addDomainOf', { domain, list: listName(list), profile }),
   deleteDomain: (list: DomainListKind, domain: string, profile?: string) =>
-    `remove ${domain} from the ${list}${ofProfile(profile)}`,
-  blockTld: (tld: string, profile?: string) => `block the top-level domain ${tld}${forProfile(profile)}`,
-  setDefaultBlock: (enabled: boolean, profile?: string) =>
-    `turn ${enabled ? 'on' : 'off'} default block${forProfile(profile)}`,
-  listNetworks: () => 'list the networks',
-  addNetwork: (ip: string, profile?: string) => `register the network ${ip}${forProfile(profile)}`,
-  deleteNetwork: (ip: string, profile?: string) => `remove the network ${ip}${forProfile(profile)}`,
-  listLogDays: () => 'list the log days',
-  getStats: (date: string) => `load the statistics of ${date}`,
-  getDump: (date: string) => `download the raw log of ${date}`,
-  deleteLogDay: (date: string) => `delete the raw log of ${date}`,
+    profile === undefined
+      ? t('attempts.deleteDomain', { domain, list: listName(list) })
+      : t('attempts.deleteDomainOf', { domain, list: listName(list), profile }),
+  blockTld: (tld: string, profile?: string) =>
+    profile === undefined ? t('attempts.blockTld', { tld }) : t('attempts.blockTldFor', { tld, profile }),
+  setDefaultBlock: (enabled: boolean, profile?: string) => {
+    if (profile === undefined) return t(enabled ? 'attempts.defaultBlockOn' : 'attempts.defaultBlockOff');
+    return t(enabled ? 'attempts.defaultBlockOnFor' : 'attempts.defaultBlockOffFor', { profile });
+  },
+  listNetworks: () => t('attempts.listNetworks'),
+  addNetwork: (ip: string, profile?: string) =>
+    profile === undefined ? t('attempts.addNetwork', { ip }) : t('attempts.addNetworkFor', { ip, profile }),
+  deleteNetwork: (ip: string, profile?: string) =>
+    profile === undefined
+      ? t('attempts.deleteNetwork', { ip })
+      : t('attempts.deleteNetworkFor', { ip, profile }),
+  listLogDays: () => t('attempts.listLogDays'),
+  getStats: (date: string) => t('attempts.getStats', { date }),
+  getDump: (date: string) => t('attempts.getDump', { date }),
+  deleteLogDay: (date: string) => t('attempts.deleteLogDay', { date }),
 };

@@ -3,6 +3,7 @@
  * categories/list names only the blocked ones, so the client needs the full list to show the
  * allowed ones too. Descriptions are the spec's; Form B's ids carry the matching Form A meaning.
  */
+import { t } from '@/lib/i18n';
 import type { ApiForm } from './types';
 
 export interface CategoryInfo {
@@ -13,66 +14,86 @@ export interface CategoryInfo {
   description: string;
 }
 
-const FORM_A: readonly CategoryInfo[] = [
-  { id: 'category_adult', label: 'Adult', description: 'pornography and adult content' },
-  { id: 'category_adultmixed', label: 'Mixed adult content', description: 'mixed adult content' },
-  {
-    id: 'category_advertising_tracking',
-    label: 'Advertising and tracking',
-    description: 'advertising and tracking domains',
-  },
-  { id: 'category_torrents', label: 'Torrents', description: 'torrent trackers' },
-  {
-    id: 'category_p2p_file_sharing',
-    label: 'Peer-to-peer file sharing',
-    description: 'peer-to-peer file sharing',
-  },
-  { id: 'category_proxy_vpn', label: 'Proxy and VPN', description: 'VPN and proxy bypass services' },
-  { id: 'category_gaming', label: 'Gaming', description: 'online gaming platforms' },
-  { id: 'category_gambling', label: 'Gambling', description: 'gambling and betting sites' },
-  { id: 'category_dating', label: 'Dating', description: 'dating websites and apps' },
-  { id: 'category_social_network', label: 'Social networks', description: 'social networking sites' },
-  { id: 'category_search_engine', label: 'Search engines', description: 'search engines' },
-  { id: 'category_online_radio', label: 'Online radio', description: 'online radio and podcasts' },
-  { id: 'category_weapons', label: 'Weapons', description: 'weapons-related content' },
-  {
-    id: 'category_malicious_blacklisted',
-    label: 'Malicious',
-    description: 'malware, phishing, malicious domains',
-  },
-  { id: 'category_video_streaming', label: 'Video streaming', description: 'video streaming platforms' },
-  { id: 'category_drugs', label: 'Drugs', description: 'drug-related content' },
-  { id: 'category_alcohol', label: 'Alcohol', description: 'alcohol-related content' },
-  { id: 'category_lingerie', label: 'Lingerie', description: 'lingerie and swimwear' },
-  { id: 'category_hate_speech', label: 'Hate speech', description: 'hate speech and extremism' },
-  {
-    id: 'category_academic_fraud',
-    label: 'Academic fraud',
-    description: 'academic fraud and cheating services',
-  },
+/** A meaning the spec gives a category; names and descriptions are in locales/*.yml (`category.*`). */
+type Meaning =
+  | 'adult'
+  | 'adultMixed'
+  | 'advertising'
+  | 'torrents'
+  | 'p2p'
+  | 'proxyVpn'
+  | 'gaming'
+  | 'gambling'
+  | 'dating'
+  | 'social'
+  | 'search'
+  | 'radio'
+  | 'weapons'
+  | 'malicious'
+  | 'streaming'
+  | 'drugs'
+  | 'alcohol'
+  | 'lingerie'
+  | 'hateSpeech'
+  | 'academicFraud';
+
+export interface CatalogueEntry {
+  id: string;
+  meaning: Meaning;
+  /** A name other than the meaning's own (Form B calls "malicious" `malware`). */
+  name?: 'malware';
+}
+
+const FORM_A: readonly CatalogueEntry[] = [
+  { id: 'category_adult', meaning: 'adult' },
+  { id: 'category_adultmixed', meaning: 'adultMixed' },
+  { id: 'category_advertising_tracking', meaning: 'advertising' },
+  { id: 'category_torrents', meaning: 'torrents' },
+  { id: 'category_p2p_file_sharing', meaning: 'p2p' },
+  { id: 'category_proxy_vpn', meaning: 'proxyVpn' },
+  { id: 'category_gaming', meaning: 'gaming' },
+  { id: 'category_gambling', meaning: 'gambling' },
+  { id: 'category_dating', meaning: 'dating' },
+  { id: 'category_social_network', meaning: 'social' },
+  { id: 'category_search_engine', meaning: 'search' },
+  { id: 'category_online_radio', meaning: 'radio' },
+  { id: 'category_weapons', meaning: 'weapons' },
+  { id: 'category_malicious_blacklisted', meaning: 'malicious' },
+  { id: 'category_video_streaming', meaning: 'streaming' },
+  { id: 'category_drugs', meaning: 'drugs' },
+  { id: 'category_alcohol', meaning: 'alcohol' },
+  { id: 'category_lingerie', meaning: 'lingerie' },
+  { id: 'category_hate_speech', meaning: 'hateSpeech' },
+  { id: 'category_academic_fraud', meaning: 'academicFraud' },
 ];
 
-const FORM_B: readonly CategoryInfo[] = [
-  { id: 'adult', label: 'Adult', description: 'pornography and adult content' },
-  { id: 'malware', label: 'Malware', description: 'malware, phishing, malicious domains' },
-  { id: 'gambling', label: 'Gambling', description: 'gambling and betting sites' },
-  { id: 'gaming', label: 'Gaming', description: 'online gaming platforms' },
-  { id: 'social', label: 'Social networks', description: 'social networking sites' },
-  { id: 'torrents', label: 'Torrents', description: 'torrent trackers' },
-  { id: 'vpn', label: 'Proxy and VPN', description: 'VPN and proxy bypass services' },
-  { id: 'drugs', label: 'Drugs', description: 'drug-related content' },
-  { id: 'weapons', label: 'Weapons', description: 'weapons-related content' },
-  { id: 'streaming', label: 'Video streaming', description: 'video streaming platforms' },
+const FORM_B: readonly CatalogueEntry[] = [
+  { id: 'adult', meaning: 'adult' },
+  { id: 'malware', meaning: 'malicious', name: 'malware' },
+  { id: 'gambling', meaning: 'gambling' },
+  { id: 'gaming', meaning: 'gaming' },
+  { id: 'social', meaning: 'social' },
+  { id: 'torrents', meaning: 'torrents' },
+  { id: 'vpn', meaning: 'proxyVpn' },
+  { id: 'drugs', meaning: 'drugs' },
+  { id: 'weapons', meaning: 'weapons' },
+  { id: 'streaming', meaning: 'streaming' },
 ];
 
-export const CATEGORY_CATALOGUE: Readonly<Record<ApiForm, readonly CategoryInfo[]>> = {
+export const CATEGORY_CATALOGUE: Readonly<Record<ApiForm, readonly CatalogueEntry[]>> = {
   A: FORM_A,
   B: FORM_B,
 };
 
-/** The catalogue entry, or a plain entry named after the id for a category the spec does not list. */
+/** The catalogue entry in the user's language, or a plain entry named after the id for a category the spec does not list. */
 export function describeCategory(form: ApiForm, id: string): CategoryInfo {
-  return CATEGORY_CATALOGUE[form].find((info) => info.id === id) ?? { id, label: id, description: '' };
+  const entry = CATEGORY_CATALOGUE[form].find((candidate) => candidate.id === id);
+  if (!entry) return { id, label: id, description: '' };
+  return {
+    id,
+    label: t(`category.name.${entry.name ?? entry.meaning}`),
+    description: t(`category.about.${entry.meaning}`),
+  };
 }
 
 /**

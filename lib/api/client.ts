@@ -2,6 +2,7 @@
  * `createApiClient`: checks the configuration and every input before any call, then hands the
  * normalised values to the adapter of the configured form.
  */
+import { t } from '@/lib/i18n';
 import {
   normaliseDomainInput,
   quoteInput,
@@ -48,7 +49,7 @@ const positiveOr = (value: number | undefined, fallback: number) =>
  */
 export function createApiClient(config: ApiClientConfig): DnsFilterApi {
   if (config.form !== 'A' && config.form !== 'B') {
-    throw new ApiError('invalid-input', 'Choose the form of the API: /api or /api/v1/.', { field: 'form' });
+    throw new ApiError('invalid-input', t('api.chooseForm'), { field: 'form' });
   }
   const transport = createTransport({
     origin: configValue(validateBaseUrl(config.baseUrl), 'baseUrl'),
@@ -80,7 +81,7 @@ function withInputChecks(api: DnsFilterApi, transport: Transport): DnsFilterApi 
   function listArg(list: DomainListKind, attempted: string): DomainListKind {
     // The list kind becomes part of the action name: anything else would call another action.
     if (list === 'whitelist' || list === 'blocklist') return list;
-    throw transport.error('invalid-input', attempted, 'choose the whitelist or the blocklist.', {
+    throw transport.error('invalid-input', attempted, t('api.chooseList'), {
       field: 'list',
     });
   }

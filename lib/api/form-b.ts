@@ -3,6 +3,7 @@
  * `date`; 21 actions. The API has no profile selection (decisions.md), so every `profile`
  * argument is ignored and lists are the whole account's. It has no TLD blocking either.
  */
+import { t } from '@/lib/i18n';
 import { attempts } from './attempts';
 import { describeCategory, mergeWithCatalogue } from './categories';
 import {
@@ -73,12 +74,7 @@ export function createFormBApi(transport: Transport): DnsFilterApi {
       succeed(`${list}/delete`, { domain }, attempts.deleteDomain(list, domain), opts),
 
     async blockTld(tld) {
-      throw transport.error(
-        'invalid-input',
-        attempts.blockTld(tld),
-        "the /api/v1/ form of the API has no TLD blocking; block it in the provider's dashboard.",
-        { field: 'tld' },
-      );
+      throw transport.error('invalid-input', attempts.blockTld(tld), t('api.noTldInFormB'), { field: 'tld' });
     },
     setDefaultBlock: (enabled, _profile, opts) =>
       succeed(

@@ -4,6 +4,7 @@
  * action's parameters and the schema of its answer.
  */
 import type * as z from 'zod/mini';
+import { formatNumber, t } from '@/lib/i18n';
 import { ApiError, type ApiErrorDetails, type ApiErrorKind } from './errors';
 import { failureBodySchema, failureReason } from './schemas';
 import type { ApiForm, DumpChunk } from './types';
@@ -144,13 +145,15 @@ class CallGuard {
 const noop = () => {};
 
 function formatDuration(ms: number): string {
-  return ms >= 1000 ? `${Number((ms / 1000).toFixed(1))} seconds` : `${ms} ms`;
+  return ms >= 1000
+    ? t('api.seconds', { value: formatNumber(Number((ms / 1000).toFixed(1))) })
+    : t('api.milliseconds', { value: formatNumber(ms) });
 }
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024
-    ? `${Number((bytes / 1024 / 1024).toFixed(1))} MB`
-    : `${Math.ceil(bytes / 1024)} KB`;
+    ? t('api.megabytes', { value: formatNumber(Number((bytes / 1024 / 1024).toFixed(1))) })
+    : t('api.kilobytes', { value: formatNumber(Math.ceil(bytes / 1024)) });
 }
 
 export function createTransport(config: TransportConfig): Transport {
@@ -177,37 +180,24 @@ export function createTransport(config: TransportConfig): Transport {
   ): ApiError {
     const details: ApiErrorDetails = { ...extra, attempted: scrub(attempted) };
     if (extra.reason !== undefined) details.reason = scrub(extra.reason);
-    return new ApiError(kind, scrub(`Could not ${attempted}: ${detail}`), details);
+    return new ApiError(kind, scrub(t('api.couldNot', { attempted, detail })), details);
   }
 
   const unexpected = (attempted: string, httpStatus: number, what: string) =>
-    error('unexpected', attempted, `unexpected response from the service (HTTP ${httpStatus}, ${what}).`, {
-      httpStatus,
-    });
+    error('unexpected', attempted, t('api.unexpected', { status: httpStatus, what }), { httpStatus });
 
   const tooLarge = (attempted: string, httpStatus: number) =>
-    error(
-      'too-large',
-      attempted,
-      `the service's answer is larger than the ${formatBytes(config.maxJsonBytes)} this extension accepts.`,
-      { httpStatus },
-    );
+    error('too-large', attempted, t('api.tooLarge', { size: formatBytes(config.maxJsonBytes) }), {
+      httpStatus,
+    });
 
   function fromThrown(thrown: unknown, guard: CallGuard, attempted: string): ApiError {
     if (thrown instanceof ApiError) return thrown;
     if (guard.stopReason === 'timeout') {
-      return error(
-        'timeout',
-        attempted,
-        `the service did not answer within ${formatDuration(config.timeoutMs)}.`,
-      );
+      return error('timeout', attempted, t('api.timeout', { duration: formatDuration(config.timeoutMs) }));
     }
-    if (guard.stopReason === 'aborted') return error('aborted', attempted, 'cancelled.');
-    return error(
-      'network',
-      attempted,
-      'the service could not be reached. Check the connection and the base URL.',
-    );
+    if (guard.stopReason === 'aborted') return error('aborted', attempted, t('api.cancelled'));
+    return error('network', attempted, t('api.unreachable'));
   }
 
   function buildUrl(request: ApiCall): string {
@@ -291,12 +281,12 @@ export function createTransport(config: TransportConfig): Transport {
   function parseJson(bytes: Uint8Array, httpStatus: number, attempted: string): unknown {
     const text = new TextDecoder().decode(bytes);
     const start = text.trimStart();
-    if (start === '') throw unexpected(attempted, httpStatus, 'an empty answer');
-    if (start.startsWith('<')) throw unexpected(attempted, httpStatus, 'a web page instead of JSON');
+    if (start === '') throw unexpected(attempted, httpStatus, t('api.emptyAnswer'));
+    if (start.startsWith('<')) throw unexpected(attempted, httpStatus, t('api.webPage'));
     try {
       return JSON.parse(text);
     } catch {
-      throw unexpected(attempted, httpStatus, 'not valid JSON');
+      throw unexpected(attempted, httpStatus, t('api.notJson'));
     }
   }
 
@@ -306,7 +296,7 @@ export function createTransport(config: TransportConfig): Transport {
     if (!failure.success) return;
     const reason = failureReason(failure.data);
     if (reason === null) {
-      throw error('service', attempted, 'the service reported a failure without giving a reason.', {
+      throw error('service', attempted, t('api.noReason'), {
         httpStatus,
       });
     }
@@ -330,8 +320,7 @@ export function createTransport(config: TransportConfig): Transport {
         // A schema must never turn a hostile body into a raw exception.
         parsed = undefined;
       }
-      if (!parsed?.success)
-        throw unexpected(request.attempted, response.status, 'an answer of an unknown shape');
+      if (!parsed?.success) throw unexpected(request.attempted, response.status, t('api.unknownShape'));
       return parsed.data as z.output<S>;
     } catch (thrown) {
       throw fromThrown(thrown, guard, request.attempted);
@@ -352,7 +341,7 @@ export function createTransport(config: TransportConfig): Transport {
       }
       if (contentType.includes('html')) {
         response.body?.cancel().catch(noop);
-        throw unexpected(request.attempted, response.status, 'a web page instead of the log');
+        throw unexpected(request.attempted, response.status, t('api.webPageNotLog'));
       }
       reader = response.body?.getReader();
       // Peek until the first visible character: a JSON body here is a failure (a deleted day).
@@ -378,10 +367,9 @@ export function createTransport(config: TransportConfig): Transport {
         ended = true;
         readFailure(whole, response.status, request.attempted);
       }
-      if (first === '<')
-        throw unexpected(request.attempted, response.status, 'a web page instead of the log');
+      if (first === '<') throw unexpected(request.attempted, response.status, t('api.webPageNotLog'));
       if (response.status >= 400)
-        throw unexpected(request.attempted, response.status, 'an error page instead of the log');
+        throw unexpected(request.attempted, response.status, t('api.errorPageNotLog'));
       handedOver = true;
       return dumpLines(reader, peeked, ended, guard, request.attempted);
     } catch (thrown) {
@@ -398,7 +386,7 @@ export function createTransport(config: TransportConfig): Transport {
   function readFailure(bytes: Uint8Array, httpStatus: number, attempted: string): never {
     const body = parseJson(bytes, httpStatus, attempted);
     throwIfFailureBody(body, httpStatus, attempted);
-    throw unexpected(attempted, httpStatus, 'JSON instead of the log');
+    throw unexpected(attempted, httpStatus, t('api.jsonNotLog'));
   }
 
   async function* dumpLines(
