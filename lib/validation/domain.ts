@@ -2,6 +2,7 @@
  * Domain input rules (decisions.md "Domain input"). Kept free of tldts so the API client can
  * validate domains without pulling the Public Suffix List into its bundle.
  */
+import { t } from '@/lib/i18n';
 import { invalid, quoteInput, type Validation, valid } from './result';
 
 const IPV4_SHAPE = /^\d{1,3}(\.\d{1,3}){3}$/;
@@ -13,13 +14,11 @@ const LABEL_CHARS = /^[a-z0-9_-]+$/;
  * lower-case ASCII domain the service stores. Never throws.
  */
 export function normaliseDomainInput(input: string): Validation {
-  if (typeof input !== 'string') return invalid('Enter a domain, such as example.com.');
+  if (typeof input !== 'string') return invalid(t('validation.domainEmpty'));
   const trimmed = input.trim();
-  if (trimmed === '') return invalid('Enter a domain, such as example.com.');
-  if (/\s/.test(trimmed)) return invalid('A domain cannot contain spaces.');
-  if (trimmed.includes('*') || trimmed.startsWith('.')) {
-    return invalid('Leave out the wildcard: an entry for example.com already covers all its subdomains.');
-  }
+  if (trimmed === '') return invalid(t('validation.domainEmpty'));
+  if (/\s/.test(trimmed)) return invalid(t('validation.domainSpaces'));
+  if (trimmed.includes('*') || trimmed.startsWith('.')) return invalid(t('validation.domainWildcard'));
   // Any scheme is replaced by http: only special schemes get IDN-to-punycode and lower-casing
   // from the WHATWG parser (a `foo://` URL keeps an opaque, percent-encoded host).
   const withoutScheme = trimmed.replace(SCHEME_PREFIX, '');
@@ -27,10 +26,10 @@ export function normaliseDomainInput(input: string): Validation {
   try {
     host = new URL(`http://${withoutScheme}`).hostname;
   } catch {
-    return invalid(`${quoteInput(trimmed)} is not a valid domain.`);
+    return invalid(t('validation.notDomain', { input: quoteInput(trimmed) }));
   }
   if (host.startsWith('[') || IPV4_SHAPE.test(host.replace(/\.$/, ''))) {
-    return invalid('Enter a domain name, not an IP address.');
+    return invalid(t('validation.domainIsIp'));
   }
   if (host.endsWith('.')) host = host.slice(0, -1);
   const problem = hostnameProblem(host, trimmed);
@@ -50,19 +49,16 @@ export function isValidDomain(value: string): boolean {
 }
 
 function hostnameProblem(host: string, original: string): string | null {
-  if (host === '') return `${quoteInput(original)} has no domain in it.`;
-  if (host.length > 253) return 'A domain can be at most 253 characters long.';
+  if (host === '') return t('validation.noDomainIn', { input: quoteInput(original) });
+  if (host.length > 253) return t('validation.domainLong');
   const labels = host.split('.');
-  if (labels.length < 2) return 'Enter a full domain with a dot, such as example.com.';
+  if (labels.length < 2) return t('validation.domainNoDot');
   for (const label of labels) {
-    if (label === '')
-      return `${quoteInput(original)} is not a valid domain: it has an empty part between dots.`;
-    if (label.length > 63) return 'Each part of a domain between dots can be at most 63 characters long.';
-    if (!LABEL_CHARS.test(label)) return 'A domain can contain only letters, digits, hyphens and dots.';
-    if (label.startsWith('-') || label.endsWith('-')) {
-      return 'A part of a domain between dots cannot start or end with a hyphen.';
-    }
+    if (label === '') return t('validation.domainEmptyPart', { input: quoteInput(original) });
+    if (label.length > 63) return t('validation.domainPartLong');
+    if (!LABEL_CHARS.test(label)) return t('validation.domainChars');
+    if (label.startsWith('-') || label.endsWith('-')) return t('validation.domainHyphen');
   }
-  if (/^\d+$/.test(labels[labels.length - 1]!)) return 'Enter a domain name, not an IP address.';
+  if (/^\d+$/.test(labels[labels.length - 1]!)) return t('validation.domainIsIp');
   return null;
 }

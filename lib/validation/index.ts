@@ -2,6 +2,7 @@
  * Checks of user input before any call to the service, following decisions.md. Each returns the
  * normalised value or the message the user sees. None of them throws.
  */
+import { t } from '@/lib/i18n';
 import { invalid, quoteInput, type Validation, valid } from './result';
 
 export { isValidDomain, normaliseDomainInput } from './domain';
@@ -21,14 +22,10 @@ const NETWORK_LABEL_MAX = 64;
 /** A new profile's name: letters and digits only, 4 to 64 characters. */
 export function validateProfileName(input: string): Validation {
   const name = typeof input === 'string' ? input.trim() : '';
-  if (name === '') return invalid('Enter a profile name.');
-  if (!/^[A-Za-z0-9]+$/.test(name)) {
-    return invalid('A profile name can contain only letters and digits (no spaces, accents or symbols).');
-  }
-  if (name.length < 4) return invalid('A profile name needs at least 4 characters.');
-  if (name.length > PROFILE_NAME_MAX) {
-    return invalid(`A profile name can be at most ${PROFILE_NAME_MAX} characters long.`);
-  }
+  if (name === '') return invalid(t('validation.profileEmpty'));
+  if (!/^[A-Za-z0-9]+$/.test(name)) return invalid(t('validation.profileChars'));
+  if (name.length < 4) return invalid(t('validation.profileShort'));
+  if (name.length > PROFILE_NAME_MAX) return invalid(t('validation.profileLong', { max: PROFILE_NAME_MAX }));
   return valid(name);
 }
 
@@ -39,18 +36,18 @@ export function validateProfileName(input: string): Validation {
  */
 export function validateProfileReference(input: string): Validation {
   const name = typeof input === 'string' ? input.trim() : '';
-  if (name === '') return invalid('Choose a profile.');
+  if (name === '') return invalid(t('validation.chooseProfile'));
   if (UNPRINTABLE.test(name) || name.length > 256)
-    return invalid(`${quoteInput(name)} is not a profile name.`);
+    return invalid(t('validation.notProfile', { input: quoteInput(name) }));
   return valid(name);
 }
 
 /** A category identifier; unknown ids reported by the service are accepted too. */
 export function validateCategoryId(input: string): Validation {
   const id = typeof input === 'string' ? input.trim() : '';
-  if (id === '') return invalid('Choose a category.');
+  if (id === '') return invalid(t('validation.chooseCategory'));
   if (UNPRINTABLE.test(id) || /\s/.test(id) || id.length > 128) {
-    return invalid(`${quoteInput(id)} is not a category identifier.`);
+    return invalid(t('validation.notCategory', { input: quoteInput(id) }));
   }
   return valid(id);
 }
@@ -58,19 +55,19 @@ export function validateCategoryId(input: string): Validation {
 /** A top-level domain with its leading dot (`.xyz`); `xyz` and IDN TLDs are accepted. */
 export function validateTld(input: string): Validation {
   const trimmed = typeof input === 'string' ? input.trim() : '';
-  if (trimmed === '') return invalid('Enter a top-level domain, such as .xyz.');
+  if (trimmed === '') return invalid(t('validation.tldEmpty'));
   const bare = (trimmed.startsWith('.') ? trimmed.slice(1) : trimmed).replace(/\.$/, '');
-  if (bare.includes('*')) return invalid('Enter the top-level domain without a wildcard, such as .xyz.');
-  if (bare.includes('.')) return invalid('Enter one top-level domain, such as .xyz, not a full domain.');
+  if (bare.includes('*')) return invalid(t('validation.tldWildcard'));
+  if (bare.includes('.')) return invalid(t('validation.tldFull'));
   let ascii: string;
   try {
     // The WHATWG parser turns an IDN label into punycode and lower-cases it.
     ascii = new URL(`http://example.${bare}`).hostname.slice('example.'.length);
   } catch {
-    return invalid(`${quoteInput(trimmed)} is not a top-level domain.`);
+    return invalid(t('validation.notTld', { input: quoteInput(trimmed) }));
   }
   if (!/^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(ascii)) {
-    return invalid(`${quoteInput(trimmed)} is not a top-level domain.`);
+    return invalid(t('validation.notTld', { input: quoteInput(trimmed) }));
   }
   return valid(`.${ascii}`);
 }
@@ -81,13 +78,9 @@ const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 /** An IPv4 address in dotted-quad form, without leading zeros (`010` is ambiguous: octal or decimal). */
 export function validateIpv4(input: string): Validation {
   const ip = typeof input === 'string' ? input.trim() : '';
-  if (ip === '') return invalid('Enter an IPv4 address, such as 203.0.113.50.');
-  if (ip.includes(':')) return invalid('Only IPv4 addresses can be registered, such as 203.0.113.50.');
-  if (!IPV4.test(ip)) {
-    return invalid(
-      `${quoteInput(ip)} is not an IPv4 address: enter four numbers from 0 to 255 separated by dots, without leading zeros.`,
-    );
-  }
+  if (ip === '') return invalid(t('validation.ipEmpty'));
+  if (ip.includes(':')) return invalid(t('validation.ipv6'));
+  if (!IPV4.test(ip)) return invalid(t('validation.notIpv4', { input: quoteInput(ip) }));
   return valid(ip);
 }
 
@@ -95,11 +88,11 @@ export function validateIpv4(input: string): Validation {
 export function validateDate(input: string): Validation {
   const date = typeof input === 'string' ? input.trim() : '';
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!match) return invalid('Enter a date as yyyy-mm-dd, such as 2024-05-31.');
+  if (!match) return invalid(t('validation.dateFormat'));
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const parsed = new Date(Date.UTC(year, month - 1, day));
   if (parsed.getUTCFullYear() !== year || parsed.getUTCMonth() !== month - 1 || parsed.getUTCDate() !== day) {
-    return invalid(`${date} is not a real date.`);
+    return invalid(t('validation.notRealDate', { date }));
   }
   return valid(date);
 }
@@ -107,29 +100,22 @@ export function validateDate(input: string): Validation {
 /** A network label: 1 to 64 printable characters, trimmed. */
 export function validateNetworkLabel(input: string): Validation {
   const label = typeof input === 'string' ? input.trim() : '';
-  if (label === '') return invalid('Enter a label for the network, such as Home.');
-  if (UNPRINTABLE.test(label))
-    return invalid('A label cannot contain line breaks, tabs or other control characters.');
-  if (DIRECTION_CONTROLS.test(label))
-    return invalid('A label cannot contain invisible characters that change the direction of the text.');
-  if ([...label].length > NETWORK_LABEL_MAX) {
-    return invalid(`A label can be at most ${NETWORK_LABEL_MAX} characters long.`);
-  }
+  if (label === '') return invalid(t('validation.labelEmpty'));
+  if (UNPRINTABLE.test(label)) return invalid(t('validation.labelControl'));
+  if (DIRECTION_CONTROLS.test(label)) return invalid(t('validation.labelDirection'));
+  if ([...label].length > NETWORK_LABEL_MAX)
+    return invalid(t('validation.labelLong', { max: NETWORK_LABEL_MAX }));
   return valid(label);
 }
 
 /** The account's API key as pasted from the dashboard (surrounding spaces are dropped). */
 export function validateApiKey(input: string): Validation {
   const key = typeof input === 'string' ? input.trim() : '';
-  if (key === '') return invalid('Enter the API key from the API access section of your account dashboard.');
-  if (/\s/.test(key) || UNPRINTABLE.test(key))
-    return invalid('The API key cannot contain spaces or line breaks.');
+  if (key === '') return invalid(t('validation.keyEmpty'));
+  if (/\s/.test(key) || UNPRINTABLE.test(key)) return invalid(t('validation.keySpaces'));
   // Zero-width spaces and direction marks come along when a key is copied from a web page.
-  if (/\p{Cf}/u.test(key))
-    return invalid(
-      'The API key contains invisible characters: copy it again from the dashboard, or type it.',
-    );
-  if (key.length > 512) return invalid('This is too long to be an API key.');
+  if (/\p{Cf}/u.test(key)) return invalid(t('validation.keyInvisible'));
+  if (key.length > 512) return invalid(t('validation.keyLong'));
   return valid(key);
 }
 
@@ -150,31 +136,20 @@ export function isPlausibleHostname(hostname: string): boolean {
  */
 export function validateBaseUrl(input: string): Validation {
   const trimmed = typeof input === 'string' ? input.trim() : '';
-  if (trimmed === '')
-    return invalid('Enter the base URL of the service, such as https://my.cleanbrowsing.org.');
+  if (trimmed === '') return invalid(t('validation.baseUrlEmpty'));
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
   let url: URL;
   try {
     url = new URL(withScheme);
   } catch {
-    return invalid(
-      `${quoteInput(trimmed)} is not a URL. Enter an address such as https://my.cleanbrowsing.org.`,
-    );
+    return invalid(t('validation.notUrl', { input: quoteInput(trimmed) }));
   }
-  if (url.username !== '' || url.password !== '') {
-    return invalid('The base URL cannot contain a user name or password.');
-  }
+  if (url.username !== '' || url.password !== '') return invalid(t('validation.baseUrlCredentials'));
   if ((url.protocol === 'https:' || url.protocol === 'http:') && !isPlausibleHostname(url.hostname)) {
-    return invalid(
-      `${quoteInput(trimmed)} does not name a server. Enter an address such as https://my.cleanbrowsing.org.`,
-    );
+    return invalid(t('validation.noServer', { input: quoteInput(trimmed) }));
   }
   if (url.protocol === 'https:' && url.hostname !== '') return valid(url.origin);
   if (url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname)) return valid(url.origin);
-  if (url.protocol === 'http:') {
-    return invalid(
-      'Use an https:// address: plain http:// is accepted only for this computer (localhost, 127.0.0.1, [::1]).',
-    );
-  }
-  return invalid(`The base URL must start with https://, such as https://my.cleanbrowsing.org.`);
+  if (url.protocol === 'http:') return invalid(t('validation.useHttps'));
+  return invalid(t('validation.httpsOnly'));
 }
