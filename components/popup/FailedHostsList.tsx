@@ -254,10 +254,14 @@ function HostActions({
   );
 }
 
-/** Loads the Public Suffix List helper (already loaded by the popup controller: this is instant). */
-function useRegistrable(): ((host: string) => string) | undefined {
+/**
+ * Loads the Public Suffix List helper once `needed` (hosts have failed): the popup itself loads
+ * it only for hosts it has not seen before, so most openings never load it at all.
+ */
+function useRegistrable(needed: boolean): ((host: string) => string) | undefined {
   const [registrable, setRegistrable] = useState<((host: string) => string) | undefined>(undefined);
   useEffect(() => {
+    if (!needed) return;
     let live = true;
     void import('@/lib/filtering/domain').then(
       (module) => live && setRegistrable(() => module.registrableDomain),
@@ -265,7 +269,7 @@ function useRegistrable(): ((host: string) => string) | undefined {
     return () => {
       live = false;
     };
-  }, []);
+  }, [needed]);
   return registrable;
 }
 
@@ -286,8 +290,8 @@ export function PageDiagnosisPanel({
   fetchStats = fetchBlockedToday,
 }: PageDiagnosisPanelProps) {
   const allows = useTemporaryAllows();
-  const registrable = useRegistrable();
   const hosts = diagnosis.enabled ? (diagnosis.record?.hosts ?? []) : [];
+  const registrable = useRegistrable(hosts.length > 0);
   const statistics = useStatistics(state.blockedToday?.value, hosts.length > 0, fetchStats);
   const temporaryAllow = { profile: state.profile, account: state.account, allows };
   return (

@@ -8,12 +8,18 @@ import type { DnsFilterApi } from '@/lib/api/types';
 import { localDate } from '@/lib/cache/freshness';
 import { inverseChange, type Membership } from '@/lib/cache/list-changes';
 import {
+  type RememberedDomains,
+  rememberedRegistrable,
+  rememberRegistrable,
+} from '@/lib/cache/registrable-domains';
+import {
   type CachedView,
   isFreshView,
   type ListsView,
   type Saving,
   type ViewCache,
 } from '@/lib/cache/view-cache';
+import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import {
   accountTag,
@@ -24,6 +30,7 @@ import {
   defaultBlockItem,
   type OutboxEntry,
   outboxItem,
+  registrableDomainsItem,
   type SettledChange,
   scopeKey,
   settledChangesItem,
@@ -77,7 +84,7 @@ export type PopupState =
 export interface ReadyState {
   phase: 'ready';
   host: string;
-  /** From the Public Suffix List; undefined until it has loaded. */
+  /** From the Public Suffix List, remembered per host (lib/cache/registrable-domains.ts). */
   registrable: string | undefined;
   form: Form;
   /** Form A: the chosen profile; Form B: undefined (whole account). */
@@ -120,12 +127,15 @@ export function createPopupController(deps: PopupDeps) {
   };
 
   async function start(): Promise<void> {
-    // Three things overlap, so the slowest alone sets the time to the verdict: loading the Public
-    // Suffix List (the heaviest part of the popup), reading the tab and the small settings, and,
-    // as soon as the settings name the scope, reading that scope's cached lists.
-    const domainModule = import('@/lib/filtering/domain');
-    const small = Promise.all([
+    // Everything overlaps, so the slowest alone sets the time to the verdict: reading the tab and
+    // the small settings, the scope's cached views as soon as the settings name the scope, and,
+    // only for a host not seen before, loading the Public Suffix List (the heaviest part of the
+    // popup: for a known host, its answer is remembered).
+    const placing = Promise.all([
       deps.readTab().catch((): TabAddress => ({ url: undefined })),
+      registrableDomainsItem.getValue(),
+    ]).then(([tab, remembered]) => placeOf(tab, remembered));
+    const small = Promise.all([
       addedTldsItem.getValue(),
       defaultBlockItem.getValue(),
       outboxItem.getValue(),
@@ -133,7 +143,7 @@ export function createPopupController(deps: PopupDeps) {
     ]);
     // Awaited later or not at all (early returns): a failure meanwhile must not go unhandled.
     small.catch(ignoreHere);
-    domainModule.catch(ignoreHere);
+    placing.catch(ignoreHere);
     const [key, connection, chosenProfile] = await Promise.all([
       apiKeyItem.getValue(),
       connectionItem.getValue(),
@@ -153,16 +163,15 @@ export function createPopupController(deps: PopupDeps) {
           ]);
     cached?.catch(ignoreHere);
 
-    const [[tab, tlds, defaultBlocks, outbox, settled], { hostnameFromUrl, registrableDomain }] =
-      await Promise.all([small, domainModule]);
-    const host = tab.url === undefined ? null : hostnameFromUrl(tab.url);
-    if (host === null) return set({ phase: 'nothing-to-filter', unreadable: tab.url === undefined });
+    const [place, [tlds, defaultBlocks, outbox, settled]] = await Promise.all([placing, small]);
+    if (place.host === null) return set({ phase: 'nothing-to-filter', unreadable: place.unreadable });
     if (cached === null) return set({ phase: 'no-key' });
-    const [lists, profiles, blockedToday] = await cached;
+    const { host } = place;
+    const [[lists, profiles, blockedToday], registrable] = await Promise.all([cached, place.registrable]);
     set({
       phase: 'ready',
       host,
-      registrable: registrableDomain(host),
+      registrable,
       form,
       profile,
       scope,
@@ -189,6 +198,25 @@ export function createPopupController(deps: PopupDeps) {
   }
 
   const today = () => localDate(new Date(deps.now()));
+
+  /**
+   * The tab's host and its registrable domain: remembered, or worked out with the Public Suffix
+   * List and then remembered (the verdict of a new host still waits for it, so the domain the
+   * buttons act on is never shown wrong first).
+   */
+  function placeOf(tab: TabAddress, remembered: RememberedDomains) {
+    const host = tab.url === undefined ? null : hostnameFromUrl(tab.url);
+    if (host === null) return { host, unreadable: tab.url === undefined } as const;
+    const known = rememberedRegistrable(remembered, host);
+    if (known !== undefined) return { host, registrable: Promise.resolve(known) };
+    const registrable = import('@/lib/filtering/domain').then(({ registrableDomain }) => {
+      const domain = registrableDomain(host);
+      // Not awaited: a failed write only means the list is loaded again next time.
+      registrableDomainsItem.setValue(rememberRegistrable(remembered, host, domain)).catch(ignoreHere);
+      return domain;
+    });
+    return { host, registrable };
+  }
 
   /**
    * Fetches only what is stale or missing: nothing at all when every view is fresh. The lists

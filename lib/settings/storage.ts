@@ -403,3 +403,28 @@ export const themeItem = defineValidatedItem('local:theme', z.enum(THEME_CHOICES
   fallback: 'system',
   version: 1,
 });
+
+// --- Popup: registrable domains already worked out (issue 10, speed) ---
+
+/** Hosts whose registrable domain is remembered (lib/cache/registrable-domains.ts), newest last. */
+export const MAX_REMEMBERED_HOSTS = 200;
+
+const rememberedHostSchema = z.string().check(z.minLength(1), z.maxLength(253));
+
+/**
+ * The registrable domain (Public Suffix List) of hosts the popup has shown, so an opening on a
+ * known host never loads the list (about 47 kB gzipped). `psl` names the list's version: a map
+ * made with another version is ignored. Each pair is checked again when read (the domain must be
+ * the host or one of its parents), so a bad entry can never make one click act on another site.
+ */
+export const registrableDomainsItem = defineValidatedItem(
+  'local:registrableDomains',
+  z.object({
+    psl: z.string(),
+    /** [host, registrable domain], oldest first. */
+    hosts: z
+      .array(z.tuple([rememberedHostSchema, rememberedHostSchema]))
+      .check(z.maxLength(MAX_REMEMBERED_HOSTS)),
+  }),
+  { fallback: { psl: '', hosts: [] }, version: 1 },
+);
