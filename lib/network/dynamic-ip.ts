@@ -4,6 +4,7 @@
  * settings. Everything it remembers is in storage (lib/settings/storage.ts).
  */
 import type { DnsFilterApi } from '@/lib/api/types';
+import { t } from '@/lib/i18n';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { tryAcquireLease } from '@/lib/outbox/lease';
 import {
@@ -125,20 +126,29 @@ export async function registerOnce(
 
 async function registerWithSettings(deps: DynamicIpDeps, settings: DynamicIpSettings, now: () => number) {
   const label = validateNetworkLabel(settings.label);
-  if (!label.ok) return { ok: false, message: `Not registered: ${label.message}`, reason: 'invalid-input' };
+  if (!label.ok)
+    return {
+      ok: false,
+      message: t('registration.notRegistered', { reason: label.message }),
+      reason: 'invalid-input',
+    };
   const connection = await connectionItem.getValue();
   let profile: string | undefined;
   if (connection.form === 'A') {
     const checked = validateProfileReference(settings.profile);
     if (!checked.ok)
-      return { ok: false, message: `Not registered: ${checked.message}`, reason: 'invalid-input' };
+      return {
+        ok: false,
+        message: t('registration.notRegistered', { reason: checked.message }),
+        reason: 'invalid-input',
+      };
     profile = checked.value;
   }
   const client = await deps.getClient();
   if (!client) {
     return {
       ok: false,
-      message: 'Not registered: no API key is saved. Enter it in the Setup section first.',
+      message: t('registration.noKey'),
       reason: 'no-key',
     };
   }

@@ -3,6 +3,7 @@
  * network/add"). Their answers are a trust boundary: only a well-formed IPv4 is accepted.
  */
 import * as z from 'zod/mini';
+import { t } from '@/lib/i18n';
 import { validateIpv4 } from '@/lib/validation';
 
 export type LookupResult =
@@ -24,31 +25,30 @@ type Answer = { ok: true; ip: string } | { ok: false; reason: 'ipv6' | 'malforme
 /** Reads a plain-text (`203.0.113.7\n`) or JSON (`{"ip": "203.0.113.7"}`) answer. Pure. */
 export function parseLookupAnswer(body: string): Answer {
   const text = body.trim();
-  if (text === '') return { ok: false, reason: 'malformed', problem: 'the answer was empty' };
+  if (text === '') return { ok: false, reason: 'malformed', problem: t('ipLookup.empty') };
   if (text.length > MAX_ANSWER_CHARS)
-    return { ok: false, reason: 'malformed', problem: 'the answer is not an address' };
+    return { ok: false, reason: 'malformed', problem: t('ipLookup.notAddress') };
   let candidate = text;
   if (text.startsWith('{')) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      return { ok: false, reason: 'malformed', problem: 'the answer is not valid JSON' };
+      return { ok: false, reason: 'malformed', problem: t('ipLookup.notJson') };
     }
     const shaped = jsonAnswerSchema.safeParse(parsed);
-    if (!shaped.success)
-      return { ok: false, reason: 'malformed', problem: 'the JSON answer has no "ip" text' };
+    if (!shaped.success) return { ok: false, reason: 'malformed', problem: t('ipLookup.noIp') };
     candidate = shaped.data.ip.trim();
   }
   if (candidate.includes(':') && /^[0-9a-f:.]+$/i.test(candidate)) {
     return {
       ok: false,
       reason: 'ipv6',
-      problem: `it answered with an IPv6 address (${candidate}); only IPv4 can be registered`,
+      problem: t('ipLookup.ipv6', { ip: candidate }),
     };
   }
   const ipv4 = validateIpv4(candidate);
-  if (!ipv4.ok) return { ok: false, reason: 'malformed', problem: 'the answer is not an IPv4 address' };
+  if (!ipv4.ok) return { ok: false, reason: 'malformed', problem: t('ipLookup.notIpv4') };
   return { ok: true, ip: ipv4.value };
 }
 
@@ -74,14 +74,16 @@ export async function lookupPublicIpv4(
         signal: AbortSignal.timeout(timeoutMs),
       });
       if (!response.ok) {
-        problems.push(`${url}: HTTP ${response.status}`);
+        problems.push(t('ipLookup.http', { url, status: response.status }));
         continue;
       }
       body = await response.text();
     } catch (error) {
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
       problems.push(
-        `${url}: ${timedOut ? `no answer within ${Math.round(timeoutMs / 1000)} s` : 'not reachable'}`,
+        timedOut
+          ? t('ipLookup.noAnswer', { url, seconds: Math.round(timeoutMs / 1000) })
+          : t('ipLookup.unreachable', { url }),
       );
       continue;
     }
@@ -89,12 +91,10 @@ export async function lookupPublicIpv4(
     if (answer.ok) return { ok: true, ip: answer.ip, url };
     if (answer.reason === 'ipv6') sawIpv6 = true;
     else sawMalformed = true;
-    problems.push(`${url}: ${answer.problem}`);
+    problems.push(t('ipLookup.problem', { url, problem: answer.problem }));
   }
   const reason = sawIpv6 ? 'ipv6' : sawMalformed ? 'malformed' : 'unreachable';
   const message =
-    problems.length === 0
-      ? 'No IP lookup URL is configured.'
-      : `The public IPv4 address could not be found (${problems.join('; ')}).`;
+    problems.length === 0 ? t('ipLookup.noUrl') : t('ipLookup.notFound', { problems: problems.join('; ') });
   return { ok: false, reason, message, problems };
 }

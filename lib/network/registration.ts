@@ -7,6 +7,7 @@
  */
 import { ApiError, isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi } from '@/lib/api/types';
+import { t } from '@/lib/i18n';
 import type { RegisteredAddress } from '@/lib/settings/storage';
 import type { LookupResult } from './ip-lookup';
 
@@ -73,9 +74,10 @@ function coversNewRegistration(old: RegisteredAddress, ip: string, target: Regis
   return old.profile === undefined || target.profile === undefined || old.profile === target.profile;
 }
 
-function describeTarget(ip: string, target: RegistrationTarget): string {
-  const profile = target.profile === undefined ? '' : ` (profile ${target.profile})`;
-  return `${ip} as “${target.label}”${profile}`;
+function registeredText(ip: string, target: RegistrationTarget): string {
+  return target.profile === undefined
+    ? t('registration.registered', { ip, label: target.label })
+    : t('registration.registeredProfile', { ip, label: target.label, profile: target.profile });
 }
 
 /** The pure policy. Never deletes before a successful add, and never deletes what it just added. */
@@ -84,7 +86,11 @@ export function decideRegistration(facts: RegistrationFacts): RegistrationDecisi
   if (!lookup.ok) {
     return {
       next: 'done',
-      verdict: { ok: false, message: `Not registered: ${lookup.message}`, reason: 'lookup' },
+      verdict: {
+        ok: false,
+        message: t('registration.notRegistered', { reason: lookup.message }),
+        reason: 'lookup',
+      },
       registered,
     };
   }
@@ -104,7 +110,7 @@ export function decideRegistration(facts: RegistrationFacts): RegistrationDecisi
       verdict: {
         ok: false,
         ip,
-        message: `Not registered: ${facts.add.error.message}`,
+        message: t('registration.notRegistered', { reason: facts.add.error.message }),
         reason: facts.add.error.kind,
       },
       registered,
@@ -130,12 +136,10 @@ export function decideRegistration(facts: RegistrationFacts): RegistrationDecisi
     if (result.ok) removed.push(address.ip);
     else if (isTransient(result.error)) {
       kept.push(address);
-      problems.push(
-        `the previous address ${address.ip} could not be removed yet (${result.error.message}); it will be tried again`,
-      );
+      problems.push(t('registration.notRemovedYet', { ip: address.ip, reason: result.error.message }));
     } else {
       // Refused, most likely because it is already gone: retrying would fail the same way.
-      problems.push(`the previous address ${address.ip} was not removed: ${result.error.message}`);
+      problems.push(t('registration.notRemoved', { ip: address.ip, reason: result.error.message }));
     }
   }
   const current: RegisteredAddress = {
@@ -144,12 +148,12 @@ export function decideRegistration(facts: RegistrationFacts): RegistrationDecisi
     account: target.account,
     at: facts.now,
   };
-  const parts = [`Registered ${describeTarget(ip, target)}`];
-  if (removed.length > 0) parts.push(`removed the previous address ${removed.join(', ')}`);
+  const parts = [registeredText(ip, target)];
+  if (removed.length > 0) parts.push(t('registration.removedPrevious', { ips: removed.join(', ') }));
   parts.push(...problems);
   return {
     next: 'done',
-    verdict: { ok: true, ip, message: `${parts.join('; ')}.` },
+    verdict: { ok: true, ip, message: t('registration.joined', { parts: parts.join('; ') }) },
     registered: { current, stale: kept.slice(0, 10) },
   };
 }
@@ -165,10 +169,7 @@ export interface RunRegistrationInput {
 
 function asApiError(error: unknown): ApiError {
   if (isApiError(error)) return error;
-  return new ApiError(
-    'unexpected',
-    'Could not complete the request: something went wrong inside the extension.',
-  );
+  return new ApiError('unexpected', t('registration.internalFailure'));
 }
 
 async function attempt(call: () => Promise<void>): Promise<StepResult> {
