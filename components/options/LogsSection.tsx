@@ -146,9 +146,14 @@ function LogsPanel({ client }: { client: DnsFilterApi }) {
             <p role="status">Loading the statistics of {date}…</p>
           )}
           {stats.data.state === 'failed' && (
-            <p class="status-failed">
-              Could not load the statistics of {date}: {stats.data.message}
-            </p>
+            <div class="load-failed">
+              <p class="status-failed">
+                Could not load the statistics of {date}: {stats.data.message}
+              </p>
+              <button type="button" onClick={stats.reload}>
+                Load the statistics again
+              </button>
+            </div>
           )}
           {stats.data.data && stats.data.data.date === date && (
             <StatsWithActions client={client} date={date} summary={stats.data.data.summary} />

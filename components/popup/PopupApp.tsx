@@ -182,14 +182,23 @@ function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) 
       <PageDiagnosisPanel state={state} view={view} controller={controller} diagnosis={diagnosis} />
 
       {view.pending.length > 0 && (
-        <ul class="pending" aria-label="Waiting to be sent">
-          {view.pending.map((entry) => (
-            <li key={entry.id}>
-              Pending: {entry.change.op === 'add' ? 'add to' : 'remove from'} the {entry.change.list}
-              {entry.lastError ? ` (last attempt: ${entry.lastError})` : ''}
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul class="pending" aria-label="Waiting to be sent">
+            {view.pending.map((entry) => (
+              <li key={entry.id}>
+                Pending: {entry.change.op === 'add' ? 'add to' : 'remove from'} the {entry.change.list}
+                {entry.lastError ? ` (last attempt: ${entry.lastError})` : ''}
+              </li>
+            ))}
+          </ul>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void controller.sendPendingNow(view.pending.map((entry) => entry.id))}
+          >
+            Send now
+          </button>
+        </>
       )}
       {view.recentFailure && state.change.state === 'idle' && (
         <p class="status-failed">{view.recentFailure.message}</p>

@@ -54,6 +54,11 @@ export interface PopupDeps {
   >;
   /** Sends `{ type: 'submit-change' }` to the worker. Never rejects. */
   submitChange(change: ListChange): Promise<ChangeOutcome>;
+  /**
+   * Sends `{ type: 'retry-outbox' }`: the worker sends the waiting changes now, ignoring their
+   * backoff. Resolves with how many still wait, or null when the worker did not answer. Never rejects.
+   */
+  retryOutbox?(): Promise<number | null>;
   now(): number;
 }
 
@@ -374,6 +379,44 @@ export function createPopupController(deps: PopupDeps) {
             ? `Put ${domain} back on the ${list}`
             : `Put ${domain} back on the ${before}`;
       return submit(change, progress, { before, undoDescription });
+    },
+    /**
+     * "Send now" on the changes waiting for this domain: the user need not wait for the next
+     * automatic attempt once the service is back. Says what became of each of them.
+     */
+    async sendPendingNow(ids: readonly string[]): Promise<void> {
+      const current = ready();
+      if (current === null || current.change.state === 'running' || !deps.retryOutbox) return;
+      update({ change: { state: 'running', message: 'Sending the waiting changes now…' }, undo: null });
+      const left = await deps.retryOutbox();
+      const [outbox, settled] = await Promise.all([outboxItem.getValue(), settledChangesItem.getValue()]);
+      const stillWaiting = outbox.filter((entry) => ids.includes(entry.id));
+      const done = settled.filter((entry) => ids.includes(entry.id));
+      let change: ChangeStatus;
+      if (left === null) {
+        change = {
+          state: 'failed',
+          message: "The extension's background service did not answer. The changes still wait; try again.",
+        };
+      } else if (stillWaiting.length > 0) {
+        const reason = stillWaiting[0]?.lastError ?? outbox[0]?.lastError ?? '';
+        change = {
+          state: 'pending',
+          message: `Still waiting to be sent. ${reason} They are kept in this browser and sent automatically.`,
+        };
+      } else {
+        change = {
+          state: done.some((entry) => entry.state === 'failed') ? 'failed' : 'delivered',
+          message: done.map((entry) => entry.message).join(' ') || 'The waiting changes were sent.',
+        };
+      }
+      update({ outbox, settled, change });
+      if (change.state === 'delivered') {
+        const delivered = done.filter((entry) => entry.state === 'delivered').map((entry) => entry.change);
+        await deps.cache.applyChanges(current.scope, current.account, delivered);
+        const lists = await deps.cache.readLists(current.scope, current.account);
+        if (ready()?.scope === current.scope) update({ lists });
+      }
     },
     undo() {
       const offer = ready()?.undo;

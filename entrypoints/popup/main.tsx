@@ -8,6 +8,7 @@ import {
   changeOutcomeSchema,
   type ListChange,
   type Request,
+  retryOutboxResponseSchema,
 } from '@/lib/messaging/protocol';
 import { themeItem } from '@/lib/settings/storage';
 import { followStoredTheme, whenIdle } from '@/lib/settings/theme';
@@ -44,11 +45,22 @@ async function submitChange(change: ListChange): Promise<ChangeOutcome> {
   }
 }
 
+async function retryOutbox(): Promise<number | null> {
+  try {
+    const request: Request = { type: 'retry-outbox' };
+    const parsed = retryOutboxResponseSchema.safeParse(await browser.runtime.sendMessage(request));
+    return parsed.success ? parsed.data.pending : null;
+  } catch {
+    return null;
+  }
+}
+
 const controller = createPopupController({
   readTab,
   cache: createViewCache(),
   loadRemote: () => import('@/components/popup/remote'),
   submitChange,
+  retryOutbox,
   now: Date.now,
 });
 // Started before the first render, so the storage reads begin as early as possible.

@@ -64,7 +64,7 @@ describe('createDumpGuard', () => {
     ['refused before sending', new ApiError('invalid-input', 'bad date'), null],
     ['a failure body from the service (no dump served)', new ApiError('service', 'Raw log deleted'), null],
     ['a refused key', new ApiError('bad-key', 'Invalid API key'), null],
-    ['an unreadable answer', new ApiError('unexpected', 'HTML'), T],
+    ['an error page or other answer that is not the log', new ApiError('unexpected', 'HTML'), null],
     ['a timeout after sending', new ApiError('timeout', 'slow'), T],
     ['a cancel', new ApiError('aborted', 'cancelled'), T],
     ['an unexpected crash', new Error('bug'), T],
