@@ -106,7 +106,7 @@ export default defineConfig({
           browser_specific_settings: {
             gecko: {
               id: GECKO_ID,
-              strict_min_version: '115.0',
+              strict_min_version: '140.0',
               // Firefox's install-time data consent (required on addons.mozilla.org): the API key
               // goes to the service the user configured, and so do the domains of visited sites
               // the user whitelists or blocklists (PRIVACY.md). No analytics, nothing else.
