@@ -108,15 +108,23 @@ async function main(): Promise<void> {
   await tab.bringToFront();
   await tab.triggerExtensionAction(extension);
   const popup = (await (await popupTarget).asPage()) as Page;
+  // The demo site is on the seeded blocklist: anything but "Blocked" means the demo is broken.
   const verdict = await statusMatching(popup, /^(Blocked|Allowed|Not blocked)/);
   console.log(`Popup on ${DEMO_SITE}: ${verdict}`);
+  if (!verdict.startsWith('Blocked'))
+    throw new Error(`The popup should show the demo site blocked: ${verdict}`);
 
   if (headless) {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const popupShot = join(SCREENSHOT_DIR, 'popup.png');
     const optionsShot = join(SCREENSHOT_DIR, 'options.png');
     await popup.screenshot({ path: popupShot });
+    // A background tab never paints in headless Chromium: its screenshot would not arrive.
+    await options.bringToFront();
     await options.screenshot({ path: optionsShot, fullPage: true });
+    for (const shot of [popupShot, optionsShot]) {
+      if (!existsSync(shot)) throw new Error(`The screenshot ${shot} was not written`);
+    }
     console.log(`
 No display, so the demo ran headless. Screenshots:
   ${popupShot}
