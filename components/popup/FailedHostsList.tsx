@@ -12,6 +12,7 @@ import { describeFailure } from '@/lib/diagnosis/classify';
 import { recordForPage } from '@/lib/diagnosis/records';
 import { findTemporaryAllow } from '@/lib/diagnosis/temporary-allow';
 import { canonicalHost } from '@/lib/filtering/domain-index';
+import { t, tn } from '@/lib/i18n';
 import {
   diagnosisSettingsItem,
   type FailedHost,
@@ -140,11 +141,11 @@ function useStatistics(
 }
 
 function statisticsText(host: string, statistics: Statistics): string {
-  if (statistics.state === 'loading') return "Checking today's statistics…";
-  if (statistics.state === 'unavailable') return "Today's statistics could not be read.";
+  if (statistics.state === 'loading') return t('popup.failedHosts.statsChecking');
+  if (statistics.state === 'unavailable') return t('popup.failedHosts.statsUnavailable');
   const count = statistics.blocked.get(canonicalHost(host)) ?? 0;
-  if (count === 0) return "Today's statistics show no blocked queries for it (yet).";
-  return `Today's statistics confirm a block: ${count === 1 ? '1 blocked query' : `${count} blocked queries`}.`;
+  if (count === 0) return t('popup.failedHosts.statsNone');
+  return tn('popup.failedHosts.statsConfirm', count);
 }
 
 export interface FailedHostsListProps {
@@ -166,24 +167,25 @@ export function FailedHostsList(props: FailedHostsListProps) {
   return (
     <section class="failed-hosts">
       <h2 id={heading} class="hint">
-        Failed hosts on this page
+        {t('popup.failedHosts.heading')}
       </h2>
       <ul aria-labelledby={heading}>
         {hosts.map((failed) => {
           const domain = registrable?.(failed.host);
           const isPage = canonicalHost(failed.host) === canonicalHost(pageHost);
-          const repeats = failed.count > 1 ? `, ${failed.count} requests` : '';
           return (
             <li key={failed.host}>
               <strong class="domain">{failed.host}</strong>{' '}
               <span class="hint">
-                {describeFailure(failed.kind)} ({failed.error}
-                {repeats})
+                {tn('popup.failedHosts.failure', failed.count, {
+                  description: describeFailure(failed.kind),
+                  error: failed.error,
+                })}
               </span>
               <br />
               <span class="hint">{statisticsText(failed.host, statistics)}</span>
               {isPage ? (
-                <p class="hint">This page itself: the buttons above act on it.</p>
+                <p class="hint">{t('popup.failedHosts.thisPage')}</p>
               ) : domain === undefined ? null : (
                 <HostActions
                   host={failed.host}
@@ -220,12 +222,7 @@ function HostActions({
     return <TemporaryAllow domain={domain} membership={membership} {...temporaryAllow} />;
   }
   if (membership === 'whitelist' || exact === 'whitelist') {
-    return (
-      <p class="hint">
-        On the whitelist. The filter can take 30 to 45 minutes to apply it: until then the page may still
-        fail.
-      </p>
-    );
+    return <p class="hint">{t('popup.failedHosts.onWhitelist')}</p>;
   }
   return (
     <>
@@ -235,17 +232,17 @@ function HostActions({
           disabled={busy || membership === null}
           onClick={() => membership !== null && onWhitelist(domain, membership)}
         >
-          Whitelist {domain}
+          {t('popup.failedHosts.whitelistDomain', { domain })}
         </button>
         {exact !== null && (
           <button
             type="button"
             class="link"
             disabled={busy}
-            aria-label={`Whitelist only ${host}`}
+            aria-label={t('popup.failedHosts.whitelistOnlyLabel', { host })}
             onClick={() => onWhitelist(host, exact)}
           >
-            only {host}
+            {t('popup.failedHosts.only', { host })}
           </button>
         )}
       </div>
@@ -310,7 +307,7 @@ export function PageDiagnosisPanel({
             temporaryAllow={temporaryAllow}
           />
         ) : (
-          <p class="hint">Page diagnosis: no host of this page has failed to load.</p>
+          <p class="hint">{t('popup.failedHosts.noneFailed')}</p>
         ))}
     </>
   );

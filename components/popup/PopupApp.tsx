@@ -1,11 +1,10 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { t, tParts } from '@/lib/i18n';
 import type { ListChange } from '@/lib/messaging/protocol';
 import { type PageDiagnosis, PageDiagnosisPanel, pageKnowledge, usePageDiagnosis } from './FailedHostsList';
 import type { PopupController, PopupState, ReadyState } from './popup-controller';
 import { derivePopupView, type PopupView } from './popup-view';
-
-const PROPAGATION_REMINDER =
-  'Changes reach the resolvers within 30 to 45 minutes: reloading the page may not show the effect before then.';
+import { RegistrationWarning } from './RegistrationWarning';
 
 export interface PopupAppProps {
   controller: PopupController;
@@ -58,6 +57,9 @@ export function PopupApp({ controller, openOptions, mark, now = Date.now }: Popu
       ) : (
         <NotReady state={state} openOptions={openOptions} />
       )}
+      {state.phase !== 'starting' && state.phase !== 'no-key' && (
+        <RegistrationWarning openOptions={openOptions} now={now} />
+      )}
     </main>
   );
 }
@@ -65,23 +67,20 @@ export function PopupApp({ controller, openOptions, mark, now = Date.now }: Popu
 function NotReady({ state, openOptions }: { state: PopupState; openOptions(): void }) {
   let text = '';
   if (state.phase === 'nothing-to-filter') {
-    text = state.unreadable
-      ? "Nothing to filter here: the extension may not read this tab's address. Click the toolbar button while on the page."
-      : 'Nothing to filter here: this page has no domain name the DNS filter could act on (browser pages, files, extension pages, IP addresses and localhost).';
+    text = state.unreadable ? t('popup.nothingUnreadable') : t('popup.nothingNoDomain');
   } else if (state.phase === 'failed') {
-    text = `The popup could not start: ${state.message}`;
+    text = t('popup.couldNotStart', { reason: state.message });
   } else if (state.phase === 'no-key') {
-    text =
-      'No API key is set: add the key from your account dashboard in the settings, then open this again.';
+    text = t('popup.noKey');
   }
   return (
     <>
-      <p role="status" aria-label="Verdict" class="verdict">
+      <p role="status" aria-label={t('popup.verdictRegion')} class="verdict">
         {text}
       </p>
       {state.phase === 'no-key' && (
         <button type="button" class="primary" onClick={openOptions}>
-          Open settings
+          {t('popup.openSettings')}
         </button>
       )}
     </>
@@ -107,7 +106,7 @@ function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) 
     <>
       <header>
         <p class="domain-line">
-          Acts on <strong class="domain">{view.domain}</strong>
+          {tParts('popup.actsOn', { domain: <strong class="domain">{view.domain}</strong> })}
         </p>
         {view.alternatives.map((choice) => (
           <button
@@ -125,27 +124,26 @@ function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) 
         <ProfilePicker state={state} onChoose={(profile) => void controller.chooseProfile(profile)} />
       ) : (
         <p class="scope">
-          <strong>Whole account.</strong> This form of the API has no profile selection: changes apply to the
-          whole account.
+          <strong>{t('popup.wholeAccountTitle')}</strong> {t('popup.wholeAccountNote')}
         </p>
       )}
 
-      <p role="status" aria-label="Verdict" class={`verdict verdict-${verdictClass}`}>
+      <p role="status" aria-label={t('popup.verdictRegion')} class={`verdict verdict-${verdictClass}`}>
         {view.statusText}
       </p>
       {view.freshnessText && <p class="hint">{view.freshnessText}</p>}
       {state.statsProblem && view.verdict?.reason === 'none' && (
-        <p class="hint">Today's statistics could not be read: {state.statsProblem}</p>
+        <p class="hint">{t('popup.statsUnreadable', { reason: state.statsProblem })}</p>
       )}
       {state.problem?.kind === 'settings' ? (
         <button type="button" onClick={openOptions}>
-          Open settings
+          {t('popup.openSettings')}
         </button>
       ) : (
         (state.problem || !view.fresh) &&
         !state.refreshing && (
           <button type="button" class="link" onClick={() => void controller.refresh()}>
-            Refresh
+            {t('popup.refresh')}
           </button>
         )
       )}
@@ -153,7 +151,7 @@ function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) 
       <div class="actions">
         {view.membership === 'whitelist' ? (
           <button type="button" disabled={busy} onClick={() => act('remove', 'whitelist')}>
-            Remove from whitelist
+            {t('popup.removeFromWhitelist')}
           </button>
         ) : (
           <button
@@ -161,12 +159,12 @@ function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) 
             disabled={busy || view.membership === null}
             onClick={() => act('add', 'whitelist')}
           >
-            Whitelist
+            {t('popup.whitelist')}
           </button>
         )}
         {view.membership === 'blocklist' ? (
           <button type="button" disabled={busy} onClick={() => act('remove', 'blocklist')}>
-            Remove from blocklist
+            {t('popup.removeFromBlocklist')}
           </button>
         ) : (
           <button
@@ -174,7 +172,7 @@ function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) 
             disabled={busy || view.membership === null}
             onClick={() => act('add', 'blocklist')}
           >
-            Blocklist
+            {t('popup.blocklist')}
           </button>
         )}
       </div>
@@ -183,11 +181,13 @@ function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) 
 
       {view.pending.length > 0 && (
         <>
-          <ul class="pending" aria-label="Waiting to be sent">
+          <ul class="pending" aria-label={t('popup.pendingRegion')}>
             {view.pending.map((entry) => (
               <li key={entry.id}>
-                Pending: {entry.change.op === 'add' ? 'add to' : 'remove from'} the {entry.change.list}
-                {entry.lastError ? ` (last attempt: ${entry.lastError})` : ''}
+                {t(entry.change.op === 'add' ? 'popup.pendingAdd' : 'popup.pendingRemove', {
+                  list: t(`common.${entry.change.list}`),
+                })}
+                {entry.lastError ? ` ${t('popup.lastAttempt', { reason: entry.lastError })}` : ''}
               </li>
             ))}
           </ul>
@@ -196,7 +196,7 @@ function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) 
             disabled={busy}
             onClick={() => void controller.sendPendingNow(view.pending.map((entry) => entry.id))}
           >
-            Send now
+            {t('popup.sendNow')}
           </button>
         </>
       )}
@@ -204,15 +204,15 @@ function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) 
         <p class="status-failed">{view.recentFailure.message}</p>
       )}
 
-      <p role="status" aria-label="Change outcome" class={`outcome status-${state.change.state}`}>
+      <p role="status" aria-label={t('popup.outcomeRegion')} class={`outcome status-${state.change.state}`}>
         {state.change.message}
       </p>
       {(state.change.state === 'delivered' || state.change.state === 'pending') &&
-        !state.change.message.includes('30 to 45 minutes') && <p class="hint">{PROPAGATION_REMINDER}</p>}
+        !mentionsPropagation(state.change.message) && <p class="hint">{t('popup.propagation')}</p>}
       {state.undo && !busy && (
         <p class="undo">
           <button type="button" onClick={() => void controller.undo()}>
-            Undo
+            {t('popup.undo')}
           </button>{' '}
           <span class="hint">{state.undo.description}</span>
         </p>
@@ -228,7 +228,7 @@ function ProfilePicker({ state, onChoose }: { state: ReadyState; onChoose(profil
   return (
     <p class="scope">
       <label>
-        Profile{' '}
+        {t('popup.profile')}{' '}
         <select
           value={chosen}
           onChange={(event) => onChoose((event.currentTarget as HTMLSelectElement).value)}
@@ -242,4 +242,9 @@ function ProfilePicker({ state, onChoose }: { state: ReadyState; onChoose(profil
       </label>
     </p>
   );
+}
+
+/** The worker's outcome may carry the 30-to-45-minutes reminder already: it is not said twice. */
+function mentionsPropagation(message: string): boolean {
+  return /30\D+45/.test(message);
 }

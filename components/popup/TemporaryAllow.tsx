@@ -7,6 +7,7 @@ import {
   TEMPORARY_ALLOW_CHOICES,
   timeLeftText,
 } from '@/lib/diagnosis/temporary-allow';
+import { t } from '@/lib/i18n';
 import {
   type ChangeOutcome,
   changeOutcomeSchema,
@@ -27,10 +28,10 @@ const FIELDSET_RESET = {
 } as const;
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
-const NO_ANSWER: ChangeOutcome = {
-  state: 'failed',
-  message: "The extension's background service did not answer, so nothing was changed. Try again.",
-};
+/** The outcome shown when the worker gave no answer a page could read: nothing was changed. */
+export function workerDidNotAnswer(): ChangeOutcome {
+  return { state: 'failed', message: t('popup.workerNoAnswer') };
+}
 
 /** Sends a request to the worker and reads its answer; never rejects. */
 export async function askWorker(request: Request): Promise<TemporaryAllowResponse> {
@@ -38,9 +39,9 @@ export async function askWorker(request: Request): Promise<TemporaryAllowRespons
     const answer = await browser.runtime.sendMessage(request);
     const schema = request.type === 'temporary-allow' ? temporaryAllowResponseSchema : changeOutcomeSchema;
     const parsed = schema.safeParse(answer);
-    return parsed.success ? parsed.data : NO_ANSWER;
+    return parsed.success ? parsed.data : workerDidNotAnswer();
   } catch {
-    return NO_ANSWER;
+    return workerDidNotAnswer();
   }
 }
 
@@ -109,7 +110,7 @@ export function TemporaryAllow({
   const send = async (request: Request) => {
     if (busy) return;
     setBusy(true);
-    setOutcome({ state: 'pending', message: 'Sending…' });
+    setOutcome({ state: 'pending', message: t('popup.temporaryAllow.sending') });
     setOutcome(await ask(request));
     setBusy(false);
   };
@@ -136,7 +137,7 @@ export function TemporaryAllow({
   const status = (
     <p
       role="status"
-      aria-label={`Temporary allow of ${domain}`}
+      aria-label={t('popup.temporaryAllow.region', { domain })}
       class={`hint status-${outcome?.state ?? 'idle'}`}
     >
       {outcome?.message ?? ''}
@@ -144,15 +145,21 @@ export function TemporaryAllow({
   );
 
   if (running) {
-    const back = running.before === 'blocklist' ? 'back on the blocklist' : 'off the whitelist';
+    const sentence =
+      running.before === 'blocklist'
+        ? 'popup.temporaryAllow.runningBackOnBlocklist'
+        : 'popup.temporaryAllow.runningOffWhitelist';
     return (
       <div class="temporary-allow">
         <p>
-          {domain} is whitelisted for now: {timeLeftText(running.expiresAt - time)} left. At{' '}
-          {endTimeText(running.expiresAt)} it goes {back}.
+          {t(sentence, {
+            domain,
+            left: timeLeftText(running.expiresAt - time),
+            end: endTimeText(running.expiresAt),
+          })}
         </p>
         <button type="button" disabled={busy} onClick={() => void keep()}>
-          Keep {domain} on the whitelist
+          {t('popup.temporaryAllow.keep', { domain })}
         </button>
         {status}
       </div>
@@ -161,14 +168,18 @@ export function TemporaryAllow({
   if (membership === 'whitelist') return outcome ? status : null;
   return (
     <div class="temporary-allow">
-      <fieldset aria-label={`Whitelist ${domain} for a while`} class="actions" style={FIELDSET_RESET}>
-        <span class="hint">For a while:</span>
+      <fieldset
+        aria-label={t('popup.temporaryAllow.group', { domain })}
+        class="actions"
+        style={FIELDSET_RESET}
+      >
+        <span class="hint">{t('popup.temporaryAllow.forAWhile')}</span>
         {TEMPORARY_ALLOW_CHOICES.map((choice) => (
           <button
             key={choice.ms}
             type="button"
             disabled={busy || membership === null}
-            aria-label={`Allow ${domain} for ${choice.label}`}
+            aria-label={t('popup.temporaryAllow.allowFor', { domain, duration: choice.label })}
             style={NO_WRAP}
             onClick={() => void allow(choice.ms)}
           >

@@ -20,6 +20,7 @@ import {
   type ViewCache,
 } from '@/lib/cache/view-cache';
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
+import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import {
   accountTag,
@@ -73,6 +74,8 @@ export interface UndoOffer {
   change: ListChange;
   /** What the undo button does, in words ("Put example.com back on the blocklist"). */
   description: string;
+  /** What the popup says while undoing ("Undoing: put example.com back on the blocklist…"). */
+  progress: string;
 }
 
 /** `settings`: the key was refused or the settings cannot work; the fix is on the options page. */
@@ -327,7 +330,7 @@ export function createPopupController(deps: PopupDeps) {
   async function submit(
     change: ListChange,
     progress: string,
-    next: { before: Membership; undoDescription: string } | null,
+    next: { before: Membership; undo: Omit<UndoOffer, 'change'> } | null,
   ): Promise<void> {
     const current = ready();
     if (current === null || current.change.state === 'running') return;
@@ -341,7 +344,7 @@ export function createPopupController(deps: PopupDeps) {
     }
     const undo =
       outcome.state !== 'failed' && next !== null
-        ? { change: inverseChange(change, next.before), description: next.undoDescription }
+        ? { change: inverseChange(change, next.before), ...next.undo }
         : null;
     update({ change: { state: outcome.state, message: outcome.message }, undo });
   }
@@ -367,18 +370,27 @@ export function createPopupController(deps: PopupDeps) {
       const current = ready();
       if (current === null) return Promise.resolve();
       const change: ListChange = { op, list, domain, profile: current.profile, source: 'popup' };
-      const where = current.profile === undefined ? '' : ` of profile ${current.profile}`;
+      const listName = t(`common.${list}`);
+      const { profile } = current;
       const progress =
-        op === 'add'
-          ? `Adding ${domain} to the ${list}${where}…`
-          : `Removing ${domain} from the ${list}${where}…`;
-      const undoDescription =
-        before === 'none'
-          ? `Take ${domain} off the ${list} again`
-          : before === list
-            ? `Put ${domain} back on the ${list}`
-            : `Put ${domain} back on the ${before}`;
-      return submit(change, progress, { before, undoDescription });
+        profile === undefined
+          ? t(op === 'add' ? 'popup.adding' : 'popup.removing', { domain, list: listName })
+          : t(op === 'add' ? 'popup.addingProfile' : 'popup.removingProfile', {
+              domain,
+              list: listName,
+              profile,
+            });
+      let undo: Omit<UndoOffer, 'change'>;
+      if (before === 'none') {
+        undo = {
+          description: t('popup.undoTakeOff', { domain, list: listName }),
+          progress: t('popup.undoingTakeOff', { domain, list: listName }),
+        };
+      } else {
+        const back = { domain, list: t(`common.${before}`) };
+        undo = { description: t('popup.undoPutBack', back), progress: t('popup.undoingPutBack', back) };
+      }
+      return submit(change, progress, { before, undo });
     },
     /**
      * "Send now" on the changes waiting for this domain: the user need not wait for the next
@@ -387,27 +399,21 @@ export function createPopupController(deps: PopupDeps) {
     async sendPendingNow(ids: readonly string[]): Promise<void> {
       const current = ready();
       if (current === null || current.change.state === 'running' || !deps.retryOutbox) return;
-      update({ change: { state: 'running', message: 'Sending the waiting changes now…' }, undo: null });
+      update({ change: { state: 'running', message: t('popup.sendingPending') }, undo: null });
       const left = await deps.retryOutbox();
       const [outbox, settled] = await Promise.all([outboxItem.getValue(), settledChangesItem.getValue()]);
       const stillWaiting = outbox.filter((entry) => ids.includes(entry.id));
       const done = settled.filter((entry) => ids.includes(entry.id));
       let change: ChangeStatus;
       if (left === null) {
-        change = {
-          state: 'failed',
-          message: "The extension's background service did not answer. The changes still wait; try again.",
-        };
+        change = { state: 'failed', message: t('popup.workerNoAnswerPending') };
       } else if (stillWaiting.length > 0) {
         const reason = stillWaiting[0]?.lastError ?? outbox[0]?.lastError ?? '';
-        change = {
-          state: 'pending',
-          message: `Still waiting to be sent. ${reason} They are kept in this browser and sent automatically.`,
-        };
+        change = { state: 'pending', message: t('popup.stillWaiting', { reason }) };
       } else {
         change = {
           state: done.some((entry) => entry.state === 'failed') ? 'failed' : 'delivered',
-          message: done.map((entry) => entry.message).join(' ') || 'The waiting changes were sent.',
+          message: done.map((entry) => entry.message).join(' ') || t('popup.pendingSent'),
         };
       }
       update({ outbox, settled, change });
@@ -422,8 +428,7 @@ export function createPopupController(deps: PopupDeps) {
       const offer = ready()?.undo;
       if (!offer) return Promise.resolve();
       const { change } = offer;
-      const progress = `Undoing: ${offer.description.toLowerCase()}…`;
-      return submit(change, progress, null);
+      return submit(change, offer.progress, null);
     },
     dispose() {
       for (const dispose of disposers.splice(0)) dispose();
@@ -444,5 +449,5 @@ function problemOf(error: unknown): Problem {
     const inSettings = error.kind === 'bad-key' || (error.kind === 'invalid-input' && settingsField);
     return { kind: inSettings ? 'settings' : 'other', message: error.message };
   }
-  return { kind: 'other', message: 'Something went wrong inside the extension. Please try again.' };
+  return { kind: 'other', message: t('common.genericFailure') };
 }

@@ -12,6 +12,7 @@ import {
   withChanges,
 } from '@/lib/filtering/domain-index';
 import { needsStatistics, type Verdict, verdictFor } from '@/lib/filtering/verdict';
+import { t, tn } from '@/lib/i18n';
 import { type OutboxEntry, type SettledChange, scopeKey } from '@/lib/settings/storage';
 import type { ReadyState } from './popup-controller';
 
@@ -43,7 +44,9 @@ export interface PopupView {
 const RECENT_FAILURE_MS = 60 * 60 * 1000;
 
 export function scopeLabel(state: Pick<ReadyState, 'form' | 'profile'>): string {
-  return state.form === 'B' ? 'your account' : `profile ${state.profile ?? 'default'}`;
+  return state.form === 'B'
+    ? t('popup.scopeAccount')
+    : t('common.profileNamed', { profile: state.profile ?? 'default' });
 }
 
 function inScope(state: ReadyState, change: ChangeLike & { profile?: string }): boolean {
@@ -166,50 +169,49 @@ function domainChoices(
   const add = (domain: string, label: string) => {
     if (!choices.some((choice) => choice.domain === domain)) choices.push({ domain, label });
   };
-  if (entry !== undefined) add(entry, `Use the list entry ${entry}`);
-  add(registrable, `Use the registrable domain ${registrable}`);
-  add(state.host, `Use the exact hostname ${state.host}`);
+  if (entry !== undefined) add(entry, t('popup.useEntry', { domain: entry }));
+  add(registrable, t('popup.useRegistrable', { domain: registrable }));
+  add(state.host, t('popup.useExact', { domain: state.host }));
   const chosen = choices.find((choice) => choice.domain === state.chosenDomain) ?? choices[0]!;
   return { domain: chosen.domain, alternatives: choices.filter((choice) => choice !== chosen) };
 }
 
 function statusText(state: ReadyState, verdict: Verdict | null, includesPending: boolean): string {
   if (verdict === null) {
-    if (state.problem !== null) return `Couldn't check ${state.host}: ${state.problem.message}`;
-    return `Checking ${state.host}…`;
+    if (state.problem !== null)
+      return t('popup.couldNotCheck', { host: state.host, reason: state.problem.message });
+    return t('popup.checking', { host: state.host });
   }
   const sentence = verdictSentence(verdict, state.host, scopeLabel(state));
-  return includesPending ? `${sentence} This counts a change still waiting to be sent.` : sentence;
+  return includesPending ? t('popup.countsPending', { sentence }) : sentence;
 }
 
 export function verdictSentence(verdict: Verdict, host: string, scope: string): string {
   switch (verdict.reason) {
     case 'whitelist':
       return verdict.entry === host
-        ? `Allowed: ${host} is on the whitelist of ${scope}.`
-        : `Allowed: ${host} is covered by the whitelist entry ${verdict.entry} of ${scope}.`;
+        ? t('popup.verdict.whitelistExact', { host, scope })
+        : t('popup.verdict.whitelistEntry', { host, entry: verdict.entry, scope });
     case 'blocklist':
       return verdict.entry === host
-        ? `Blocked: ${host} is on the blocklist of ${scope}.`
-        : `Blocked: ${host} is covered by the blocklist entry ${verdict.entry} of ${scope}.`;
+        ? t('popup.verdict.blocklistExact', { host, scope })
+        : t('popup.verdict.blocklistEntry', { host, entry: verdict.entry, scope });
     case 'tld':
-      return `Blocked: the top-level domain ${verdict.tld} was blocked for ${scope} from this browser.`;
+      return t('popup.verdict.tld', { tld: verdict.tld, scope });
     case 'default-block':
-      return `Blocked: default-block was turned on for ${scope} from this browser, and ${host} is not on the whitelist.`;
-    case 'stats': {
-      const queries = verdict.count === 1 ? '1 blocked query' : `${verdict.count} blocked queries`;
-      return `Blocked: today's statistics show ${queries} for ${host}, which is on neither of your lists, so a blocked category probably applies.`;
-    }
+      return t('popup.verdict.defaultBlock', { host, scope });
+    case 'stats':
+      return tn('popup.verdict.stats', verdict.count, { host });
     case 'dns-failure': {
       // Page diagnosis saw the page fail; nothing above explains it, so the filter is the likely cause.
-      const stats = verdict.statsChecked
-        ? ` Today's statistics show no blocked queries for it yet: if the site is down, the cause may be elsewhere.`
-        : '';
-      return `Blocked, probably by the filter: ${host} did not load (${verdict.error}, the way a DNS block looks), and your lists for ${scope} do not explain it, so a blocked category probably applies.${stats}`;
+      const sentence = t('popup.verdict.dnsFailure', { host, error: verdict.error, scope });
+      return verdict.statsChecked ? `${sentence} ${t('popup.verdict.dnsFailureNoStats')}` : sentence;
     }
     case 'none': {
-      const stats = verdict.statsChecked ? ` Today's statistics show no blocked queries for ${host}.` : '';
-      return `Not blocked by your lists for ${scope}.${stats} A blocked category may still apply: the service does not say which category a site is in.`;
+      const parts = [t('popup.verdict.none', { scope })];
+      if (verdict.statsChecked) parts.push(t('popup.verdict.noneNoStats', { host }));
+      parts.push(t('popup.verdict.categoryCaveat'));
+      return parts.join(' ');
     }
   }
 }
@@ -217,10 +219,10 @@ export function verdictSentence(verdict: Verdict, host: string, scope: string): 
 function freshnessText(state: ReadyState, now: number): string | null {
   const lists = state.lists;
   if (lists === null) return null;
-  const age = `Lists checked ${ageText(lists.fetchedAt, now)}`;
+  const age = t('popup.listsChecked', { age: ageText(lists.fetchedAt, now) });
   const fresh = isFreshView(lists, now);
-  if (state.refreshing && !fresh) return `${age}; checking for changes…`;
-  if (state.problem !== null) return `${age}; could not check again: ${state.problem.message}`;
-  if (!fresh) return `${age}; they may have changed since.`;
+  if (state.refreshing && !fresh) return t('popup.checkingChanges', { age });
+  if (state.problem !== null) return t('popup.couldNotCheckAgain', { age, reason: state.problem.message });
+  if (!fresh) return t('popup.mayHaveChanged', { age });
   return null;
 }

@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { browser } from 'wxt/browser';
 import { PopupApp } from '@/components/popup/PopupApp';
 import { createPopupController, type TabAddress } from '@/components/popup/popup-controller';
+import { workerDidNotAnswer } from '@/components/popup/TemporaryAllow';
 import { createViewCache } from '@/lib/cache/view-cache';
 import {
   type ChangeOutcome,
@@ -13,11 +14,6 @@ import {
 import { themeItem } from '@/lib/settings/storage';
 import { followStoredTheme, whenIdle } from '@/lib/settings/theme';
 import './style.css';
-
-const NO_ANSWER: ChangeOutcome = {
-  state: 'failed',
-  message: "The extension's background service did not answer, so nothing was changed. Try again.",
-};
 
 /**
  * `popup.html?tabId=<id>` shows that tab (the detached view); otherwise the active tab, whose
@@ -39,9 +35,9 @@ async function submitChange(change: ListChange): Promise<ChangeOutcome> {
   try {
     const request: Request = { type: 'submit-change', change };
     const parsed = changeOutcomeSchema.safeParse(await browser.runtime.sendMessage(request));
-    return parsed.success ? parsed.data : NO_ANSWER;
+    return parsed.success ? parsed.data : workerDidNotAnswer();
   } catch {
-    return NO_ANSWER;
+    return workerDidNotAnswer();
   }
 }
 

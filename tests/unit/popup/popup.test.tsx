@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { localDate } from '@/lib/cache/freshness';
@@ -6,8 +6,10 @@ import {
   addedTldsItem,
   chosenProfileItem,
   defaultBlockItem,
+  dynamicIpSettingsItem,
   type OutboxEntry,
   outboxItem,
+  registrationOutcomeItem,
   settledChangesItem,
 } from '@/lib/settings/storage';
 import {
@@ -502,4 +504,64 @@ it('says so when storage cannot be read, instead of staying blank', async () => 
   expect(verdictText()).toBe(
     'The popup could not start: Something went wrong inside the extension. Please try again.',
   );
+});
+
+describe('a failing dynamic IP registration', () => {
+  const failed = (consecutiveFailures: number, reason = 'lookup') => ({
+    at: T0 - 20 * MINUTE,
+    ok: false,
+    message:
+      'Not registered: The public IPv4 address could not be found (https://ip.example/: not reachable).',
+    reason,
+    consecutiveFailures,
+  });
+  const registration = screen.queryByRole.bind(screen, 'region', { name: 'Dynamic IP registration' });
+
+  async function openWith(enabled: boolean, outcome: ReturnType<typeof failed> | null) {
+    await dynamicIpSettingsItem.setValue({ ...(await dynamicIpSettingsItem.getValue()), enabled });
+    await registrationOutcomeItem.setValue(outcome);
+    const popup = await openPopup({ url: 'https://shop.example/' });
+    await popup.started;
+    await waitForVerdict('Not blocked');
+    return popup;
+  }
+
+  it('is said under the verdict with its reason, its age and a way to the settings', async () => {
+    const popup = await openWith(true, failed(2));
+    const warning = await screen.findByRole('region', { name: 'Dynamic IP registration' });
+    expect(warning.textContent).toMatch(
+      /^Dynamic IP registration is failing, so filtering may not apply to this network: Not registered: The public IPv4 address could not be found .*Last attempt 20 minutes ago\./,
+    );
+    fireEvent.click(within(warning).getByRole('button', { name: 'Open settings' }));
+    expect(popup.optionsOpened()).toBe(1);
+  });
+
+  it('goes away as soon as the worker registers again', async () => {
+    await openWith(true, failed(3));
+    await screen.findByRole('region', { name: 'Dynamic IP registration' });
+    await registrationOutcomeItem.setValue({
+      at: T0,
+      ok: true,
+      message: 'Registered',
+      consecutiveFailures: 0,
+    });
+    await waitFor(() => expect(registration()).toBeNull());
+  });
+
+  it.each([
+    ['registration is off', false, failed(5)],
+    ['the last attempt worked', true, { at: T0, ok: true, message: 'Registered', consecutiveFailures: 0 }],
+    ['a single lookup failure, which the next attempt may fix', true, failed(1)],
+    ['no attempt yet', true, null],
+  ] as const)('is not shown when %s', async (_case, enabled, outcome) => {
+    await openWith(enabled, outcome as ReturnType<typeof failed> | null);
+    // The warning's storage reads are not tied to the verdict: give them a turn before checking.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(registration()).toBeNull();
+  });
+
+  it('a refusal by the service shows at once, without waiting for a second failure', async () => {
+    await openWith(true, failed(1, 'bad-key'));
+    expect(await screen.findByRole('region', { name: 'Dynamic IP registration' })).toBeTruthy();
+  });
 });

@@ -1,0 +1,62 @@
+/**
+ * A failing dynamic IP registration, said in the popup: while it fails, the network's new address
+ * may not be filtered at all, and the popup is where the user looks when a site behaves oddly.
+ * Read after the first paint, so it never delays the verdict.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { ageText } from '@/lib/cache/freshness';
+import { t } from '@/lib/i18n';
+import { registrationIsFailing } from '@/lib/network/registration';
+import {
+  dynamicIpSettingsItem,
+  type RegistrationOutcome,
+  registrationOutcomeItem,
+} from '@/lib/settings/storage';
+
+/** The last outcome while registration is on and failing; null otherwise. Follows the worker's changes. */
+export function useFailingRegistration(): RegistrationOutcome | null {
+  const [enabled, setEnabled] = useState(false);
+  const [outcome, setOutcome] = useState<RegistrationOutcome | null>(null);
+  useEffect(() => {
+    let live = true;
+    const unwatch = [
+      dynamicIpSettingsItem.watch((settings) => setEnabled(settings.enabled)),
+      registrationOutcomeItem.watch(setOutcome),
+    ];
+    void Promise.all([dynamicIpSettingsItem.getValue(), registrationOutcomeItem.getValue()])
+      .then(([settings, last]) => {
+        if (!live) return;
+        setEnabled(settings.enabled);
+        setOutcome(last);
+      })
+      // Unreadable storage: the popup says so elsewhere; this line simply stays away.
+      .catch(() => undefined);
+    return () => {
+      live = false;
+      for (const stop of unwatch) stop();
+    };
+  }, []);
+  return enabled && registrationIsFailing(outcome) ? outcome : null;
+}
+
+export function RegistrationWarning({
+  openOptions,
+  now = Date.now,
+}: {
+  openOptions(): void;
+  now?: () => number;
+}) {
+  const failing = useFailingRegistration();
+  if (failing === null) return null;
+  return (
+    <section class="registration-warning" aria-label={t('popup.registrationRegion')}>
+      <p class="status-failed">
+        {t('popup.registrationFailing', { reason: failing.message })}{' '}
+        {t('popup.registrationFailingSince', { age: ageText(failing.at, now()) })}
+      </p>
+      <button type="button" class="link" onClick={openOptions}>
+        {t('popup.openSettings')}
+      </button>
+    </section>
+  );
+}
