@@ -23,6 +23,7 @@ import {
 import type { PopupController, ReadyState } from './popup-controller';
 import type { PageKnowledge, PopupView } from './popup-view';
 import { membershipOf } from './popup-view';
+import { registrableDomainsOf } from './registrable';
 import { TemporaryAllow, useTemporaryAllows } from './TemporaryAllow';
 
 export interface PageDiagnosis {
@@ -252,22 +253,25 @@ function HostActions({
 }
 
 /**
- * Loads the Public Suffix List helper once `needed` (hosts have failed): the popup itself loads
- * it only for hosts it has not seen before, so most openings never load it at all.
+ * The registrable domain of each failed host, asked of the worker once the hosts are known (the
+ * popup does not load the Public Suffix List itself); undefined until the answer is in.
  */
-function useRegistrable(needed: boolean): ((host: string) => string) | undefined {
-  const [registrable, setRegistrable] = useState<((host: string) => string) | undefined>(undefined);
+function useRegistrable(hosts: readonly FailedHost[]): ((host: string) => string) | undefined {
+  const names = hosts.map((failed) => failed.host).join(' ');
+  const [known, setKnown] = useState<{ names: string; domains: ReadonlyMap<string, string> } | null>(null);
   useEffect(() => {
-    if (!needed) return;
+    if (names === '') return;
     let live = true;
-    void import('@/lib/filtering/domain').then(
-      (module) => live && setRegistrable(() => module.registrableDomain),
+    const asked = names.split(' ');
+    void registrableDomainsOf(asked).then(
+      (domains) => live && setKnown({ names, domains: new Map(asked.map((host, i) => [host, domains[i]!])) }),
     );
     return () => {
       live = false;
     };
-  }, [needed]);
-  return registrable;
+  }, [names]);
+  if (known === null || known.names !== names) return undefined;
+  return (host) => known.domains.get(host) ?? host;
 }
 
 export interface PageDiagnosisPanelProps {
@@ -288,7 +292,7 @@ export function PageDiagnosisPanel({
 }: PageDiagnosisPanelProps) {
   const allows = useTemporaryAllows();
   const hosts = diagnosis.enabled ? (diagnosis.record?.hosts ?? []) : [];
-  const registrable = useRegistrable(hosts.length > 0);
+  const registrable = useRegistrable(hosts);
   const statistics = useStatistics(state.blockedToday?.value, hosts.length > 0, fetchStats);
   const temporaryAllow = { profile: state.profile, account: state.account, allows };
   return (

@@ -37,6 +37,7 @@ import {
   settledChangesItem,
 } from '@/lib/settings/storage';
 import { statisticsNeeded } from './popup-view';
+import { type AskWorkerForDomains, registrableDomainsOf } from './registrable';
 
 type RemoteModule = typeof import('./remote');
 
@@ -60,6 +61,8 @@ export interface PopupDeps {
    * backoff. Resolves with how many still wait, or null when the worker did not answer. Never rejects.
    */
   retryOutbox?(): Promise<number | null>;
+  /** The worker's registrable domains of hosts (Public Suffix List); loaded here when it has no answer. */
+  askWorkerForDomains?: AskWorkerForDomains;
   now(): number;
 }
 
@@ -209,7 +212,7 @@ export function createPopupController(deps: PopupDeps) {
 
   /**
    * The tab's host and its registrable domain: remembered, or worked out with the Public Suffix
-   * List and then remembered (the verdict of a new host still waits for it, so the domain the
+   * List (by the worker, which has it loaded) and then remembered (the verdict of a new host still waits for it, so the domain the
    * buttons act on is never shown wrong first).
    */
   function placeOf(tab: TabAddress, remembered: RememberedDomains) {
@@ -217,8 +220,9 @@ export function createPopupController(deps: PopupDeps) {
     if (host === null) return { host, unreadable: tab.url === undefined } as const;
     const known = rememberedRegistrable(remembered, host);
     if (known !== undefined) return { host, registrable: Promise.resolve(known) };
-    const registrable = import('@/lib/filtering/domain').then(({ registrableDomain }) => {
-      const domain = registrableDomain(host);
+    const asked = registrableDomainsOf([host], deps.askWorkerForDomains ?? (async () => null));
+    const registrable = asked.then(([found]) => {
+      const domain = found ?? host;
       // Not awaited: a failed write only means the list is loaded again next time.
       registrableDomainsItem.setValue(rememberRegistrable(remembered, host, domain)).catch(ignoreHere);
       return domain;

@@ -4,12 +4,14 @@
 import { browser } from 'wxt/browser';
 import { notify } from '@/lib/badge';
 import { TEMPORARY_ALLOW_ALARM } from '@/lib/diagnosis/temporary-allow';
+import { registrableDomain } from '@/lib/filtering/domain';
 import { domainForUrl, parseMenuItemId } from '@/lib/menus';
 import {
   isOwnExtensionPage,
   type ListChange,
   type MessageSenderInfo,
   type RegisterNowResponse,
+  type RegistrableDomainsResponse,
   type RetryOutboxResponse,
   requestSchema,
 } from '@/lib/messaging/protocol';
@@ -82,6 +84,10 @@ export function onMessage(message: unknown, sender: MessageSenderInfo): Promise<
     case 'temporary-allow': {
       const { type: _type, ...allow } = request;
       return temporaryAllow(allow);
+    }
+    case 'registrable-domains': {
+      const answer: RegistrableDomainsResponse = { domains: request.hosts.map(registrableDomain) };
+      return Promise.resolve(answer);
     }
     default:
       return undefined;

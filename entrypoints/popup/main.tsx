@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { browser } from 'wxt/browser';
 import { PopupApp } from '@/components/popup/PopupApp';
 import { createPopupController, type TabAddress } from '@/components/popup/popup-controller';
+import { askWorkerForDomains } from '@/components/popup/registrable';
 import { workerDidNotAnswer } from '@/components/popup/TemporaryAllow';
 import { createViewCache } from '@/lib/cache/view-cache';
 import {
@@ -57,6 +58,7 @@ const controller = createPopupController({
   loadRemote: () => import('@/components/popup/remote'),
   submitChange,
   retryOutbox,
+  askWorkerForDomains,
   now: Date.now,
 });
 // Started before the first render, so the storage reads begin as early as possible.

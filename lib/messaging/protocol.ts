@@ -39,6 +39,14 @@ export const requestSchema = z.discriminatedUnion('type', [
     durationMs: z.int().check(z.gte(1_000), z.lte(24 * 60 * 60_000)),
     before: z.enum(['none', 'whitelist', 'blocklist']),
   }),
+  // Worker: the registrable domain of each host (Public Suffix List), so the popup need not load
+  // the list itself (about 47 kB gzipped); answers `RegistrableDomainsResponse`.
+  z.object({
+    type: z.literal('registrable-domains'),
+    hosts: z
+      .array(z.string().check(z.minLength(1), z.maxLength(253)))
+      .check(z.minLength(1), z.maxLength(100)),
+  }),
 ]);
 export type Request = z.infer<typeof requestSchema>;
 
@@ -59,6 +67,12 @@ export type TemporaryAllowResponse = z.infer<typeof temporaryAllowResponseSchema
 /** Answer to 'retry-outbox': how many changes are still waiting afterwards. */
 export const retryOutboxResponseSchema = z.object({ pending: z.int().check(z.gte(0)) });
 export type RetryOutboxResponse = z.infer<typeof retryOutboxResponseSchema>;
+
+/** Answer to 'registrable-domains': one domain per host asked for, in the same order. */
+export const registrableDomainsResponseSchema = z.object({
+  domains: z.array(z.string().check(z.minLength(1), z.maxLength(253))),
+});
+export type RegistrableDomainsResponse = z.infer<typeof registrableDomainsResponseSchema>;
 
 /** The fields of `runtime.MessageSender` the worker checks. */
 export interface MessageSenderInfo {

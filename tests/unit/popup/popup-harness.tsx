@@ -6,6 +6,7 @@
 import { render } from '@testing-library/preact';
 import { PopupApp } from '@/components/popup/PopupApp';
 import { createPopupController } from '@/components/popup/popup-controller';
+import type { AskWorkerForDomains } from '@/components/popup/registrable';
 import { ApiError } from '@/lib/api/errors';
 import type { ApiForm, DayStats, DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { createViewCache } from '@/lib/cache/view-cache';
@@ -97,6 +98,8 @@ export interface OpenOptions {
   now?: () => number;
   /** What the worker answers, in order; then 'delivered'. */
   outcomes?: ChangeOutcome[];
+  /** The worker's registrable domains; without it the popup works them out itself. */
+  askWorkerForDomains?: AskWorkerForDomains;
 }
 
 export async function configure(form: ApiForm = 'A', key = 'test-key', profile?: string) {
@@ -123,6 +126,7 @@ export async function openPopup(options: OpenOptions) {
   let optionsOpened = 0;
   const controller = createPopupController({
     readTab: async () => ({ url: options.url }),
+    ...(options.askWorkerForDomains ? { askWorkerForDomains: options.askWorkerForDomains } : {}),
     cache: createViewCache({ now }),
     loadRemote: async () => ({
       ...(await import('@/lib/cache/refresh')),

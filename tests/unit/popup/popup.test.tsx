@@ -565,3 +565,31 @@ describe('a failing dynamic IP registration', () => {
     expect(await screen.findByRole('region', { name: 'Dynamic IP registration' })).toBeTruthy();
   });
 });
+
+describe('the registrable domain of a new host', () => {
+  it("comes from the worker's Public Suffix List and is remembered for the next opening", async () => {
+    const asked: string[][] = [];
+    const popup = await openPopup({
+      url: 'https://news.bbc.co.uk/sport',
+      askWorkerForDomains: async (hosts) => {
+        asked.push([...hosts]);
+        return ['bbc.co.uk'];
+      },
+    });
+    await popup.started;
+    expect(asked).toEqual([['news.bbc.co.uk']]);
+    expect(screen.getByText('bbc.co.uk', { selector: 'strong' })).toBeTruthy();
+    cleanup();
+    popup.controller.dispose();
+    const again = await openPopup({
+      url: 'https://news.bbc.co.uk/weather',
+      askWorkerForDomains: async (hosts) => {
+        asked.push([...hosts]);
+        return null;
+      },
+    });
+    await again.started;
+    expect(asked).toHaveLength(1);
+    expect(screen.getByText('bbc.co.uk', { selector: 'strong' })).toBeTruthy();
+  });
+});

@@ -204,6 +204,14 @@ describe('messages', () => {
     });
     expect(emulator.admin.state().networks.map((network) => network.ip)).toContain('198.51.100.77');
   });
+
+  it('answers the registrable domain of each host, for the popup, which does not load the list', async () => {
+    const hosts = ['news.bbc.co.uk', 'alice.github.io', 'cdn.example.com.', 'localhost'];
+    expect(await send({ type: 'registrable-domains', hosts })).toEqual({
+      domains: ['bbc.co.uk', 'alice.github.io', 'example.com', 'localhost'],
+    });
+    expect(await send({ type: 'registrable-domains', hosts: [] })).toBeUndefined();
+  });
 });
 
 describe('menu clicks and shortcuts', () => {
