@@ -140,7 +140,13 @@ function withInputChecks(api: DnsFilterApi, transport: Transport): DnsFilterApi 
       return api.setDefaultBlock(enabled === true, profileArg(profile, attempted), opts);
     },
 
-    listNetworks: async (opts) => api.listNetworks(opts),
+    async listNetworks(opts) {
+      const profile = profileArg(opts?.profile, attempts.listNetworks());
+      return api.listNetworks({
+        ...(opts?.signal ? { signal: opts.signal } : {}),
+        ...(profile ? { profile } : {}),
+      });
+    },
     async addNetwork(entry, opts) {
       const attempted = attempts.addNetwork(shown(entry?.ip), shownProfile(entry?.profile));
       const ip = checked(validateIpv4(entry?.ip), 'ip', attempted);

@@ -113,7 +113,12 @@ export function createFormAApi(transport: Transport): DnsFilterApi {
 
     listNetworks: (opts) =>
       transport.call(
-        { action: 'network/list', attempted: attempts.listNetworks(), signal: opts?.signal },
+        {
+          action: 'network/list',
+          ...(opts?.profile === undefined ? {} : { params: { profile_name: opts.profile } }),
+          attempted: attempts.listNetworks(),
+          signal: opts?.signal,
+        },
         networksResponseSchema,
       ),
     addNetwork: (entry, opts) =>

@@ -65,7 +65,8 @@ export interface DnsFilterApi {
   blockTld(tld: string, profile?: string, opts?: CallOptions): Promise<void>;
   setDefaultBlock(enabled: boolean, profile?: string, opts?: CallOptions): Promise<void>;
 
-  listNetworks(opts?: CallOptions): Promise<NetworkEntry[]>;
+  /** Form A: one profile's networks when `profile` is given (`profile_name`), else all; Form B: the account's. */
+  listNetworks(opts?: CallOptions & { profile?: string }): Promise<NetworkEntry[]>;
   addNetwork(entry: { ip: string; label?: string; profile?: string }, opts?: CallOptions): Promise<void>;
   deleteNetwork(entry: { ip: string; profile?: string }, opts?: CallOptions): Promise<void>;
 

@@ -97,6 +97,18 @@ describe('Form A against the emulator: every action succeeds', () => {
     expect((await api().listNetworks()).map((n) => n.ip)).not.toContain('198.51.100.99');
   });
 
+  it('network/list of one profile sends profile_name and lists only its networks', async () => {
+    const networks = await api().listNetworks({ profile: 'kids1' });
+    expect(lastParams()).toEqual({ profile_name: 'kids1' });
+    expect(networks).toContainEqual({ ip: '198.51.100.23', profile: 'kids1' });
+    expect(networks.every((network) => network.profile === 'kids1')).toBe(true);
+    // A profile the account does not have: the service's refusal, with its reason.
+    await expect(api().listNetworks({ profile: 'nosuchprofile' })).rejects.toMatchObject({
+      kind: 'service',
+      message: expect.stringMatching(/^Could not list the networks: .*nosuchprofile/),
+    });
+  });
+
   it('logs/list: the demo days, newest first', async () => {
     const days = await api().listLogDays();
     expect(days).toHaveLength(7);
