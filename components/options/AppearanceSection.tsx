@@ -1,11 +1,12 @@
 import { useEffect, useId, useState } from 'preact/hooks';
+import { type PlainKey, t } from '@/lib/i18n';
 import { themeItem } from '@/lib/settings/storage';
 import { applyTheme, cacheTheme, type Theme, themeSchema } from '@/lib/settings/theme';
 
-const THEME_LABELS: Record<Theme, string> = {
-  system: 'System',
-  light: 'Light',
-  dark: 'Dark',
+const THEME_LABELS: Record<Theme, PlainKey> = {
+  system: 'appearance.system',
+  light: 'appearance.light',
+  dark: 'appearance.dark',
 };
 
 /** Light or dark pages (options and popup), or whatever the system uses. */
@@ -39,9 +40,9 @@ export function AppearanceSection({ cache = globalThis.localStorage }: { cache?:
 
   return (
     <section aria-labelledby={ids.heading}>
-      <h2 id={ids.heading}>Appearance</h2>
+      <h2 id={ids.heading}>{t('appearance.heading')}</h2>
       <div class="field">
-        <label for={ids.select}>Theme</label>
+        <label for={ids.select}>{t('appearance.theme')}</label>
         <select
           id={ids.select}
           value={theme}
@@ -50,17 +51,17 @@ export function AppearanceSection({ cache = globalThis.localStorage }: { cache?:
         >
           {themeSchema.options.map((value) => (
             <option key={value} value={value}>
-              {THEME_LABELS[value]}
+              {t(THEME_LABELS[value])}
             </option>
           ))}
         </select>
         <p id={ids.hint} class="hint">
-          For this page and the popup. System follows the light or dark setting of your device.
+          {t('appearance.hint')}
         </p>
       </div>
       {failed ? (
         <p class="status-failed" role="alert">
-          The theme could not be saved; it applies to this page until it is closed.
+          {t('appearance.saveFailed')}
         </p>
       ) : null}
     </section>

@@ -2,6 +2,7 @@ import { useId, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
 import type { PermissionSet } from '@/lib/diagnosis/permissions';
+import { t, tn } from '@/lib/i18n';
 import {
   applyBackup,
   backupFileName,
@@ -59,18 +60,17 @@ function accessText(missing: Required<PermissionSet>): string {
   const hosts = missing.origins
     .filter((origin) => origin !== '<all_urls>')
     .map((origin) => origin.replace(/^[a-z]+:\/\//, '').replace(/\/\*$/, ''));
-  const parts = hosts.length > 0 ? [`to contact ${hosts.join(', ')}`] : [];
-  if (diagnosis) parts.push('for page diagnosis, to observe the page loads of the sites you visit');
-  return parts.join(', and ');
+  const contact = hosts.length > 0 ? t('backup.accessHosts', { hosts: hosts.join(', ') }) : '';
+  if (!diagnosis) return contact;
+  const observe = t('backup.accessDiagnosis');
+  return contact === '' ? observe : t('backup.accessBoth', { hosts: contact, diagnosis: observe });
 }
 
 function summary(report: ImportReport): string {
   const imported = report.imported.length;
   const refused = report.refused.length;
-  if (imported === 0 && refused === 0) return 'The file holds no settings: nothing was changed.';
-  const parts = [`Imported ${imported} ${imported === 1 ? 'setting' : 'settings'}`];
-  if (refused > 0) parts.push(`refused ${refused} (their current values stay)`);
-  return `${parts.join(', ')}. Details below.`;
+  if (imported === 0 && refused === 0) return t('backup.noSettings');
+  return refused > 0 ? tn('backup.summaryRefused', imported, { refused }) : tn('backup.summary', imported);
 }
 
 function ReportList({ title, lines }: { title: string; lines: ReportLine[] }) {
@@ -81,9 +81,7 @@ function ReportList({ title, lines }: { title: string; lines: ReportLine[] }) {
       <h3 id={id}>{title}</h3>
       <ul aria-labelledby={id}>
         {lines.map((line) => (
-          <li key={line.name}>
-            {line.label}: {line.detail}
-          </li>
+          <li key={line.name}>{t('backup.reportLine', { label: line.label, detail: line.detail })}</li>
         ))}
       </ul>
     </>
@@ -108,7 +106,7 @@ export function BackupSection({
 
   const exportSettings = () =>
     run(
-      'Exporting the settings…',
+      t('backup.exporting'),
       async () => {
         const backup = await collectBackup({ includeKey });
         const fileName = backupFileName();
@@ -116,9 +114,9 @@ export function BackupSection({
         return { fileName, withKey: backup.settings.apiKey !== undefined };
       },
       ({ fileName, withKey }) => {
-        if (withKey) return `Exported to ${fileName}, with the API key: keep the file private.`;
-        if (includeKey) return `Exported to ${fileName}. No API key is saved, so the file holds none.`;
-        return `Exported to ${fileName}, without the API key.`;
+        if (withKey) return t('backup.exportedWithKey', { file: fileName });
+        if (includeKey) return t('backup.exportedNoKeySaved', { file: fileName });
+        return t('backup.exportedWithoutKey', { file: fileName });
       },
     );
 
@@ -127,13 +125,10 @@ export function BackupSection({
     setMissing(null);
     access.setStatus({ state: 'idle' });
     return run(
-      `Importing ${file.name}…`,
+      t('backup.importing', { file: file.name }),
       async () => {
         if (file.size > MAX_BACKUP_BYTES) {
-          throw new ApiError(
-            'invalid-input',
-            'This file is too large to be a settings backup. Nothing was changed.',
-          );
+          throw new ApiError('invalid-input', t('backup.tooLarge'));
         }
         const parsed = parseBackup(await file.text());
         if (!parsed.ok) throw new ApiError('invalid-input', parsed.message);
@@ -152,29 +147,22 @@ export function BackupSection({
     // Asked first thing in the click: browsers show the prompt only during a user gesture.
     const asked = permissions.request(missing).catch(() => false);
     void access.run(
-      'Asking the browser for permission…',
+      t('backup.asking'),
       async () => {
         if (!(await asked)) {
-          throw new ApiError(
-            'invalid-input',
-            'The browser did not grant the access. The sections concerned say what is missing.',
-          );
+          throw new ApiError('invalid-input', t('backup.notGranted'));
         }
         setMissing(null);
       },
-      () => 'Access granted.',
+      () => t('backup.granted'),
     );
   };
 
   return (
     <section aria-labelledby={ids.heading}>
-      <h2 id={ids.heading}>Backup</h2>
+      <h2 id={ids.heading}>{t('backup.heading')}</h2>
       <p id={ids.about} class="hint">
-        Saves the settings of this browser to a file, to restore them here or in another browser: the service
-        address and API form, dynamic IP, the right-click menu, page diagnosis, the theme, the popup's
-        profile, and the top-level domains and default block set from this browser. Caches and changes waiting
-        to be sent are not included. Importing replaces these settings; a file that is not a backup changes
-        nothing.
+        {t('backup.about')}
       </p>
       <div class="check">
         <input
@@ -184,19 +172,17 @@ export function BackupSection({
           aria-describedby={ids.warning}
           onChange={(event) => setIncludeKey(event.currentTarget.checked)}
         />
-        <label for={ids.includeKey}>Include the API key</label>
+        <label for={ids.includeKey}>{t('backup.includeKey')}</label>
       </div>
       <p id={ids.warning} class={includeKey ? 'warning' : 'hint'}>
-        {includeKey
-          ? 'Whoever has the file can change your filtering account with this key: change its filters, lists and networks. Keep the file private, or leave the key out and type it again after importing.'
-          : 'Without the key, enter it again in Setup after importing in another browser.'}
+        {t(includeKey ? 'backup.keyWarning' : 'backup.keyHint')}
       </p>
       <div class="actions">
         <button type="button" disabled={busy} onClick={() => void exportSettings()}>
-          Export settings
+          {t('backup.export')}
         </button>
         <button type="button" disabled={busy} onClick={() => fileInput.current?.click()}>
-          Import settings
+          {t('backup.import')}
         </button>
         <input
           ref={fileInput}
@@ -213,27 +199,24 @@ export function BackupSection({
           }}
         />
       </div>
-      <StatusMessage status={status} label="Backup" />
+      <StatusMessage status={status} label={t('backup.heading')} />
       {report ? (
         <div class="backup-report">
-          <ReportList title="Imported" lines={report.imported} />
-          <ReportList title="Refused" lines={report.refused} />
-          <ReportList title="Unchanged" lines={report.notInFile} />
+          <ReportList title={t('backup.imported')} lines={report.imported} />
+          <ReportList title={t('backup.refused')} lines={report.refused} />
+          <ReportList title={t('backup.unchanged')} lines={report.notInFile} />
           {report.ignored.length > 0 ? (
-            <p>Not known to this version, ignored: {report.ignored.join(', ')}.</p>
+            <p>{t('backup.ignored', { names: report.ignored.join(', ') })}</p>
           ) : null}
         </div>
       ) : null}
       {missing ? (
         <div class="warning">
-          <p>
-            The imported settings need your permission, which the browser asks for only when you click:{' '}
-            {accessText(missing)}.
-          </p>
+          <p>{t('backup.needsAccess', { access: accessText(missing) })}</p>
           <button type="button" disabled={access.busy} onClick={grantAccess}>
-            Allow access
+            {t('backup.allowAccess')}
           </button>
-          <StatusMessage status={access.status} label="Access" />
+          <StatusMessage status={access.status} label={t('backup.accessLabel')} />
         </div>
       ) : null}
     </section>

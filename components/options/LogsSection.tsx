@@ -1,8 +1,10 @@
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { listName } from '@/lib/api/attempts';
 import { ApiError } from '@/lib/api/errors';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { isValidDomain, registrableDomain } from '@/lib/filtering/domain';
+import { t } from '@/lib/i18n';
 import { summariseDay } from '@/lib/logs/stats';
 import { changeOutcomeSchema, type ListChange } from '@/lib/messaging/protocol';
 import { chosenProfileItem, deletedLogDaysItem } from '@/lib/settings/storage';
@@ -22,10 +24,8 @@ export function LogsSection() {
   const configured = useConfiguredClient();
   return (
     <section aria-labelledby="logs-heading" class="logs">
-      <h2 id="logs-heading">Logs</h2>
-      {configured.state === 'no-key' && (
-        <p>Enter your API key in Setup above and save it: the days with logs then appear here.</p>
-      )}
+      <h2 id="logs-heading">{t('logsSection.heading')}</h2>
+      {configured.state === 'no-key' && <p>{t('logsSection.missingKey')}</p>}
       {configured.state === 'ready' && <LogsPanel client={configured.client} />}
     </section>
   );
@@ -51,17 +51,11 @@ async function submitChange(change: ListChange): Promise<string> {
   try {
     answer = await browser.runtime.sendMessage({ type: 'submit-change', change });
   } catch {
-    throw new ApiError(
-      'unexpected',
-      "The extension's background worker did not answer. Reload the page and try again.",
-    );
+    throw new ApiError('unexpected', t('logsSection.workerNoAnswer'));
   }
   const outcome = changeOutcomeSchema.safeParse(answer);
   if (!outcome.success) {
-    throw new ApiError(
-      'unexpected',
-      "The extension's background worker gave an answer this page does not understand.",
-    );
+    throw new ApiError('unexpected', t('logsSection.workerNotUnderstood'));
   }
   if (outcome.data.state === 'failed') throw new ApiError('service', outcome.data.message);
   return outcome.data.message;
@@ -94,35 +88,31 @@ function LogsPanel({ client }: { client: DnsFilterApi }) {
   const deleteDay = async () => {
     if (date === null) return;
     const confirmed = await confirm({
-      title: `Delete the raw log of ${date}?`,
-      message: (
-        <p>
-          The raw log lines of {date} are deleted from the service for good. The statistics stay: the charts
-          and rankings of this day keep working.
-        </p>
-      ),
-      confirmLabel: 'Delete',
+      title: t('logsSection.confirmTitle', { date }),
+      message: <p>{t('logsSection.confirmText', { date })}</p>,
+      // ui-contract.md: the confirming button is named "Delete".
+      confirmLabel: t('common.delete'),
     });
     if (!confirmed) return;
     await deletion.run(
-      `Deleting the raw log of ${date}…`,
+      t('logsSection.deleting', { date }),
       async () => {
         await client.deleteLogDay(date);
         await rememberDeleted(date);
         stats.reload();
       },
-      () => `Deleted the raw log lines of ${date}. Its statistics stay and are shown above.`,
+      () => t('logsSection.deleted', { date }),
     );
   };
 
   return (
     <>
-      {days.state === 'failed' && <p class="status-failed">Could not list the log days: {days.message}</p>}
-      {days.state === 'ready' && dayList.length === 0 && (
-        <p>The service has no log days for this account yet.</p>
+      {days.state === 'failed' && (
+        <p class="status-failed">{t('logsSection.daysFailed', { reason: days.message })}</p>
       )}
+      {days.state === 'ready' && dayList.length === 0 && <p>{t('logsSection.noDays')}</p>}
       <div class="field inline-field">
-        <label for={dayId}>Day</label>
+        <label for={dayId}>{t('logsSection.day')}</label>
         <select
           id={dayId}
           value={date ?? ''}
@@ -131,27 +121,27 @@ function LogsPanel({ client }: { client: DnsFilterApi }) {
         >
           {dayList.map((day) => (
             <option key={day} value={day}>
-              {deletedDays.includes(day) ? `${day} (raw lines deleted)` : day}
+              {deletedDays.includes(day) ? t('logsSection.dayDeleted', { day }) : day}
             </option>
           ))}
         </select>
         <button type="button" onClick={reloadDays} disabled={days.state === 'loading'}>
-          Refresh days
+          {t('logsSection.refreshDays')}
         </button>
       </div>
       {date !== null && (
         <>
-          <h3>Statistics</h3>
+          <h3>{t('logsSection.statistics')}</h3>
           {stats.data.state === 'loading' && !stats.data.data && (
-            <p role="status">Loading the statistics of {date}…</p>
+            <p role="status">{t('logsSection.statsLoading', { date })}</p>
           )}
           {stats.data.state === 'failed' && (
             <div class="load-failed">
               <p class="status-failed">
-                Could not load the statistics of {date}: {stats.data.message}
+                {t('logsSection.statsFailed', { date, reason: stats.data.message })}
               </p>
               <button type="button" onClick={stats.reload}>
-                Load the statistics again
+                {t('logsSection.statsAgain')}
               </button>
             </div>
           )}
@@ -166,10 +156,10 @@ function LogsPanel({ client }: { client: DnsFilterApi }) {
           />
           <div class="actions">
             <button type="button" disabled={deletion.busy} onClick={() => void deleteDay()}>
-              Delete raw log
+              {t('logsSection.deleteRawLog')}
             </button>
           </div>
-          <StatusMessage status={deletion.status} label="Delete raw log" />
+          <StatusMessage status={deletion.status} label={t('logsSection.deleteRawLog')} />
           {dialog}
         </>
       )}
@@ -216,9 +206,10 @@ function StatsWithActions({
       },
       busy: change.busy,
       onAdd: (domain: string, list: DomainListKind) => {
-        const where = formB ? 'the account' : `profile ${target}`;
         void change.run(
-          `Adding ${domain} to the ${list} of ${where}…`,
+          target === undefined
+            ? t('logsSection.adding', { domain, list: listName(list) })
+            : t('logsSection.addingProfile', { domain, list: listName(list), profile: target }),
           () => submitChange({ op: 'add', list, domain, profile: target, source: 'logs' }),
           (message) => message,
         );
@@ -231,10 +222,10 @@ function StatsWithActions({
     <>
       <div class="filters">
         {formB ? (
-          <p class="hint">List changes apply to the whole account (Form B has no profile selection).</p>
+          <p class="hint">{t('logsSection.formBNote')}</p>
         ) : (
           <div>
-            <label for={profileId}>Profile for list changes</label>
+            <label for={profileId}>{t('logsSection.profile')}</label>
             <select id={profileId} value={target} onChange={(event) => setProfile(event.currentTarget.value)}>
               {(profileList.length > 0 ? profileList : [target ?? 'default']).map((name) => (
                 <option key={name} value={name}>
@@ -252,11 +243,11 @@ function StatsWithActions({
             onChange={() => setExactNames(!exactNames)}
           />{' '}
           <label for={exactId} style={{ display: 'inline' }}>
-            Add exact host names (otherwise the registrable domain, e.g. bbc.co.uk for news.bbc.co.uk)
+            {t('logsSection.exactNames')}
           </label>
         </div>
       </div>
-      <StatusMessage status={change.status} label="List change" />
+      <StatusMessage status={change.status} label={t('logsSection.changeLabel')} />
       <DayStatsView date={date} summary={summary} form={client.form} listAction={listAction} />
     </>
   );

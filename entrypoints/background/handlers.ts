@@ -5,6 +5,7 @@ import { browser } from 'wxt/browser';
 import { notify } from '@/lib/badge';
 import { TEMPORARY_ALLOW_ALARM } from '@/lib/diagnosis/temporary-allow';
 import { registrableDomain } from '@/lib/filtering/domain';
+import { t } from '@/lib/i18n';
 import { domainForUrl, parseMenuItemId } from '@/lib/menus';
 import {
   isOwnExtensionPage,
@@ -96,7 +97,7 @@ export function onMessage(message: unknown, sender: MessageSenderInfo): Promise<
 
 async function registerNow(): Promise<RegisterNowResponse> {
   const outcome = await register('user');
-  if (!outcome) return { ok: false, message: 'A registration is already running; try again in a moment.' };
+  if (!outcome) return { ok: false, message: t('worker.registrationRunning') };
   return {
     ok: outcome.ok,
     ...(outcome.ip === undefined ? {} : { ip: outcome.ip }),
@@ -118,12 +119,11 @@ async function changeFor(
 ): Promise<ListChange | null> {
   const domain = domainForUrl(url);
   if (!domain) {
-    const what = list === 'whitelist' ? 'Whitelist' : 'Blocklist';
     await notify(
       browser.notifications,
       'no-domain',
-      'Not done',
-      `${what}: this page has no domain the filter can act on (browser pages, local files, IP addresses).`,
+      t('worker.notDone'),
+      t(list === 'whitelist' ? 'worker.noDomainWhitelist' : 'worker.noDomainBlocklist'),
     );
     return null;
   }

@@ -12,6 +12,7 @@ import {
   type TemporaryAllowDeps,
   type TemporaryAllowRequest,
 } from '@/lib/diagnosis/temporary-allow';
+import { t } from '@/lib/i18n';
 import { buildMenuItems, readMenuInput, rebuildMenus, refreshProfilesCache } from '@/lib/menus';
 import type { ChangeOutcome, ListChange, TemporaryAllowResponse } from '@/lib/messaging/protocol';
 import {
@@ -38,9 +39,9 @@ function changeNotificationId(change: ListChange): string {
 }
 
 function outcomeTitle(state: ChangeOutcome['state']): string {
-  if (state === 'delivered') return 'Done';
-  if (state === 'pending') return 'Waiting to be sent';
-  return 'Not done';
+  if (state === 'delivered') return t('worker.done');
+  if (state === 'pending') return t('worker.waiting');
+  return t('worker.notDone');
 }
 
 /** A change settled after its sender was told "pending": the user hears the end of it. */

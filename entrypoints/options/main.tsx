@@ -1,8 +1,12 @@
 import { render } from 'preact';
 import { OptionsApp } from '@/components/options/OptionsApp';
+import { messageLocale, t } from '@/lib/i18n';
 import { themeItem } from '@/lib/settings/storage';
 import { followStoredTheme } from '@/lib/settings/theme';
 import './style.css';
 
+// index.html holds the English title and lang; the page follows the catalogue in use.
+document.documentElement.lang = messageLocale();
+document.title = t('options.pageTitle');
 followStoredTheme({ root: document.documentElement, cache: localStorage, item: themeItem });
 render(<OptionsApp />, document.getElementById('app') as HTMLElement);

@@ -5,6 +5,7 @@ import { createPopupController, type TabAddress } from '@/components/popup/popup
 import { askWorkerForDomains } from '@/components/popup/registrable';
 import { workerDidNotAnswer } from '@/components/popup/TemporaryAllow';
 import { createViewCache } from '@/lib/cache/view-cache';
+import { messageLocale } from '@/lib/i18n';
 import {
   type ChangeOutcome,
   changeOutcomeSchema,
@@ -71,6 +72,7 @@ followStoredTheme({
   schedule: whenIdle,
 });
 
+document.documentElement.lang = messageLocale();
 render(
   <PopupApp
     controller={controller}

@@ -3,6 +3,7 @@
  * stored state (registration outcome, outbox, a tab's failed hosts), never the other way round: it can be rebuilt at
  * any time, and nothing is lost when the browser resets it.
  */
+import { t, tn } from '@/lib/i18n';
 
 export interface BadgeState {
   /** From `registrationIsFailing(outcome)` while dynamic IP is on. */
@@ -25,8 +26,6 @@ export interface Badge {
   title: string;
 }
 
-export const DEFAULT_TITLE = 'DNS Filter Companion';
-
 const count = (n: number) => (n > 99 ? '99+' : String(n));
 
 /**
@@ -35,11 +34,14 @@ const count = (n: number) => (n > 99 ? '99+' : String(n));
  * what the popup opens on), then the changes waiting to be sent (the popup lists those too).
  */
 export function computeBadge(state: BadgeState): Badge {
+  const name = t('extName');
   if (state.registrationFailing) {
     return {
       text: '!',
       color: '#B00020',
-      title: `${DEFAULT_TITLE}: dynamic IP registration is failing${state.registrationMessage ? ` (${state.registrationMessage})` : ''}`,
+      title: state.registrationMessage
+        ? t('badge.registrationFailingReason', { name, reason: state.registrationMessage })
+        : t('badge.registrationFailing', { name }),
     };
   }
   const failed = state.failedHosts ?? 0;
@@ -47,7 +49,7 @@ export function computeBadge(state: BadgeState): Badge {
     return {
       text: count(failed),
       color: '#1A56B0',
-      title: `${DEFAULT_TITLE}: ${failed} ${failed === 1 ? 'host' : 'hosts'} of this page failed to load, possibly blocked by the filter`,
+      title: tn('badge.failedHosts', failed, { name }),
     };
   }
   if (state.pendingChanges > 0) {
@@ -55,10 +57,10 @@ export function computeBadge(state: BadgeState): Badge {
     return {
       text: count(pending),
       color: '#8A5A00',
-      title: `${DEFAULT_TITLE}: ${pending} ${pending === 1 ? 'change is' : 'changes are'} waiting to be sent`,
+      title: tn('badge.pending', pending, { name }),
     };
   }
-  return { text: '', color: '#5F6368', title: DEFAULT_TITLE };
+  return { text: '', color: '#5F6368', title: name };
 }
 
 /** The part of `browser.action` the badge uses. */

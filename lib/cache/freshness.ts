@@ -1,3 +1,5 @@
+import { t, tn } from '@/lib/i18n';
+
 /**
  * How long a fetched view of the lists counts as current. Five minutes, because:
  * - the resolvers apply a change only 30 to 45 minutes after it is made (decisions.md), so a view
@@ -18,11 +20,11 @@ export function isFresh(fetchedAt: number, now: number): boolean {
 /** "just now", "3 minutes ago", "2 hours ago", "on 2024-05-01": for the "checked ..." line. */
 export function ageText(fetchedAt: number, now: number): string {
   const minutes = Math.floor((now - fetchedAt) / 60_000);
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
+  if (minutes < 1) return t('freshness.justNow');
+  if (minutes < 60) return tn('freshness.minutesAgo', minutes);
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} hour${hours === 1 ? '' : 's'} ago`;
-  return `on ${localDate(new Date(fetchedAt))}`;
+  if (hours < 48) return tn('freshness.hoursAgo', hours);
+  return t('freshness.onDate', { date: localDate(new Date(fetchedAt)) });
 }
 
 /** `yyyy-mm-dd` of the user's calendar: the day the popup's "today" means. */

@@ -24,6 +24,8 @@
  *   stage, e.g. with no network at all, not an answer from the resolver.
  */
 
+import { t } from '@/lib/i18n';
+
 export type FailureKind = 'name-not-resolved' | 'sinkhole';
 
 export interface FailedRequest {
@@ -89,5 +91,5 @@ export function classifyFailure(request: FailedRequest): FailureKind | null {
 
 /** Short words for the popup: what the failure means, not the browser's code. */
 export function describeFailure(kind: FailureKind): string {
-  return kind === 'name-not-resolved' ? 'name did not resolve' : 'resolved to an address that leads nowhere';
+  return t(kind === 'name-not-resolved' ? 'failedRequest.nameNotResolved' : 'failedRequest.sinkhole');
 }

@@ -13,6 +13,7 @@
  */
 import type { DnsFilterApi } from '@/lib/api/types';
 import { canonicalHost } from '@/lib/filtering/domain-index';
+import { t, tn } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange, TemporaryAllowResponse } from '@/lib/messaging/protocol';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively } from '@/lib/outbox/lease';
@@ -30,9 +31,19 @@ export const TEMPORARY_ALLOW_ALARM = 'temporary-allow-expiry';
 const HOUR = 60 * 60_000;
 
 export interface DurationChoice {
-  /** The button's text: "1 hour". */
-  label: string;
+  /** The button's text: "1 hour", in the browser's language. */
+  readonly label: string;
   ms: number;
+}
+
+/** A choice whose label is looked up when read, not when the module loads. */
+function choice(ms: number): DurationChoice {
+  return {
+    get label() {
+      return ms < HOUR ? tn('temporaryAllow.seconds', ms / 1000) : tn('temporaryAllow.hours', ms / HOUR);
+    },
+    ms,
+  };
 }
 
 /**
@@ -40,10 +51,10 @@ export interface DurationChoice {
  * wxt.config.ts) adds a 10-second one, so a test can watch an expiry happen.
  */
 export const TEMPORARY_ALLOW_CHOICES: readonly DurationChoice[] = [
-  ...(import.meta.env.DIAGNOSIS_TEST_BUILD === true ? [{ label: '10 seconds', ms: 10_000 }] : []),
-  { label: '1 hour', ms: HOUR },
-  { label: '8 hours', ms: 8 * HOUR },
-  { label: '24 hours', ms: 24 * HOUR },
+  ...(import.meta.env.DIAGNOSIS_TEST_BUILD === true ? [choice(10_000)] : []),
+  choice(HOUR),
+  choice(8 * HOUR),
+  choice(24 * HOUR),
 ];
 
 export type Placement = 'none' | 'whitelist' | 'blocklist';
@@ -98,13 +109,15 @@ export function nextExpiry(entries: readonly TemporaryAllow[]): number | null {
 
 /** "7 h 59 min", "59 min", "45 s": what is left, rounded up so it never reads 0 while running. */
 export function timeLeftText(ms: number): string {
-  if (ms <= 0) return 'no time';
-  if (ms < 60_000) return `${Math.ceil(ms / 1000)} s`;
+  if (ms <= 0) return t('temporaryAllow.noTime');
+  if (ms < 60_000) return t('temporaryAllow.leftSeconds', { count: Math.ceil(ms / 1000) });
   const minutes = Math.ceil(ms / 60_000);
-  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 60) return t('temporaryAllow.leftMinutes', { count: minutes });
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
-  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+  return rest === 0
+    ? t('temporaryAllow.leftHours', { count: hours })
+    : t('temporaryAllow.leftHoursMinutes', { hours, minutes: rest });
 }
 
 /** The clock time an allow ends, in the user's locale. */
@@ -202,12 +215,11 @@ export async function startTemporaryAllow(
   const now = deps.now ?? Date.now;
   const normalised = normaliseDomainInput(request.domain);
   if (!normalised.ok)
-    return { state: 'failed', message: `Could not whitelist it for a while: ${normalised.message}` };
+    return { state: 'failed', message: t('temporaryAllow.couldNot', { reason: normalised.message }) };
   const domain = normalised.value;
   const connection = await connectionItem.getValue();
   const profile = connection.form === 'A' ? (request.profile ?? 'default') : undefined;
   const target: TemporaryAllowTarget = { domain, profile, account: accountTag(connection) };
-  const ofProfile = profile === undefined ? '' : ` of profile ${profile}`;
   const expiresAt = now() + request.durationMs;
 
   const { after: extended } = await updateEntries((entries) =>
@@ -219,7 +231,10 @@ export async function startTemporaryAllow(
     await scheduleExpiry(deps);
     return {
       state: 'delivered',
-      message: `${domain} stays on the whitelist${ofProfile} until ${endTimeText(expiresAt)}.`,
+      message:
+        profile === undefined
+          ? t('temporaryAllow.stays', { domain, end: endTimeText(expiresAt) })
+          : t('temporaryAllow.staysProfile', { domain, profile, end: endTimeText(expiresAt) }),
       expiresAt,
     };
   }
@@ -228,7 +243,10 @@ export async function startTemporaryAllow(
   if (before === 'whitelist') {
     return {
       state: 'delivered',
-      message: `${domain} is already on the whitelist${ofProfile} for good: it stays there, and nothing was changed.`,
+      message:
+        profile === undefined
+          ? t('temporaryAllow.alreadyKept', { domain })
+          : t('temporaryAllow.alreadyKeptProfile', { domain, profile }),
     };
   }
   // Stored before the change is sent: a worker stopped in between still ends it on time.
@@ -255,10 +273,10 @@ export async function startTemporaryAllow(
     await scheduleExpiry(deps);
     return outcome;
   }
-  const back = before === 'blocklist' ? 'back on the blocklist' : 'off the whitelist';
+  const ends = before === 'blocklist' ? 'temporaryAllow.endsOnBlocklist' : 'temporaryAllow.endsOffWhitelist';
   return {
     state: outcome.state,
-    message: `${outcome.message} It goes ${back} at ${endTimeText(expiresAt)}.`,
+    message: t(ends, { outcome: outcome.message, end: endTimeText(expiresAt) }),
     expiresAt,
   };
 }
@@ -286,8 +304,8 @@ export async function expireTemporaryAllows(deps: TemporaryAllowDeps): Promise<T
     // The service settings changed since: this account's lists are not the ones to touch.
     if (entry.account !== account) {
       await deps.notify(
-        'Temporary allow ended',
-        `${entry.domain} was whitelisted for a while in an account this browser no longer uses. Remove it from that account's whitelist in its dashboard.`,
+        t('temporaryAllow.endedTitle'),
+        t('temporaryAllow.endedOtherAccount', { domain: entry.domain }),
       );
     }
   }

@@ -4,6 +4,7 @@
  * request, so a user never burns the allowance by accident and the service never has to refuse.
  */
 import { ApiError, isApiError } from '@/lib/api/errors';
+import { t } from '@/lib/i18n';
 
 export const DUMP_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -67,7 +68,7 @@ export function createDumpGuard(deps: DumpGuardDeps) {
       if (!verdict.allowed) {
         throw new ApiError(
           'invalid-input',
-          `The raw log can be downloaded once an hour. Next download allowed at ${formatClock(verdict.nextAt)}.`,
+          t('logsSection.dumpOnceAnHour', { time: formatClock(verdict.nextAt) }),
         );
       }
       await deps.writeLastAt(now());

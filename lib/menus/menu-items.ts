@@ -5,6 +5,7 @@
  */
 import type { DomainListKind } from '@/lib/api/types';
 import { hostnameFromUrl, registrableDomain } from '@/lib/filtering/domain';
+import { type PlainKey, t } from '@/lib/i18n';
 
 export type MenuTarget = 'page' | 'link';
 
@@ -36,9 +37,9 @@ export interface MenuAction {
 
 const PREFIX = 'dnsfc';
 const WEB_PATTERNS = ['http://*/*', 'https://*/*'];
-const TITLES: Record<MenuTarget, Record<DomainListKind, string>> = {
-  page: { whitelist: 'Whitelist this site', blocklist: 'Blocklist this site' },
-  link: { whitelist: "Whitelist link's domain", blocklist: "Blocklist link's domain" },
+const TITLES: Record<MenuTarget, Record<DomainListKind, PlainKey>> = {
+  page: { whitelist: 'menus.whitelistSite', blocklist: 'menus.blocklistSite' },
+  link: { whitelist: 'menus.whitelistLink', blocklist: 'menus.blocklistLink' },
 };
 
 function actionId(action: MenuAction): string {
@@ -55,7 +56,11 @@ export function buildMenuItems(input: MenuInput): MenuItem[] {
     for (const list of ['whitelist', 'blocklist'] as const) {
       const patterns =
         target === 'page' ? { documentUrlPatterns: WEB_PATTERNS } : { targetUrlPatterns: WEB_PATTERNS };
-      const common = { title: TITLES[target][list], contexts: [target] as ['page'] | ['link'], ...patterns };
+      const common = {
+        title: t(TITLES[target][list]),
+        contexts: [target] as ['page'] | ['link'],
+        ...patterns,
+      };
       if (input.form === 'B') {
         items.push({ id: actionId({ list, target }), ...common });
       } else if (profiles.length === 0) {

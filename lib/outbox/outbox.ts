@@ -6,9 +6,10 @@
  * Order is kept: changes go out oldest first and a change that cannot be sent yet holds the
  * ones behind it (adding then removing the same domain must not arrive the other way round).
  */
-import { attempts } from '@/lib/api/attempts';
+import { attempts, listName } from '@/lib/api/attempts';
 import { ApiError, isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
+import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import { type OutboxEntry, outboxItem, type SettledChange, settledChangesItem } from '@/lib/settings/storage';
 import { normaliseDomainInput } from '@/lib/validation';
@@ -67,15 +68,37 @@ export function isRetryable(error: ApiError): boolean {
 }
 
 function asApiError(error: unknown): ApiError {
-  return isApiError(error)
-    ? error
-    : new ApiError('unexpected', 'Could not complete the change: something went wrong inside the extension.');
+  return isApiError(error) ? error : new ApiError('unexpected', t('outbox.internalFailure'));
 }
 
 const otherList = (list: DomainListKind): DomainListKind =>
   list === 'whitelist' ? 'blocklist' : 'whitelist';
-const ofProfile = (profile: string | undefined) => (profile === undefined ? '' : ` of profile ${profile}`);
-const PROPAGATION_NOTE = 'The filter can take 30 to 45 minutes to apply it.';
+
+/** "example.com is (not) on the whitelist (of profile kids).": a change the service already held. */
+function presenceText(change: ListChange): string {
+  const { op, list, domain, profile } = change;
+  const words = { domain, list: listName(list) };
+  if (profile === undefined) return t(op === 'add' ? 'outbox.isOn' : 'outbox.isOff', words);
+  return t(op === 'add' ? 'outbox.isOnProfile' : 'outbox.isOffProfile', { ...words, profile });
+}
+
+/** What a delivered change did. */
+function doneText(change: ListChange, removedFromOther: boolean): string {
+  const { op, list, domain, profile } = change;
+  const words = { domain, list: listName(list) };
+  if (op === 'remove') {
+    return profile === undefined
+      ? t('outbox.removed', words)
+      : t('outbox.removedProfile', { ...words, profile });
+  }
+  if (removedFromOther) {
+    const other = listName(otherList(list));
+    return profile === undefined
+      ? t('outbox.moved', { ...words, other })
+      : t('outbox.movedProfile', { ...words, other, profile });
+  }
+  return profile === undefined ? t('outbox.added', words) : t('outbox.addedProfile', { ...words, profile });
+}
 
 /** What a change does, completing "Could not …" and "Waiting to …". */
 export function describeChange(change: ListChange): string {
@@ -113,10 +136,7 @@ export async function deliverChange(client: DnsFilterApi, change: ListChange): P
       try {
         const present = (await client.listDomains(list, profile)).includes(domain);
         if (present === (op === 'add')) {
-          return {
-            state: 'delivered',
-            message: `${domain} is ${op === 'add' ? 'on' : 'not on'} the ${list}${ofProfile(profile)}.`,
-          };
+          return { state: 'delivered', message: presenceText(change) };
         }
       } catch (verifyError) {
         const verifyApiError = asApiError(verifyError);
@@ -125,11 +145,7 @@ export async function deliverChange(client: DnsFilterApi, change: ListChange): P
     }
     return { state: 'failed', message: apiError.message };
   }
-  const done =
-    op === 'add'
-      ? `${domain} was added to the ${list}${ofProfile(profile)}${removedFromOther ? ` and removed from the ${otherList(list)}` : ''}.`
-      : `${domain} was removed from the ${list}${ofProfile(profile)}.`;
-  return { state: 'delivered', message: `${done} ${PROPAGATION_NOTE}` };
+  return { state: 'delivered', message: `${doneText(change, removedFromOther)} ${t('outbox.propagation')}` };
 }
 
 const sameChange = (a: ListChange, b: ListChange) =>
@@ -204,7 +220,9 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
           head,
           {
             state: 'failed',
-            message: `Gave up after 7 days: could not ${describeChange(head.change)}${head.lastError ? ` (${head.lastError})` : ''}.`,
+            message: head.lastError
+              ? t('outbox.gaveUpReason', { attempted: describeChange(head.change), reason: head.lastError })
+              : t('outbox.gaveUp', { attempted: describeChange(head.change) }),
             at: now(),
           },
           deps,
@@ -220,10 +238,7 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
       const client = await deps.getClient();
       const result: DeliveryResult = client
         ? await deliverChange(client, head.change)
-        : {
-            state: 'retry',
-            message: 'No API key is saved: enter it in the Setup section of the options page.',
-          };
+        : { state: 'retry', message: t('outbox.noKey') };
       if (result.state === 'retry') {
         const failedAttempts = head.attempts + 1;
         const nextAttemptAt = now() + backoffDelayMs(failedAttempts);
@@ -257,7 +272,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function submitChange(change: ListChange, deps: OutboxDeps): Promise<ChangeOutcome> {
   const domain = normaliseDomainInput(change.domain);
   if (!domain.ok)
-    return { state: 'failed', message: `Could not ${describeChange(change)}: ${domain.message}` };
+    return {
+      state: 'failed',
+      message: t('api.couldNot', { attempted: describeChange(change), detail: domain.message }),
+    };
   const entry = await enqueueChange({ ...change, domain: domain.value }, deps.now);
   const started = Date.now();
   for (;;) {
@@ -265,7 +283,8 @@ export async function submitChange(change: ListChange, deps: OutboxDeps): Promis
     const settled = (await settledChangesItem.getValue()).find((candidate) => candidate.id === entry.id);
     if (settled) return { state: settled.state, message: settled.message };
     const position = report.remaining.findIndex((candidate) => candidate.id === entry.id);
-    if (position === -1) return { state: 'delivered', message: `Done: ${describeChange(entry.change)}.` };
+    if (position === -1)
+      return { state: 'delivered', message: t('outbox.done', { attempted: describeChange(entry.change) }) };
     if (report.ran || Date.now() - started > SUBMIT_WAIT_MS)
       return pendingOutcome(report.remaining, position);
     // Another delivery is running; it will reach this change too. Wait for it.
@@ -276,13 +295,13 @@ export async function submitChange(change: ListChange, deps: OutboxDeps): Promis
 function pendingOutcome(remaining: OutboxEntry[], position: number): ChangeOutcome {
   const entry = remaining[position]!;
   const head = remaining[0]!;
-  const what = `Waiting to ${describeChange(entry.change)}.`;
-  const retry = 'It is kept in this browser and sent automatically.';
+  const what = t('outbox.waiting', { attempted: describeChange(entry.change) });
+  const retry = t('outbox.keptAndRetried');
   if (entry.lastError) return { state: 'pending', message: `${what} ${entry.lastError} ${retry}` };
   if (position > 0 && head.lastError) {
     return {
       state: 'pending',
-      message: `${what} An earlier change is not through yet: ${head.lastError} ${retry}`,
+      message: `${what} ${t('outbox.earlierChange', { reason: head.lastError })} ${retry}`,
     };
   }
   return { state: 'pending', message: `${what} ${retry}` };

@@ -18,6 +18,7 @@
  */
 import * as z from 'zod/mini';
 import { DIAGNOSIS_PERMISSIONS, type PermissionSet } from '@/lib/diagnosis/permissions';
+import { t, tn } from '@/lib/i18n';
 import { lookupPermissionOrigins, validateLookupUrl } from '@/lib/network/settings-form';
 import {
   quoteInput,
@@ -98,7 +99,8 @@ const envelopeSchema = z.object({
 });
 
 interface SettingDefinition<T> {
-  label: string;
+  /** The setting's name in the import report, in the browser's language. */
+  label: () => string;
   schema: z.ZodMiniType<T>;
   item: ValidatedItem<T>;
   /** The forms' own checks, beyond the shape; may normalise the value. */
@@ -111,12 +113,11 @@ interface SettingDefinition<T> {
 
 type Definitions = { [Name in SettingName]-?: SettingDefinition<NonNullable<BackupSettings[Name]>> };
 
-const onOff = (value: { enabled: boolean }) => (value.enabled ? 'on' : 'off');
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+const onOff = (value: { enabled: boolean }) => t(value.enabled ? 'backup.stateOn' : 'backup.stateOff');
 
 const DEFINITIONS: Definitions = {
   connection: {
-    label: 'Service address and API form',
+    label: () => t('backup.setting.connection'),
     schema: connectionSchema,
     item: connectionItem,
     check: (value) => {
@@ -126,14 +127,14 @@ const DEFINITIONS: Definitions = {
     describe: (value) => `${value.baseUrl}, ${value.form === 'A' ? '/api' : '/api/v1/'}`,
   },
   apiKey: {
-    label: 'API key',
+    label: () => t('backup.setting.apiKey'),
     schema: z.string(),
     item: apiKeyItem,
     check: (value) => validateApiKey(value),
-    describe: () => 'replaced by the key in the file',
+    describe: () => t('backup.keyReplaced'),
   },
   dynamicIp: {
-    label: 'Dynamic IP settings',
+    label: () => t('backup.setting.dynamicIp'),
     schema: dynamicIpSettingsSchema,
     item: dynamicIpSettingsItem,
     check: (value) => {
@@ -150,35 +151,35 @@ const DEFINITIONS: Definitions = {
       return valid({ ...value, label: label.value, profile: profile.value, lookupUrls });
     },
     describe: (value) =>
-      value.enabled ? `on, every ${plural(value.intervalMinutes, 'minute', 'minutes')}` : 'off',
+      value.enabled ? tn('backup.dynamicIpOn', value.intervalMinutes) : t('backup.stateOff'),
   },
   contextMenu: {
-    label: 'Right-click menu',
+    label: () => t('backup.setting.contextMenu'),
     schema: z.object({ enabled: z.boolean() }),
     item: contextMenuSettingsItem,
     describe: onOff,
   },
   diagnosis: {
-    label: 'Page diagnosis',
+    label: () => t('backup.setting.diagnosis'),
     schema: z.object({ enabled: z.boolean() }),
     item: diagnosisSettingsItem,
     describe: onOff,
   },
   theme: {
-    label: 'Theme',
+    label: () => t('backup.setting.theme'),
     schema: themeSchema,
     item: themeItem,
-    describe: (value) => value,
+    describe: (value) => t(`backup.theme.${value}`),
   },
   chosenProfile: {
-    label: 'Profile of the popup',
+    label: () => t('backup.setting.chosenProfile'),
     schema: z.string(),
     item: chosenProfileItem,
     check: (value) => validateProfileReference(value),
     describe: (value) => value,
   },
   addedTlds: {
-    label: 'Top-level domains added from this browser',
+    label: () => t('backup.setting.addedTlds'),
     schema: addedTldsSchema,
     item: addedTldsItem,
     merge: (current, incoming) => {
@@ -188,11 +189,10 @@ const DEFINITIONS: Definitions = {
       }
       return merged;
     },
-    describe: (value) =>
-      `${plural(Object.values(value).flat().length, 'entry', 'entries')}, added to the ones this browser has`,
+    describe: (value) => tn('backup.tldsAdded', Object.values(value).flat().length),
   },
   defaultBlock: {
-    label: 'Default block set from this browser',
+    label: () => t('backup.setting.defaultBlock'),
     schema: defaultBlockSchema,
     item: defaultBlockItem,
     // Per profile, the more recent record wins.
@@ -204,8 +204,7 @@ const DEFINITIONS: Definitions = {
       }
       return merged;
     },
-    describe: (value) =>
-      `${plural(Object.keys(value).length, 'profile', 'profiles')}, the more recent record of each kept`,
+    describe: (value) => tn('backup.defaultBlockKept', Object.keys(value).length),
   },
 };
 
@@ -213,7 +212,7 @@ const DEFINITIONS: Definitions = {
 export const SETTING_NAMES = Object.keys(DEFINITIONS) as SettingName[];
 
 export function settingLabel(name: SettingName): string {
-  return DEFINITIONS[name].label;
+  return DEFINITIONS[name].label();
 }
 
 // --- Export ---
@@ -296,34 +295,49 @@ export type ParsedBackup =
       ignored: string[];
     };
 
-const NOT_A_BACKUP = 'This file is not a settings backup of DNS Filter Companion. Nothing was changed.';
+/** zod's names of the types a backup's settings are made of; others are shown as zod names them. */
+const TYPE_NAMES = ['int', 'number', 'string', 'boolean', 'object', 'array'] as const;
+
+function typeName(expected: string): string {
+  const known = TYPE_NAMES.find((name) => name === expected);
+  return known === undefined ? expected : t(`backup.shape.type.${known}`);
+}
+
+/** What is wrong, without where: one issue of zod's. */
+function issueProblem(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return t('backup.shape.expected', { type: typeName(issue.expected) });
+    case 'too_small':
+      if (issue.origin === 'array') return t('backup.shape.tooFewEntries');
+      if (issue.origin === 'string') return t('backup.shape.tooShort');
+      return t('backup.shape.lessThan', { minimum: String(issue.minimum) });
+    case 'too_big':
+      if (issue.origin === 'array') return t('backup.shape.tooManyEntries');
+      if (issue.origin === 'string') return t('backup.shape.tooLong');
+      return t('backup.shape.moreThan', { maximum: String(issue.maximum) });
+    case 'invalid_value':
+      return t('backup.shape.oneOf', {
+        values: issue.values.map((value) => JSON.stringify(value)).join(', '),
+      });
+    case 'invalid_key':
+      return t('backup.shape.notProfile');
+    default:
+      return t('backup.shape.other');
+  }
+}
 
 /**
  * The first problem zod found, with where it is. Written here rather than taken from zod/mini,
- * which carries no English texts; never repeats the value itself.
+ * which carries no texts for users; never repeats the value itself.
  */
 function shapeProblem(error: { issues: readonly z.core.$ZodIssue[] }): string {
   const issue = error.issues[0];
-  if (!issue) return 'it is not in the expected form';
-  const where = issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
-  switch (issue.code) {
-    case 'invalid_type':
-      return `${where}expected ${issue.expected === 'int' ? 'a whole number' : issue.expected}`;
-    case 'too_small':
-      if (issue.origin === 'array') return `${where}too few entries`;
-      if (issue.origin === 'string') return `${where}too short`;
-      return `${where}less than ${String(issue.minimum)}`;
-    case 'too_big':
-      if (issue.origin === 'array') return `${where}too many entries`;
-      if (issue.origin === 'string') return `${where}too long`;
-      return `${where}more than ${String(issue.maximum)}`;
-    case 'invalid_value':
-      return `${where}expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
-    case 'invalid_key':
-      return `${where}a name that is not a profile`;
-    default:
-      return `${where}not in the expected form`;
-  }
+  if (!issue) return t('backup.shape.unknown');
+  const problem = issueProblem(issue);
+  return issue.path.length > 0
+    ? t('backup.shape.at', { path: issue.path.map(String).join('.'), problem })
+    : problem;
 }
 
 function acceptSetting(
@@ -337,7 +351,9 @@ function acceptSetting(
     return {
       ok: false,
       reason:
-        name === 'apiKey' ? 'it is not text' : `not in the expected form (${shapeProblem(shaped.error)})`,
+        name === 'apiKey'
+          ? t('backup.keyNotText')
+          : t('backup.notExpectedForm', { problem: shapeProblem(shaped.error) }),
     };
   }
   if (!definition.check) return { ok: true, value: shaped.data };
@@ -348,17 +364,13 @@ function acceptSetting(
 /** Reads and checks a backup file's text. Pure: writes nothing. */
 export function parseBackup(text: string): ParsedBackup {
   if (text.length > MAX_BACKUP_BYTES) {
-    return { ok: false, message: 'This file is too large to be a settings backup. Nothing was changed.' };
+    return { ok: false, message: t('backup.tooLarge') };
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return {
-      ok: false,
-      message:
-        'This file is not a settings backup of DNS Filter Companion: it is not JSON. Nothing was changed.',
-    };
+    return { ok: false, message: t('backup.notJson') };
   }
   const envelope = envelopeSchema.safeParse(json);
   if (!envelope.success) {
@@ -367,14 +379,14 @@ export function parseBackup(text: string): ParsedBackup {
     return {
       ok: false,
       message: looksLikeOne
-        ? `This settings backup is damaged (${shapeProblem(envelope.error)}). Nothing was changed.`
-        : NOT_A_BACKUP,
+        ? t('backup.damaged', { problem: shapeProblem(envelope.error) })
+        : t('backup.notBackup'),
     };
   }
   if (envelope.data.version > BACKUP_VERSION) {
     return {
       ok: false,
-      message: `This backup was made by a newer version of the extension (backup format ${envelope.data.version}). Update the extension, then import it again. Nothing was changed.`,
+      message: t('backup.newerVersion', { version: envelope.data.version }),
     };
   }
   const accepted: Partial<BackupSettings> = {};
@@ -388,7 +400,7 @@ export function parseBackup(text: string): ParsedBackup {
     const settingName = name as SettingName;
     const result = acceptSetting(settingName, raw);
     if (result.ok) Object.assign(accepted, { [settingName]: result.value });
-    else refused.push({ name: settingName, label: DEFINITIONS[settingName].label, detail: result.reason });
+    else refused.push({ name: settingName, label: settingLabel(settingName), detail: result.reason });
   }
   return { ok: true, exportedAt: envelope.data.exportedAt, accepted, refused, ignored };
 }
@@ -414,9 +426,8 @@ export async function applyBackup(parsed: Extract<ParsedBackup, { ok: true }>): 
       if (!refused.some((line) => line.name === name)) {
         notInFile.push({
           name,
-          label: definition.label,
-          detail:
-            name === 'apiKey' ? 'not in the file: the key saved in this browser stays' : 'not in the file',
+          label: definition.label(),
+          detail: t(name === 'apiKey' ? 'backup.notInFileKey' : 'backup.notInFile'),
         });
       }
       continue;
@@ -424,9 +435,9 @@ export async function applyBackup(parsed: Extract<ParsedBackup, { ok: true }>): 
     try {
       const next = definition.merge ? definition.merge(await definition.item.getValue(), value) : value;
       await definition.item.setValue(next);
-      imported.push({ name, label: definition.label, detail: definition.describe(value) });
+      imported.push({ name, label: definition.label(), detail: definition.describe(value) });
     } catch {
-      refused.push({ name, label: definition.label, detail: 'it could not be saved in this browser' });
+      refused.push({ name, label: definition.label(), detail: t('backup.notSaved') });
     }
   }
   return { imported, refused, ignored: parsed.ignored, notInFile };
