@@ -11,7 +11,13 @@ import { ApiError, isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
-import { type OutboxEntry, outboxItem, type SettledChange, settledChangesItem } from '@/lib/settings/storage';
+import {
+  OUTBOX_LIMIT,
+  type OutboxEntry,
+  outboxItem,
+  type SettledChange,
+  settledChangesItem,
+} from '@/lib/settings/storage';
 import { normaliseDomainInput } from '@/lib/validation';
 import type { AlarmsApi } from './alarms';
 import { exclusively, randomId, tryAcquireLease } from './lease';
@@ -155,12 +161,22 @@ const sameChange = (a: ListChange, b: ListChange) =>
  * Writes a change to the outbox and returns its entry. The same change already waiting is not
  * queued twice: its entry is returned instead.
  */
+/** The outbox already holds OUTBOX_LIMIT changes: nothing more is queued until some are sent. */
+export class OutboxFullError extends Error {
+  constructor() {
+    super('outbox full');
+    this.name = 'OutboxFullError';
+  }
+}
+
+/** Rejects with OutboxFullError, writing nothing, when the outbox is full. */
 export async function enqueueChange(change: ListChange, now: () => number = Date.now): Promise<OutboxEntry> {
   return exclusively('outbox', async () => {
     const entries = await outboxItem.getValue();
     const waiting = entries.find((entry) => sameChange(entry.change, change));
     // Only the last entry may absorb a repeat: an earlier one has other changes queued after it.
     if (waiting && waiting === entries[entries.length - 1]) return waiting;
+    if (entries.length >= OUTBOX_LIMIT) throw new OutboxFullError();
     const entry: OutboxEntry = {
       id: randomId(),
       change,
@@ -276,7 +292,16 @@ export async function submitChange(change: ListChange, deps: OutboxDeps): Promis
       state: 'failed',
       message: t('api.couldNot', { attempted: describeChange(change), detail: domain.message }),
     };
-  const entry = await enqueueChange({ ...change, domain: domain.value }, deps.now);
+  let entry: OutboxEntry;
+  try {
+    entry = await enqueueChange({ ...change, domain: domain.value }, deps.now);
+  } catch (error) {
+    if (!(error instanceof OutboxFullError)) throw error;
+    return {
+      state: 'failed',
+      message: t('outbox.full', { attempted: describeChange(change), count: OUTBOX_LIMIT }),
+    };
+  }
   const started = Date.now();
   for (;;) {
     const report = await deliverPending(deps, { force: true });

@@ -194,9 +194,12 @@ export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
  * One-click list changes not yet confirmed by the service, oldest first. The popup may watch
  * this item to show pending changes (see lib/outbox/index.ts). Only the worker writes it.
  */
+/** More waiting changes than a person makes by hand: a cap on storage, refused with a message. */
+export const OUTBOX_LIMIT = 500;
+
 export const outboxItem = defineValidatedItem(
   'local:outbox',
-  z.array(outboxEntrySchema).check(z.maxLength(500)),
+  z.array(outboxEntrySchema).check(z.maxLength(OUTBOX_LIMIT)),
   {
     fallback: [],
     version: 1,

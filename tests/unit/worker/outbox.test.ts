@@ -12,7 +12,7 @@ import {
   submitChange,
   tryAcquireLease,
 } from '@/lib/outbox';
-import { outboxItem, type SettledChange, settledChangesItem } from '@/lib/settings/storage';
+import { OUTBOX_LIMIT, outboxItem, type SettledChange, settledChangesItem } from '@/lib/settings/storage';
 import { createFakeService, type FakeService, offline, refused, timedOut } from './fake-api';
 
 beforeEach(() => fakeBrowser.reset());
@@ -263,5 +263,41 @@ describe('one delivery at a time, across worker restarts', () => {
     };
     await submitChange(whitelist('example.com'), deps);
     expect(alarmDuringSend).toBe(now() + 30_000);
+  });
+});
+
+describe('a full outbox', () => {
+  it('refuses a new change with a clear message and keeps every waiting one', async () => {
+    const { deps, now } = setUp(null);
+    const waiting = Array.from({ length: OUTBOX_LIMIT }, (_, i) => ({
+      id: `w${i}`,
+      change: whitelist(`site${i}.example`),
+      createdAt: now(),
+      attempts: 1,
+      nextAttemptAt: now() + 60_000,
+    }));
+    await outboxItem.setValue(waiting);
+    const outcome = await submitChange(whitelist('one-more.example'), deps);
+    expect(outcome).toEqual({
+      state: 'failed',
+      message: expect.stringMatching(
+        /^Could not add one-more\.example to the whitelist.*: 500 changes are already waiting to be sent, so this one was not queued\./,
+      ),
+    });
+    expect(await outboxItem.getValue()).toEqual(waiting);
+  });
+
+  it('still absorbs a repeat of the last waiting change', async () => {
+    const { now } = setUp(null);
+    const last = whitelist('last.example');
+    const waiting = Array.from({ length: OUTBOX_LIMIT }, (_, i) => ({
+      id: `w${i}`,
+      change: i === OUTBOX_LIMIT - 1 ? last : whitelist(`site${i}.example`),
+      createdAt: now(),
+      attempts: 0,
+      nextAttemptAt: now(),
+    }));
+    await outboxItem.setValue(waiting);
+    expect((await enqueueChange(last, now)).id).toBe(`w${OUTBOX_LIMIT - 1}`);
   });
 });
