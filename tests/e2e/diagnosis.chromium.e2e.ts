@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, WebWorker } from 'puppeteer-core';
 import { beforeAll } from 'vitest';
+import { buildDiagnosisTestBuild, DIAGNOSIS_TEST_BUILD_DIR } from './harness/diagnosis-build.ts';
 import {
   allByRole,
   test as base,
@@ -24,30 +25,20 @@ import {
   saveFailureArtifacts,
   waitForStatus,
 } from './harness/index.ts';
-import { REPO_ROOT } from './harness/paths.ts';
 
-const TEST_BUILD_DIR = join(REPO_ROOT, '.output', 'test-diagnosis-chrome-mv3');
 const UNRESOLVABLE = ['broken-cdn.example', 'blocked-site.example'];
 const RESOLVER_RULES = `--host-resolver-rules=${UNRESOLVABLE.map((host) => `MAP ${host} ~NOTFOUND`).join(', ')}, MAP * 127.0.0.1`;
 
-/**
- * Built at the start of this file on every run: the global setup's E2E_SKIP_BUILD covers only the
- * shipped builds, and a stale test build would test yesterday's code. E2E_SKIP_DIAGNOSIS_BUILD=1
- * reuses the one already there (quick reruns while developing).
- */
 beforeAll(() => {
-  const reuse = process.env.E2E_SKIP_DIAGNOSIS_BUILD === '1';
-  if (reuse && existsSync(join(TEST_BUILD_DIR, 'manifest.json'))) return;
-  const result = spawnSync('npx', ['wxt', 'build'], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, DIAGNOSIS_PERMISSIONS_AT_INSTALL: '1' },
-  });
-  if (result.status !== 0) throw new Error(`test build failed:\n${result.stdout}\n${result.stderr}`);
+  buildDiagnosisTestBuild();
 }, 120_000);
 
 const test = base.extend('diagnosisChromium', async ({ site, task }, { onCleanup }) => {
-  const session = await launchChromium({ site, extensionDir: TEST_BUILD_DIR, args: [RESOLVER_RULES] });
+  const session = await launchChromium({
+    site,
+    extensionDir: DIAGNOSIS_TEST_BUILD_DIR,
+    args: [RESOLVER_RULES],
+  });
   onCleanup(async () => {
     if (task.result?.state === 'fail') await saveFailureArtifacts(task, session);
     await session.close();
@@ -101,7 +92,7 @@ describe('page diagnosis (Chromium)', () => {
     expect(shipped.host_permissions).not.toContain('<all_urls>');
     expect(shipped.optional_permissions).toEqual(expect.arrayContaining(['webRequest', 'webNavigation']));
     expect(shipped.optional_host_permissions).toContain('<all_urls>');
-    const testBuild = JSON.parse(readFileSync(join(TEST_BUILD_DIR, 'manifest.json'), 'utf8'));
+    const testBuild = JSON.parse(readFileSync(join(DIAGNOSIS_TEST_BUILD_DIR, 'manifest.json'), 'utf8'));
     expect(testBuild.permissions).toEqual(expect.arrayContaining(['webRequest', 'webNavigation']));
   });
 
