@@ -180,6 +180,7 @@ function expectExplained(message: string, what: RegExp, fault: FaultKind) {
 
 /** Nothing the service sent was turned into markup or code on the page. */
 async function expectNothingInjected(page: Page, dialogs: string[]) {
+  // An assertion, not a lookup: no <img> from the service's text exists anywhere on the page.
   expect(await page.$$('img[src="x"]')).toHaveLength(0);
   expect(dialogs).toEqual([]);
 }
@@ -477,11 +478,11 @@ describe('fault matrix (Chromium)', () => {
         const date = days[index + 1] as string;
         inject(emulator, fault);
         await chooseOption(page, 'Day', { startsWith: date });
-        await page.waitForFunction(
-          (text) => document.body.innerText.includes(text),
-          { timeout: 20_000, polling: 100 },
-          `Could not load the statistics of ${date}: `,
-        );
+        await byRole(page, 'region', 'Logs', {
+          text: { contains: `Could not load the statistics of ${date}: ` },
+        })
+          .setTimeout(20_000)
+          .wait();
         const shown = await sectionText(page, 'Logs');
         const failure = shown.slice(shown.indexOf(`Could not load the statistics of ${date}: `));
         expectExplained(failure, new RegExp(`^Could not load the statistics of ${date}: `), fault);
@@ -515,16 +516,15 @@ describe('fault matrix (Chromium)', () => {
         loadButton()
           .map((e) => (e as HTMLButtonElement).disabled)
           .wait();
+      const loadEnabled = () =>
+        loadButton()
+          .setTimeout(10_000)
+          .filter((e) => !(e as HTMLButtonElement).disabled)
+          .wait();
       await byRole(page, 'img', { startsWith: `Queries per hour on ${newest}` }).wait();
       await runCells('Raw log', emulator, async (fault) => {
         await hourPassed();
-        await page.waitForFunction(
-          () =>
-            [...document.querySelectorAll('button')].some(
-              (button) => button.textContent === 'Load raw log' && !button.disabled,
-            ),
-          { timeout: 10_000, polling: 100 },
-        );
+        await loadEnabled();
         inject(emulator, fault);
         const failure = await pressAndWaitForOutcome(page, 'Load raw log', 30_000);
         expectExplained(failure, new RegExp(`^Could not download the raw log of ${newest}: `), fault);
@@ -540,13 +540,7 @@ describe('fault matrix (Chromium)', () => {
           // No log was served: the hour is not spent.
           expect(await loadDisabled()).toBe(false);
         }
-        await page.waitForFunction(
-          () =>
-            [...document.querySelectorAll('button')].some(
-              (button) => button.textContent === 'Load raw log' && !button.disabled,
-            ),
-          { timeout: 10_000, polling: 100 },
-        );
+        await loadEnabled();
         expect(await pressAndWaitForOutcome(page, 'Load raw log', 60_000)).toMatch(
           new RegExp(`^Loaded the raw log of ${newest}: `),
         );

@@ -13,6 +13,7 @@ import {
   expect,
   test,
   textOf,
+  waitForStatus,
 } from './harness/index.ts';
 
 /**
@@ -51,11 +52,11 @@ const bigDay = () => {
 async function openLogs(page: Page): Promise<void> {
   await configureExtension(page, { baseUrl: emulator.url, key: emulator.key, form: 'A' });
   await byRole(page, 'combobox', 'Day').wait();
-  // The day list arrives after the section appears.
-  await page.waitForFunction(() => {
-    const select = [...document.querySelectorAll('select')].find((s) => s.labels?.[0]?.textContent === 'Day');
-    return (select?.options.length ?? 0) > 0;
-  });
+  // The day list arrives after the section appears (a closed list's options are not rendered).
+  await byRole(page, 'option', undefined, {
+    within: { role: 'combobox', name: 'Day' },
+    includeHidden: true,
+  }).wait();
 }
 
 async function chooseDay(page: Page, date: string): Promise<void> {
@@ -89,6 +90,28 @@ async function dumpProgressText(page: Page): Promise<string | null> {
 const megabytesIn = (text: string | null) =>
   Number(/([\d.,]+) MB received/.exec(text ?? '')?.[1]?.replace(/,/g, '') ?? 0);
 
+/** The accessible description (aria-describedby) of the element with this role and name. */
+function descriptionOf(page: Page, role: string, name: string): Promise<string> {
+  return byRole(page, role, name)
+    .map((element) =>
+      (element.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .map((id) => (id ? (element.ownerDocument.getElementById(id)?.textContent ?? '') : ''))
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .wait();
+}
+
+/** How many table rows are in the page now, or in the table with this name. */
+async function countRows(page: Page, tableName?: string): Promise<number> {
+  const within = tableName === undefined ? undefined : { role: 'table', name: tableName };
+  const rows = await allByRole(page, 'row', undefined, { within });
+  await Promise.all(rows.map((row) => row.dispose()));
+  return rows.length;
+}
+
 async function isDisabled(page: Page, role: string, name: string): Promise<boolean> {
   return byRole(page, role, name)
     .map((element) => (element as HTMLButtonElement).disabled)
@@ -117,15 +140,17 @@ describe('Logs section (Chromium)', () => {
     );
 
     // The chart is drawn, not just present: its canvas has coloured pixels.
-    const drawn = await page.evaluate(() => {
-      const canvas = document.querySelector('canvas[aria-label^="Queries per hour"]') as HTMLCanvasElement;
-      const context = canvas.getContext('2d');
-      if (!context || canvas.width === 0) return 0;
-      const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
-      let coloured = 0;
-      for (let i = 3; i < pixels.length; i += 4) if ((pixels[i] ?? 0) > 0) coloured++;
-      return coloured;
-    });
+    const drawn = await byRole(page, 'img', { startsWith: 'Queries per hour' })
+      .map((element) => {
+        const canvas = element as HTMLCanvasElement;
+        const context = canvas.getContext?.('2d');
+        if (!context || canvas.width === 0) return 0;
+        const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+        let coloured = 0;
+        for (let i = 3; i < pixels.length; i += 4) if ((pixels[i] ?? 0) > 0) coloured++;
+        return coloured;
+      })
+      .wait();
     expect(drawn).toBeGreaterThan(1000);
     await byRole(page, 'img', { startsWith: 'Blocks per category' }).wait();
     await byRole(page, 'img', { startsWith: 'Request types' }).wait();
@@ -137,6 +162,36 @@ describe('Logs section (Chromium)', () => {
 
     // Another day: the chart follows the picker.
     await chooseDay(page, OLDER_DAY);
+  });
+
+  test("one click in the rankings adds a top allowed domain to the chosen profile's blocklist", async ({
+    chromium,
+  }) => {
+    const page = await chromium.openOptions();
+    await openLogs(page);
+    await hourlyChart(page, NEWEST_DAY);
+
+    // The profile the ranking buttons act on; its options arrive with the account's profiles.
+    const profileBox = { role: 'combobox', name: 'Profile for list changes' };
+    await byRole(page, 'option', 'kids1', { within: profileBox, includeHidden: true }).wait();
+    await chooseOption(page, 'Profile for list changes', 'kids1');
+
+    // The first "Blocklist <domain>" button of the top allowed domains.
+    const allowedTable = { role: 'table', name: 'Top allowed domains' };
+    const buttonName = await byRole(page, 'button', { startsWith: 'Blocklist ' }, { within: allowedTable })
+      .map((button) => button.getAttribute('aria-label') ?? '')
+      .wait();
+    const domain = buttonName.slice('Blocklist '.length);
+    expect(domain).toMatch(/^[a-z0-9.-]+\.[a-z]+$/);
+    expect(emulator.admin.state().profiles.kids1?.blocklist).not.toContain(domain);
+
+    await byRole(page, 'button', buttonName, { within: allowedTable }).click();
+    const outcome = await waitForStatus(page, /^(?!.*…$).+/, { name: 'List change', timeout: 20_000 });
+    expect(outcome).toMatch(
+      new RegExp(`^${domain.replace(/\./g, '\\.')} was added to the blocklist of profile kids1\\b`),
+    );
+    expect(emulator.admin.state().profiles.kids1?.blocklist).toContain(domain);
+    expect(emulator.admin.state().profiles.default?.blocklist).not.toContain(domain);
   });
 
   test('a day of 24 hours x 5,000 distinct domains is drawn well under a second after it arrives', async ({
@@ -158,7 +213,8 @@ describe('Logs section (Chromium)', () => {
     );
     expect(renderMs).toBeLessThan(1000);
     // Only a page of each ranking is in the document, with a way to see more.
-    expect(await page.evaluate(() => document.querySelectorAll('.ranked tbody tr').length)).toBeLessThan(200);
+    expect(await countRows(page)).toBeLessThan(200);
+    expect(await countRows(page, 'Top allowed domains')).toBeGreaterThan(1);
     await byRole(page, 'button', 'Show more allowed domains').wait();
   });
 
@@ -172,12 +228,9 @@ describe('Logs section (Chromium)', () => {
     await byRole(page, 'button', 'Load raw log').click();
     await byRole(page, 'button', 'Cancel').wait();
     // Progress moves: a first reading past 1 MB, then a later, larger one.
-    await page.waitForFunction(
-      () =>
-        /([\d.]+) MB received/.exec(
-          document.querySelector('progress')?.getAttribute('aria-valuetext') ?? '',
-        )?.[1] !== '0',
-    );
+    await byRole(page, 'progressbar', 'Raw log download')
+      .filter((bar) => /([\d.]+) MB received/.exec(bar.getAttribute('aria-valuetext') ?? '')?.[1] !== '0')
+      .wait();
     await expect
       .poll(async () => megabytesIn(await dumpProgressText(page)), { timeout: 20_000 })
       .toBeGreaterThan(1);
@@ -262,11 +315,7 @@ describe('Logs section (Chromium)', () => {
     await page.reload({ waitUntil: 'load' });
     await byRole(page, 'button', 'Load raw log').wait();
     await expect.poll(() => isDisabled(page, 'button', 'Load raw log')).toBe(true);
-    const note = await page.evaluate(() => {
-      const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Load raw log');
-      const id = button?.getAttribute('aria-describedby');
-      return id ? (document.getElementById(id)?.textContent ?? '') : '';
-    });
+    const note = await descriptionOf(page, 'button', 'Load raw log');
     expect(note).toMatch(/^Next raw log download allowed at \d{2}:\d{2}\.$/);
     expect(await isDisabled(page, 'button', 'Save to file')).toBe(true);
     // Only the one download reached the service.

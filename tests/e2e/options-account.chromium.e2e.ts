@@ -138,9 +138,9 @@ describe.each(FORMS)('Options account management, Form %s (Chromium)', (form) =>
     await byRole(page, 'button', 'Remove tracker.example.net from the blocklist').wait();
 
     await fillIn(page, 'Blocklist', 'textbox', 'Filter the blocklist', 'TRACKER');
-    await page.waitForFunction(
-      () => document.querySelectorAll('[aria-label="Blocklist entries"] li').length === 1,
-    );
+    await expect
+      .poll(() => listItems(page, 'Blocklist entries'))
+      .toEqual([expect.stringContaining('tracker.example.net')]);
 
     emulator.admin.injectFault({ kind: 'odd-reason', reason: 'Domain is on a protected list', count: 1 });
     await fillIn(page, 'Blocklist', 'textbox', 'Domains to add to the blocklist', 'ads.example.com');

@@ -49,7 +49,16 @@ const LAUNCH_ARGS = [
   // Console messages of every extension page and the worker, from the first one on.
   '--enable-logging=stderr',
   '--v=0',
+  // The tests read English names and texts (ui-contract.md) whatever the machine's language.
+  '--lang=en-US',
+  '--accept-lang=en-US',
 ];
+
+/**
+ * On Linux, Chromium's interface language (which `i18n.getMessage` follows) can come from the
+ * environment (LANGUAGE first) instead of --lang: pin that to English as well.
+ */
+const LAUNCH_ENV = { ...process.env, LANGUAGE: 'en_US:en' };
 
 export async function launchChromium(options: LaunchChromiumOptions = {}): Promise<ChromiumSession> {
   const ownsSite = !options.site;
@@ -63,6 +72,7 @@ export async function launchChromium(options: LaunchChromiumOptions = {}): Promi
       pipe: true,
       enableExtensions: true,
       args: [...LAUNCH_ARGS, ...(options.args ?? [])],
+      env: LAUNCH_ENV,
     });
     const output = captureBrowserOutput(browser.process(), isChromiumConsoleLine);
     const extensionId = await browser.installExtension(options.extensionDir ?? builtExtensionDirs().chrome);

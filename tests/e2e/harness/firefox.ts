@@ -61,6 +61,9 @@ export async function launchFirefox(options: LaunchFirefoxOptions = {}): Promise
     extraPrefsFirefox: {
       // Console messages of extension pages and the background script go to stdout.
       'devtools.console.stdout.content': true,
+      // The tests read English names and texts (ui-contract.md) whatever the machine's language.
+      'intl.locale.requested': 'en-US',
+      'intl.accept_languages': 'en-US',
     },
   });
   try {
