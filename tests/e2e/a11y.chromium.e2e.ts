@@ -12,7 +12,6 @@
  * of the page-diagnosis test build, which holds host access from install and may therefore read
  * any tab's address (lib/diagnosis/manifest.ts). That build is made once at the start of this file.
  */
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';

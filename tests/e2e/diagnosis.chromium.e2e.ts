@@ -5,8 +5,7 @@
  * optional permissions from install and offers a 10-second temporary allow. Host names that must
  * fail to resolve are mapped to ~NOTFOUND before the harness's catch-all rule.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, WebWorker } from 'puppeteer-core';
 import { beforeAll } from 'vitest';
