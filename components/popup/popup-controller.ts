@@ -36,6 +36,7 @@ import {
   scopeKey,
   settledChangesItem,
 } from '@/lib/settings/storage';
+import { getValues } from '@/lib/settings/validated-item';
 import { statisticsNeeded } from './popup-view';
 import { type AskWorkerForDomains, registrableDomainsOf } from './registrable';
 
@@ -142,24 +143,25 @@ export function createPopupController(deps: PopupDeps) {
     // the small settings, the scope's cached views as soon as the settings name the scope, and,
     // only for a host not seen before, loading the Public Suffix List (the heaviest part of the
     // popup: for a known host, its answer is remembered).
-    const placing = Promise.all([
-      deps.readTab().catch((): TabAddress => ({ url: undefined })),
-      registrableDomainsItem.getValue(),
-    ]).then(([tab, remembered]) => placeOf(tab, remembered));
-    const small = Promise.all([
-      addedTldsItem.getValue(),
-      defaultBlockItem.getValue(),
-      outboxItem.getValue(),
-      settledChangesItem.getValue(),
-    ]);
+    // The stored settings in one storage round trip.
+    const stored = getValues([
+      apiKeyItem,
+      connectionItem,
+      chosenProfileItem,
+      registrableDomainsItem,
+      addedTldsItem,
+      defaultBlockItem,
+      outboxItem,
+      settledChangesItem,
+    ] as const);
+    const placing = Promise.all([deps.readTab().catch((): TabAddress => ({ url: undefined })), stored]).then(
+      ([tab, [, , , remembered]]) => placeOf(tab, remembered),
+    );
+    const small = stored.then(([, , , , ...rest]) => rest);
     // Awaited later or not at all (early returns): a failure meanwhile must not go unhandled.
     small.catch(ignoreHere);
     placing.catch(ignoreHere);
-    const [key, connection, chosenProfile] = await Promise.all([
-      apiKeyItem.getValue(),
-      connectionItem.getValue(),
-      chosenProfileItem.getValue(),
-    ]);
+    const [key, connection, chosenProfile] = await stored;
     const form = connection.form;
     const profile = form === 'A' ? chosenProfile : undefined;
     const scope = scopeKey(form, profile);

@@ -11,6 +11,10 @@ export interface ValidatedItem<T> {
   readonly fallback: T;
   /** The stored shape's version (tests/unit/migrations checks a fixture for each one). */
   readonly version: number;
+  /** True when the item has migrations, which run before its first read. */
+  readonly migrates?: boolean;
+  /** Checks a raw stored value as `getValue` does: the fallback when it does not fit. */
+  parse(raw: unknown): T;
   getValue(): Promise<T>;
   /** Rejects (and writes nothing) when the value does not match the schema. */
   setValue(value: T): Promise<void>;
@@ -32,6 +36,24 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
   options: ValidatedItemOptions<z.infer<S>>,
 ): ValidatedItem<z.infer<S>> {
   type T = z.infer<S>;
+  const parse = (raw: unknown): T => {
+    const result = schema.safeParse(raw);
+    return result.success ? result.data : options.fallback;
+  };
+  const common = { key, fallback: options.fallback, version: options.version, parse };
+  if (options.migrations === undefined) {
+    // Nothing to migrate: plain reads and writes. (WXT's defineItem reads the value once more as
+    // soon as an item is defined, an extra storage round trip per item that every page paid.)
+    return {
+      ...common,
+      getValue: async () => parse(await storage.getItem(key)),
+      setValue: async (value) => {
+        await storage.setItem(key, schema.parse(value));
+      },
+      removeValue: () => storage.removeItem(key),
+      watch: (callback) => storage.watch(key, (raw) => callback(parse(raw))),
+    };
+  }
   // Defined on first use: WXT reads an item's version as soon as it is defined, and a page that
   // imports this module needs only a few of its items (the popup's first paint waits on them).
   let defined: WxtStorageItem<unknown, Record<string, unknown>> | undefined;
@@ -41,14 +63,9 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
       version: options.version,
       migrations: options.migrations,
     }));
-  const parse = (raw: unknown): T => {
-    const result = schema.safeParse(raw);
-    return result.success ? result.data : options.fallback;
-  };
   return {
-    key,
-    fallback: options.fallback,
-    version: options.version,
+    ...common,
+    migrates: true,
     getValue: async () => parse(await item().getValue()),
     setValue: async (value) => {
       await item().setValue(schema.parse(value));
@@ -56,4 +73,24 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
     removeValue: () => item().removeValue(),
     watch: (callback) => item().watch((raw) => callback(parse(raw))),
   };
+}
+
+type ValuesOf<Items extends readonly ValidatedItem<unknown>[]> = {
+  -readonly [I in keyof Items]: Items[I] extends ValidatedItem<infer T> ? T : never;
+};
+
+/**
+ * The values of several items in one storage round trip (one `get` per area), each checked like
+ * `getValue`. An item with migrations is read on its own, so its migrations still run first.
+ */
+export async function getValues<const Items extends readonly ValidatedItem<unknown>[]>(
+  items: Items,
+): Promise<ValuesOf<Items>> {
+  const plain = items.filter((item) => !item.migrates);
+  const read = new Map(
+    (await storage.getItems(plain.map((item) => item.key))).map(({ key, value }) => [key, value]),
+  );
+  return Promise.all(
+    items.map((item) => (item.migrates ? item.getValue() : item.parse(read.get(item.key) ?? null))),
+  ) as Promise<ValuesOf<Items>>;
 }

@@ -1,0 +1,54 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import * as z from 'zod/mini';
+import { defineValidatedItem, getValues } from '@/lib/settings/validated-item';
+
+beforeEach(() => fakeBrowser.reset());
+
+const count = defineValidatedItem('local:batchCount', z.int(), { fallback: 0, version: 1 });
+const names = defineValidatedItem('local:batchNames', z.array(z.string()), { fallback: [], version: 1 });
+const migrated = defineValidatedItem('local:batchMigrated', z.object({ n: z.int() }), {
+  fallback: { n: 0 },
+  version: 2,
+  migrations: { 2: (old) => ({ n: Number(old) }) },
+});
+
+describe('getValues', () => {
+  it('reads several items in one storage call, in order, each checked like getValue', async () => {
+    await fakeBrowser.storage.local.set({ batchCount: 7, batchNames: ['a', 3] });
+    const calls: unknown[] = [];
+    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
+    fakeBrowser.storage.local.get = ((keys: unknown) => {
+      calls.push(keys);
+      return get(keys as string[]);
+    }) as typeof fakeBrowser.storage.local.get;
+    // A stored value that does not fit its schema reads as the fallback.
+    expect(await getValues([count, names] as const)).toEqual([7, []]);
+    expect(calls).toEqual([['batchCount', 'batchNames']]);
+  });
+
+  it('runs an item’s migrations before reading it', async () => {
+    await fakeBrowser.storage.local.set({ batchMigrated: '5', batchCount: 1 });
+    expect(await getValues([migrated, count] as const)).toEqual([{ n: 5 }, 1]);
+  });
+
+  it('gives the fallbacks when nothing is stored', async () => {
+    expect(await getValues([count, names] as const)).toEqual([0, []]);
+  });
+});
+
+describe('an item without migrations', () => {
+  it('reads, writes, watches and removes its own key only', async () => {
+    const seen: number[] = [];
+    const stop = count.watch((value) => seen.push(value));
+    await count.setValue(4);
+    expect(await fakeBrowser.storage.local.get('batchCount')).toEqual({ batchCount: 4 });
+    expect(await count.getValue()).toBe(4);
+    await expect(count.setValue(1.5)).rejects.toThrow();
+    expect(await count.getValue()).toBe(4);
+    await count.removeValue();
+    expect(await count.getValue()).toBe(0);
+    stop();
+    expect(seen).toEqual([4, 0]);
+  });
+});
