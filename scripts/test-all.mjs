@@ -69,6 +69,14 @@ const STEPS = [
   vitest('e2e tests (Chromium, Firefox)', ['-c', 'vitest.e2e.config.ts'], 'vitest-e2e.json', {
     E2E_SKIP_BUILD: '1',
   }),
+  // The README's first command, as a newcomer without a display runs it: it fails unless the popup
+  // shows the demo site blocked and both screenshots are written (demo-screenshots/).
+  {
+    name: 'npm run demo (headless)',
+    kind: 'check',
+    command: ['npm', 'run', 'demo'],
+    env: { DISPLAY: '', WAYLAND_DISPLAY: '' },
+  },
 ];
 // ────────────────────────────────────────────────────────────────────────────────────────────
 
