@@ -18,6 +18,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import type { EmulatorHandle } from '../../emulator/index.ts';
+import { QUIET_CHROMIUM_ARGS } from './harness/chromium.ts';
 import { buildDiagnosisTestBuild } from './harness/diagnosis-build.ts';
 import { describe, expect, type SiteServer, test } from './harness/index.ts';
 import { CHROMIUM_EXECUTABLE, E2E_BUILD_SNAPSHOTS_DIR } from './harness/paths.ts';
@@ -58,14 +59,7 @@ async function launch(colorScheme: 'light' | 'dark'): Promise<Session> {
       '--headless=new',
       `--disable-extensions-except=${extensionDir}`,
       `--load-extension=${extensionDir}`,
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--host-resolver-rules=MAP * 127.0.0.1',
-      '--lang=en-US',
+      ...QUIET_CHROMIUM_ARGS,
     ],
   });
   try {

@@ -37,21 +37,29 @@ export interface LaunchChromiumOptions {
   args?: string[];
 }
 
-const LAUNCH_ARGS = [
+/**
+ * Headless Chromium on this closed network (no background connections, no first-run page), with
+ * every site name reaching the local site server (site tabs use real-looking host names) and the
+ * interface in English: what any launch here needs, whatever the driver.
+ */
+export const QUIET_CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
-  // Site tabs use real-looking host names; all of them reach the local site server.
   '--host-resolver-rules=MAP * 127.0.0.1',
-  // Console messages of every extension page and the worker, from the first one on.
-  '--enable-logging=stderr',
-  '--v=0',
   // The tests read English names and texts (ui-contract.md) whatever the machine's language.
   '--lang=en-US',
   '--accept-lang=en-US',
+];
+
+const LAUNCH_ARGS = [
+  ...QUIET_CHROMIUM_ARGS,
+  // Console messages of every extension page and the worker, from the first one on.
+  '--enable-logging=stderr',
+  '--v=0',
 ];
 
 /**
