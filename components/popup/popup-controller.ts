@@ -140,10 +140,9 @@ export function createPopupController(deps: PopupDeps) {
 
   async function start(): Promise<void> {
     // Everything overlaps, so the slowest alone sets the time to the verdict: reading the tab and
-    // the small settings, the scope's cached views as soon as the settings name the scope, and,
-    // only for a host not seen before, loading the Public Suffix List (the heaviest part of the
-    // popup: for a known host, its answer is remembered).
-    // The stored settings in one storage round trip.
+    // the stored settings (in one storage round trip), the scope's cached views as soon as the
+    // settings name the scope, and, only for a host not seen before, asking the worker for its
+    // registrable domain (for a known host, the answer is remembered).
     const stored = getValues([
       apiKeyItem,
       connectionItem,
@@ -214,8 +213,8 @@ export function createPopupController(deps: PopupDeps) {
 
   /**
    * The tab's host and its registrable domain: remembered, or worked out with the Public Suffix
-   * List (by the worker, which has it loaded) and then remembered (the verdict of a new host still waits for it, so the domain the
-   * buttons act on is never shown wrong first).
+   * List (by the worker, which has it loaded) and then remembered. The verdict of a new host
+   * waits for it, so the domain the buttons act on is never shown wrong first.
    */
   function placeOf(tab: TabAddress, remembered: RememberedDomains) {
     const host = tab.url === undefined ? null : hostnameFromUrl(tab.url);
@@ -225,7 +224,7 @@ export function createPopupController(deps: PopupDeps) {
     const asked = registrableDomainsOf([host], deps.askWorkerForDomains ?? (async () => null));
     const registrable = asked.then(([found]) => {
       const domain = found ?? host;
-      // Not awaited: a failed write only means the list is loaded again next time.
+      // Not awaited: a failed write only means the worker is asked again next time.
       registrableDomainsItem.setValue(rememberRegistrable(remembered, host, domain)).catch(ignoreHere);
       return domain;
     });
