@@ -19,15 +19,23 @@ export function useFailingRegistration(): RegistrationOutcome | null {
   const [outcome, setOutcome] = useState<RegistrationOutcome | null>(null);
   useEffect(() => {
     let live = true;
+    // A change seen while the first read is on its way is newer than what that read brings.
+    const changed = { settings: false, outcome: false };
     const unwatch = [
-      dynamicIpSettingsItem.watch((settings) => setEnabled(settings.enabled)),
-      registrationOutcomeItem.watch(setOutcome),
+      dynamicIpSettingsItem.watch((settings) => {
+        changed.settings = true;
+        setEnabled(settings.enabled);
+      }),
+      registrationOutcomeItem.watch((last) => {
+        changed.outcome = true;
+        setOutcome(last);
+      }),
     ];
     void Promise.all([dynamicIpSettingsItem.getValue(), registrationOutcomeItem.getValue()])
       .then(([settings, last]) => {
         if (!live) return;
-        setEnabled(settings.enabled);
-        setOutcome(last);
+        if (!changed.settings) setEnabled(settings.enabled);
+        if (!changed.outcome) setOutcome(last);
       })
       // Unreadable storage: the popup says so elsewhere; this line simply stays away.
       .catch(() => undefined);
