@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'preact/hooks';
-import { browser } from 'wxt/browser';
 import type { Membership } from '@/lib/cache/list-changes';
 import {
   endTimeText,
@@ -8,6 +7,7 @@ import {
   timeLeftText,
 } from '@/lib/diagnosis/temporary-allow';
 import { t } from '@/lib/i18n';
+import { askWorker } from '@/lib/messaging/ask-worker';
 import {
   type ChangeOutcome,
   changeOutcomeSchema,
@@ -34,15 +34,9 @@ export function workerDidNotAnswer(): ChangeOutcome {
 }
 
 /** Sends a request to the worker and reads its answer; never rejects. */
-export async function askWorker(request: Request): Promise<TemporaryAllowResponse> {
-  try {
-    const answer = await browser.runtime.sendMessage(request);
-    const schema = request.type === 'temporary-allow' ? temporaryAllowResponseSchema : changeOutcomeSchema;
-    const parsed = schema.safeParse(answer);
-    return parsed.success ? parsed.data : workerDidNotAnswer();
-  } catch {
-    return workerDidNotAnswer();
-  }
+export async function askWorkerToAllow(request: Request): Promise<TemporaryAllowResponse> {
+  const schema = request.type === 'temporary-allow' ? temporaryAllowResponseSchema : changeOutcomeSchema;
+  return (await askWorker(request, schema)) ?? workerDidNotAnswer();
 }
 
 /** The running temporary allows, following the worker's changes. */
@@ -99,7 +93,7 @@ export function TemporaryAllow({
   account,
   membership,
   allows,
-  ask = askWorker,
+  ask = askWorkerToAllow,
   now = Date.now,
 }: TemporaryAllowProps) {
   const running = findTemporaryAllow(allows, { domain, profile, account });

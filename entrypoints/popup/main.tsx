@@ -6,11 +6,11 @@ import { askWorkerForDomains } from '@/components/popup/registrable';
 import { workerDidNotAnswer } from '@/components/popup/TemporaryAllow';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { messageLocale } from '@/lib/i18n';
+import { askWorker } from '@/lib/messaging/ask-worker';
 import {
   type ChangeOutcome,
   changeOutcomeSchema,
   type ListChange,
-  type Request,
   retryOutboxResponseSchema,
 } from '@/lib/messaging/protocol';
 import { themeItem } from '@/lib/settings/storage';
@@ -34,23 +34,11 @@ async function readTab(): Promise<TabAddress> {
 }
 
 async function submitChange(change: ListChange): Promise<ChangeOutcome> {
-  try {
-    const request: Request = { type: 'submit-change', change };
-    const parsed = changeOutcomeSchema.safeParse(await browser.runtime.sendMessage(request));
-    return parsed.success ? parsed.data : workerDidNotAnswer();
-  } catch {
-    return workerDidNotAnswer();
-  }
+  return (await askWorker({ type: 'submit-change', change }, changeOutcomeSchema)) ?? workerDidNotAnswer();
 }
 
 async function retryOutbox(): Promise<number | null> {
-  try {
-    const request: Request = { type: 'retry-outbox' };
-    const parsed = retryOutboxResponseSchema.safeParse(await browser.runtime.sendMessage(request));
-    return parsed.success ? parsed.data.pending : null;
-  } catch {
-    return null;
-  }
+  return (await askWorker({ type: 'retry-outbox' }, retryOutboxResponseSchema))?.pending ?? null;
 }
 
 const controller = createPopupController({
