@@ -1,4 +1,5 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { listName } from '@/lib/api/attempts';
 import { t, tParts } from '@/lib/i18n';
 import type { ListChange } from '@/lib/messaging/protocol';
 import { type PageDiagnosis, PageDiagnosisPanel, pageKnowledge, usePageDiagnosis } from './FailedHostsList';
@@ -185,7 +186,7 @@ function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) 
             {view.pending.map((entry) => (
               <li key={entry.id}>
                 {t(entry.change.op === 'add' ? 'popup.pendingAdd' : 'popup.pendingRemove', {
-                  list: t(`common.${entry.change.list}`),
+                  list: listName(entry.change.list),
                 })}
                 {entry.lastError ? ` ${t('popup.lastAttempt', { reason: entry.lastError })}` : ''}
               </li>

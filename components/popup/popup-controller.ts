@@ -3,6 +3,7 @@
  * once, answers from them, refreshes what is stale in the background, and sends one-click changes
  * to the worker's outbox. The view subscribes to its state (PopupApp.tsx).
  */
+import { listName } from '@/lib/api/attempts';
 import { isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { localDate } from '@/lib/cache/freshness';
@@ -375,24 +376,17 @@ export function createPopupController(deps: PopupDeps) {
       const current = ready();
       if (current === null) return Promise.resolve();
       const change: ListChange = { op, list, domain, profile: current.profile, source: 'popup' };
-      const listName = t(`common.${list}`);
+      const words = { domain, list: listName(list) };
       const { profile } = current;
       const progress =
         profile === undefined
-          ? t(op === 'add' ? 'popup.adding' : 'popup.removing', { domain, list: listName })
-          : t(op === 'add' ? 'popup.addingProfile' : 'popup.removingProfile', {
-              domain,
-              list: listName,
-              profile,
-            });
+          ? t(op === 'add' ? 'popup.adding' : 'popup.removing', words)
+          : t(op === 'add' ? 'popup.addingProfile' : 'popup.removingProfile', { ...words, profile });
       let undo: Omit<UndoOffer, 'change'>;
       if (before === 'none') {
-        undo = {
-          description: t('popup.undoTakeOff', { domain, list: listName }),
-          progress: t('popup.undoingTakeOff', { domain, list: listName }),
-        };
+        undo = { description: t('popup.undoTakeOff', words), progress: t('popup.undoingTakeOff', words) };
       } else {
-        const back = { domain, list: t(`common.${before}`) };
+        const back = { domain, list: listName(before) };
         undo = { description: t('popup.undoPutBack', back), progress: t('popup.undoingPutBack', back) };
       }
       return submit(change, progress, { before, undo });
