@@ -157,10 +157,6 @@ export async function deliverChange(client: DnsFilterApi, change: ListChange): P
 const sameChange = (a: ListChange, b: ListChange) =>
   a.op === b.op && a.list === b.list && a.domain === b.domain && a.profile === b.profile;
 
-/**
- * Writes a change to the outbox and returns its entry. The same change already waiting is not
- * queued twice: its entry is returned instead.
- */
 /** The outbox already holds OUTBOX_LIMIT changes: nothing more is queued until some are sent. */
 export class OutboxFullError extends Error {
   constructor() {
@@ -169,7 +165,11 @@ export class OutboxFullError extends Error {
   }
 }
 
-/** Rejects with OutboxFullError, writing nothing, when the outbox is full. */
+/**
+ * Writes a change to the outbox and returns its entry. The same change already waiting is not
+ * queued twice: its entry is returned instead. Rejects with OutboxFullError, writing nothing,
+ * when the outbox is full.
+ */
 export async function enqueueChange(change: ListChange, now: () => number = Date.now): Promise<OutboxEntry> {
   return exclusively('outbox', async () => {
     const entries = await outboxItem.getValue();

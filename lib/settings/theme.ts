@@ -6,8 +6,9 @@
  * before its verdict, so each page also keeps a copy in the extension origin's `localStorage`,
  * which a classic script (public/theme-init.js, `defer blocking="render"`) reads before the first
  * paint: render-blocking but not parser-blocking, so it costs the popup no time (a plain blocking
- * script in <head> held the popup's verdict back by about 15 ms). Once the page runs, `followStoredTheme` reads storage when the browser is idle and
- * corrects the copy if they differ (a restored backup, a cleared localStorage).
+ * script in <head> held the popup's verdict back by about 15 ms). Once the page runs,
+ * `followStoredTheme` reads storage when the browser is idle and corrects the copy if they differ
+ * (a restored backup, a cleared localStorage).
  *
  * The stylesheets (components/theme.css) switch on `data-theme` on <html>: absent means "system".
  */
