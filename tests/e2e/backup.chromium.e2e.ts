@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
+import { allowDownloads } from './harness/downloads.ts';
 import {
   byRole,
   type ChromiumSession,
@@ -30,7 +31,7 @@ const MENU_SWITCH = { contains: 'right-click menu' };
  * the browser's temporary files come and go).
  */
 async function downloadInto(browser: Browser, folder: string): Promise<() => Promise<string>> {
-  const session = await browser.target().createCDPSession();
+  const session = await allowDownloads(browser, folder);
   const completed: string[] = [];
   const waiting: Array<(path: string) => void> = [];
   session.on('Browser.downloadProgress', (event) => {
@@ -38,12 +39,6 @@ async function downloadInto(browser: Browser, folder: string): Promise<() => Pro
     const next = waiting.shift();
     if (next) next(event.filePath);
     else completed.push(event.filePath);
-  });
-  await session.send('Browser.setDownloadBehavior', {
-    // Saved under the download's id: two exports of one day share a suggested name.
-    behavior: 'allowAndName',
-    downloadPath: folder,
-    eventsEnabled: true,
   });
   return () => {
     const done = completed.shift();

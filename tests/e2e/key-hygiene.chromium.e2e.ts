@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll } from 'vitest';
 import { type EmulatorHandle, startEmulator } from '../../emulator/index.ts';
+import { allowDownloads } from './harness/downloads.ts';
 import {
   allByRole,
   byRole,
@@ -70,12 +71,7 @@ test('the key stays in storage.local and nowhere else, whatever the user does (C
   const downloadUrls: string[] = [];
   const downloadNames: string[] = [];
   try {
-    const cdp = await chromium.browser.target().createCDPSession();
-    await cdp.send('Browser.setDownloadBehavior', {
-      behavior: 'allowAndName',
-      downloadPath: downloads,
-      eventsEnabled: true,
-    });
+    const cdp = await allowDownloads(chromium.browser, downloads);
     let completed = 0;
     cdp.on('Browser.downloadWillBegin', (event) => {
       downloadUrls.push(event.url);

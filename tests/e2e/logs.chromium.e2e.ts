@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type EmulatorHandle, startEmulator } from '../../emulator/index.ts';
+import { allowDownloads } from './harness/downloads.ts';
 import {
   allByRole,
   byRole,
@@ -348,12 +349,7 @@ describe('Logs section (Chromium)', () => {
   }) => {
     const downloads = await mkdtemp(join(tmpdir(), 'logs-e2e-'));
     try {
-      const cdp = await chromium.browser.target().createCDPSession();
-      await cdp.send('Browser.setDownloadBehavior', {
-        behavior: 'allowAndName',
-        downloadPath: downloads,
-        eventsEnabled: true,
-      });
+      const cdp = await allowDownloads(chromium.browser, downloads);
       const started = new Promise<{ url: string; guid: string; suggestedFilename: string }>((resolve) =>
         cdp.once('Browser.downloadWillBegin', resolve),
       );
