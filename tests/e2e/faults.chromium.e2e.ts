@@ -15,6 +15,7 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll } from 'vitest';
 import type { EmulatorHandle, FaultKind } from '../../emulator/index.ts';
+import { removeStoredKeys, storedValue, storeValues, watchDialogs } from './harness/extension-storage.ts';
 import {
   allByRole,
   byRole,
@@ -105,44 +106,10 @@ afterAll(() => {
 // ---------------------------------------------------------------------------------------------
 // Shared steps
 
-type ExtensionGlobal = {
-  chrome: {
-    storage: {
-      local: {
-        set(items: Record<string, unknown>): Promise<void>;
-        get(keys: string | null): Promise<Record<string, unknown>>;
-        remove(keys: string | string[]): Promise<void>;
-      };
-    };
-  };
-};
-
-function storageSet(page: Page, items: Record<string, unknown>): Promise<void> {
-  return page.evaluate(
-    (values) => (globalThis as unknown as ExtensionGlobal).chrome.storage.local.set(values),
-    items,
-  );
-}
-
-function storageRemove(page: Page, match: string): Promise<void> {
-  return page.evaluate(async (pattern) => {
-    const local = (globalThis as unknown as ExtensionGlobal).chrome.storage.local;
-    const keys = Object.keys(await local.get(null)).filter((key) => new RegExp(pattern).test(key));
-    await local.remove(keys);
-  }, match);
-}
-
-function storageGet(page: Page, key: string): Promise<unknown> {
-  return page.evaluate(
-    async (name) => (await (globalThis as unknown as ExtensionGlobal).chrome.storage.local.get(name))[name],
-    key,
-  );
-}
-
 /** Options page, short client time limit, saved settings for the emulator (Form A). */
 async function setUp(chromium: ChromiumSession, emulator: EmulatorHandle): Promise<Page> {
   const page = await chromium.openOptions();
-  await storageSet(page, { testOnlyApiTimeoutMs: CLIENT_TIMEOUT_MS });
+  await storeValues(page, { testOnlyApiTimeoutMs: CLIENT_TIMEOUT_MS });
   expect(await configureExtension(page, { baseUrl: emulator.url, key: emulator.key, form: 'A' })).toMatch(
     /^Saved/,
   );
@@ -183,15 +150,6 @@ async function expectNothingInjected(page: Page, dialogs: string[]) {
   // An assertion, not a lookup: no <img> from the service's text exists anywhere on the page.
   expect(await page.$$('img[src="x"]')).toHaveLength(0);
   expect(dialogs).toEqual([]);
-}
-
-function watchDialogs(page: Page): string[] {
-  const seen: string[] = [];
-  page.on('dialog', (dialog) => {
-    seen.push(dialog.message());
-    void dialog.dismiss();
-  });
-  return seen;
 }
 
 async function runCells(
@@ -331,7 +289,7 @@ describe('fault matrix (Chromium)', () => {
       const tab = await chromium.openSiteTab('blocked-demo.example', '/page');
       await runCells('Popup open', emulator, async (fault) => {
         // Nothing cached: the popup must ask the service (profiles and both lists at once).
-        await storageRemove(options, '^(cachedLists|profilesCache|cachedBlockedToday)');
+        await removeStoredKeys(options, '^(cachedLists|profilesCache|cachedBlockedToday)');
         inject(emulator, fault, 3);
         const popup = await chromium.openPopup(tab);
         try {
@@ -390,7 +348,7 @@ describe('fault matrix (Chromium)', () => {
               new RegExp(`^Could not add ${domain} to the whitelist of profile default: `),
               fault,
             );
-            expect(await storageGet(options, 'outbox')).toEqual([]);
+            expect(await storedValue(options, 'outbox')).toEqual([]);
           } else {
             // Not delivered: kept in this browser and retried.
             expectExplained(
@@ -399,7 +357,7 @@ describe('fault matrix (Chromium)', () => {
               fault,
             );
             expect(outcome).toContain('It is kept in this browser and sent automatically.');
-            const queued = (await storageGet(options, 'outbox')) as { change: { domain: string } }[];
+            const queued = (await storedValue(options, 'outbox')) as { change: { domain: string } }[];
             expect(queued.map((entry) => entry.change.domain)).toEqual([domain]);
             expect(await listItems(popup, 'Waiting to be sent')).toEqual([
               expect.stringMatching(/^Pending: add to the whitelist/),
@@ -414,7 +372,7 @@ describe('fault matrix (Chromium)', () => {
             new RegExp(`^${domain.replace(/\./g, '\\.')} was added to the whitelist of profile default`),
           );
           expect(whitelist()).toContain(domain);
-          expect(await storageGet(options, 'outbox')).toEqual([]);
+          expect(await storedValue(options, 'outbox')).toEqual([]);
         } finally {
           await popup.close();
           await tab.close();
@@ -510,7 +468,7 @@ describe('fault matrix (Chromium)', () => {
       // The hourly rule is not what this test is about: the emulator's guard is off, and the
       // browser's record is removed between attempts where the test says the hour has passed.
       emulator.admin.setDumpGuard(false);
-      const hourPassed = () => storageRemove(page, '^lastLogDump$');
+      const hourPassed = () => removeStoredKeys(page, '^lastLogDump$');
       const loadButton = () => byRole(page, 'button', 'Load raw log');
       const loadDisabled = () =>
         loadButton()

@@ -16,6 +16,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll } from 'vitest';
 import { createRequestListener } from '../../emulator/http.ts';
 import { EmulatorRuntime } from '../../emulator/runtime.ts';
+import { watchDialogs } from './harness/extension-storage.ts';
 import {
   byRole,
   type ChromiumSession,
@@ -156,16 +157,6 @@ afterAll(async () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-
-/** Dialogs that would mean a script ran. */
-function watchDialogs(page: Page): string[] {
-  const seen: string[] = [];
-  page.on('dialog', (dialog) => {
-    seen.push(dialog.message());
-    void dialog.dismiss();
-  });
-  return seen;
-}
 
 /** Nothing was injected and nothing ran; the page lays out the long strings without overflowing. */
 async function expectInert(page: Page, dialogs: string[]) {

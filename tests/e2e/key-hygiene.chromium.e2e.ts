@@ -15,6 +15,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll } from 'vitest';
 import { type EmulatorHandle, startEmulator } from '../../emulator/index.ts';
 import { allowDownloads } from './harness/downloads.ts';
+import { storeValues } from './harness/extension-storage.ts';
 import {
   allByRole,
   byRole,
@@ -83,11 +84,7 @@ test('the key stays in storage.local and nowhere else, whatever the user does (C
 
     // Setup: typed into a masked field, saved, tested.
     const options = await chromium.openOptions();
-    await options.evaluate(() =>
-      (
-        globalThis as unknown as { chrome: { storage: { local: { set(v: object): Promise<void> } } } }
-      ).chrome.storage.local.set({ testOnlyApiTimeoutMs: 2000 }),
-    );
+    await storeValues(options, { testOnlyApiTimeoutMs: 2000 });
     expect(await keyFieldType(options)).toBe('password');
     expect(await configureExtension(options, { baseUrl: emulator.url, key: KEY, form: 'A' })).toMatch(
       /^Saved/,

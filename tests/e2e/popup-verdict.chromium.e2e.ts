@@ -5,6 +5,7 @@
  * statistics show ads.example.net blocked by a category.
  */
 import type { Page } from 'puppeteer-core';
+import { storeValues } from './harness/extension-storage.ts';
 import {
   type ApiFormName,
   allByRole,
@@ -64,15 +65,6 @@ async function marks(popup: Page): Promise<string[]> {
   return popup.evaluate(() => performance.getEntriesByType('mark').map((mark) => mark.name));
 }
 
-/** Adds from-this-browser settings as the options page stores them (lib/settings/storage.ts). */
-async function storeLocally(page: Page, values: Record<string, unknown>) {
-  type ExtensionGlobal = { chrome: { storage: { local: { set(items: unknown): Promise<void> } } } };
-  await page.evaluate(
-    (items) => (globalThis as unknown as ExtensionGlobal).chrome.storage.local.set(items),
-    values,
-  );
-}
-
 describe('verdicts (Chromium)', () => {
   test('each kind of verdict, with its reason and the performance marks', async ({ chromium, emulator }) => {
     const options = await setUp(chromium, emulator);
@@ -112,13 +104,13 @@ describe('verdicts (Chromium)', () => {
     const viewCalls = /^((whitelist|blocklist|profiles)\/list|logs\/getstats)$/;
     expect(popupCalls.filter((call) => viewCalls.test(call.action))).toEqual([]);
 
-    await storeLocally(options, { addedTlds: { 'A:default': ['.xyz'] } });
+    await storeValues(options, { addedTlds: { 'A:default': ['.xyz'] } });
     const tldBlocked = await popupOn(chromium, 'files.xyz');
     expect(await verdict(tldBlocked, 'Blocked')).toBe(
       'Blocked: the top-level domain .xyz was blocked for profile default from this browser.',
     );
 
-    await storeLocally(options, { defaultBlock: { 'A:default': { enabled: true, at: Date.now() } } });
+    await storeValues(options, { defaultBlock: { 'A:default': { enabled: true, at: Date.now() } } });
     const defaultBlocked = await popupOn(chromium, 'weather.example.com');
     expect(await verdict(defaultBlocked, 'Blocked')).toBe(
       'Blocked: default-block was turned on for profile default from this browser, and weather.example.com is not on the whitelist.',
