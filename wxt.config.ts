@@ -12,6 +12,22 @@ const GECKO_ID = 'dns-filter-companion@example.org';
 // other build leaves the floor pages out.
 const BENCH_BUILD = process.env.WXT_BENCH;
 const WITH_FLOOR = BENCH_BUILD === 'floor';
+// Each floor page is generated here around a script bundled on its own (entrypoints/floor.tsx
+// says why).
+const FLOOR_PAGES = ['floor', 'floor-storage'];
+const floorPage = (name: string) => `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${name}</title>
+    <script type="module" src="/${name}.js"></script>
+  </head>
+  <body>
+    <div id="app"></div>
+  </body>
+</html>
+`;
 
 // Page diagnosis asks for its permissions at runtime (lib/diagnosis/manifest.ts). Its e2e tests
 // need them granted at install, which DIAGNOSIS_PERMISSIONS_AT_INSTALL=1 does, in a folder of its
@@ -50,6 +66,11 @@ export default defineConfig({
     'zip:start': () => {
       if (BENCH_BUILD || DIAGNOSIS_TEST_BUILD)
         throw new Error('Unset WXT_BENCH and DIAGNOSIS_PERMISSIONS_AT_INSTALL before `npm run zip`.');
+    },
+    // The floor pages: each loads its script (entrypoints/floor*.tsx) as the popup loads its own.
+    'build:publicAssets': (_wxt, files) => {
+      if (!WITH_FLOOR) return;
+      for (const name of FLOOR_PAGES) files.push({ relativeDest: `${name}.html`, contents: floorPage(name) });
     },
     'entrypoints:resolved': (_wxt, entrypoints) => {
       if (WITH_FLOOR) return;

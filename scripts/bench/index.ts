@@ -38,7 +38,7 @@ const groups = new Set<Group>(
 /** Run counts: enough for a stable median, few enough for a few minutes on two cores. */
 const RUNS = quick
   ? { warm: 4, bigLists: 2, cold: 2, stats: 2, dump: 1, workerBlocks: 2, verdict: 3 }
-  : { warm: 15, bigLists: 7, cold: 7, stats: 5, dump: 3, workerBlocks: 3, verdict: 7 };
+  : { warm: 30, bigLists: 7, cold: 7, stats: 5, dump: 3, workerBlocks: 3, verdict: 7 };
 
 const log = (line: string) => console.log(line);
 

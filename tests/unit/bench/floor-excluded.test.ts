@@ -25,4 +25,14 @@ describe('floor pages in builds', () => {
       'floorplan',
     ]);
   });
+
+  it('a normal build writes no floor page', async () => {
+    const { default: config } = await import('../../../wxt.config');
+    const hook = (config.hooks as Record<string, (wxt: unknown, files: { relativeDest: string }[]) => void>)[
+      'build:publicAssets'
+    ];
+    const files: { relativeDest: string }[] = [];
+    hook?.({}, files);
+    expect(files).toEqual([]);
+  });
 });
