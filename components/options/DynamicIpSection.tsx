@@ -30,8 +30,13 @@ function useStored<T>(
   const [value, setValue] = useState<T>(initial);
   useEffect(() => {
     let live = true;
-    void item.getValue().then((stored) => live && setValue(stored));
-    const unwatch = item.watch(setValue);
+    // A change seen while the first read was on its way is newer than what that read returns.
+    let changed = false;
+    void item.getValue().then((stored) => live && !changed && setValue(stored));
+    const unwatch = item.watch((next) => {
+      changed = true;
+      setValue(next);
+    });
     return () => {
       live = false;
       unwatch();

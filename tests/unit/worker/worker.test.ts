@@ -132,6 +132,12 @@ describe('MV3 wiring', () => {
 
   it('the menu follows the setting and the profiles without duplicate ids', async () => {
     await installed('update');
+    // Setting up lists the account's profiles in the background; the profiles written below must
+    // come after that listing, or it overwrites them.
+    await until(
+      () => profilesCacheItem.getValue(),
+      (cache) => cache?.profiles.includes('kids1') === true,
+    );
     await contextMenuSettingsItem.setValue({ enabled: false });
     await until(
       () => menus.size,
