@@ -1,19 +1,22 @@
 /**
  * Every message between extension pages and the background worker, in one place. Both sides
  * validate with these schemas: a message that does not parse is ignored, and so is any message
- * that does not come from this extension's own pages.
+ * that does not come from this extension's own pages. The larger schemas are built on first use
+ * (`z.lazy`): every page loads this module, and most never parse a request.
  */
 import * as z from 'zod/mini';
 
 /** A one-click change to a domain list, as the popup, the context menu or a shortcut asks for it. */
-export const listChangeSchema = z.object({
-  op: z.enum(['add', 'remove']),
-  list: z.enum(['whitelist', 'blocklist']),
-  domain: z.string().check(z.minLength(1), z.maxLength(253)),
-  /** Form A profile; omitted in Form B (whole account). */
-  profile: z.optional(z.string()),
-  source: z.enum(['popup', 'menu', 'shortcut', 'temporary-allow', 'logs']),
-});
+export const listChangeSchema = z.lazy(() =>
+  z.object({
+    op: z.enum(['add', 'remove']),
+    list: z.enum(['whitelist', 'blocklist']),
+    domain: z.string().check(z.minLength(1), z.maxLength(253)),
+    /** Form A profile; omitted in Form B (whole account). */
+    profile: z.optional(z.string()),
+    source: z.enum(['popup', 'menu', 'shortcut', 'temporary-allow', 'logs']),
+  }),
+);
 export type ListChange = z.infer<typeof listChangeSchema>;
 
 /** What the sender learns about a submitted change. */
@@ -24,30 +27,32 @@ export const changeOutcomeSchema = z.object({
 });
 export type ChangeOutcome = z.infer<typeof changeOutcomeSchema>;
 
-export const requestSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('submit-change'), change: listChangeSchema }),
-  // Worker: runs a dynamic IP registration now; answers `RegisterNowResponse`.
-  z.object({ type: z.literal('register-now') }),
-  // Worker: sends waiting outbox changes now, ignoring their backoff; answers `RetryOutboxResponse`.
-  z.object({ type: z.literal('retry-outbox') }),
-  // Worker: whitelists a domain for a while (lib/diagnosis/temporary-allow.ts); answers
-  // `TemporaryAllowResponse`. `before` is where the popup's lists last put the domain.
-  z.object({
-    type: z.literal('temporary-allow'),
-    domain: z.string().check(z.minLength(1), z.maxLength(253)),
-    profile: z.optional(z.string()),
-    durationMs: z.int().check(z.gte(1_000), z.lte(24 * 60 * 60_000)),
-    before: z.enum(['none', 'whitelist', 'blocklist']),
-  }),
-  // Worker: the registrable domain of each host (Public Suffix List), so the popup need not load
-  // the list itself (about 47 kB gzipped); answers `RegistrableDomainsResponse`.
-  z.object({
-    type: z.literal('registrable-domains'),
-    hosts: z
-      .array(z.string().check(z.minLength(1), z.maxLength(253)))
-      .check(z.minLength(1), z.maxLength(100)),
-  }),
-]);
+export const requestSchema = z.lazy(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('submit-change'), change: listChangeSchema }),
+    // Worker: runs a dynamic IP registration now; answers `RegisterNowResponse`.
+    z.object({ type: z.literal('register-now') }),
+    // Worker: sends waiting outbox changes now, ignoring their backoff; answers `RetryOutboxResponse`.
+    z.object({ type: z.literal('retry-outbox') }),
+    // Worker: whitelists a domain for a while (lib/diagnosis/temporary-allow.ts); answers
+    // `TemporaryAllowResponse`. `before` is where the popup's lists last put the domain.
+    z.object({
+      type: z.literal('temporary-allow'),
+      domain: z.string().check(z.minLength(1), z.maxLength(253)),
+      profile: z.optional(z.string()),
+      durationMs: z.int().check(z.gte(1_000), z.lte(24 * 60 * 60_000)),
+      before: z.enum(['none', 'whitelist', 'blocklist']),
+    }),
+    // Worker: the registrable domain of each host (Public Suffix List), so the popup need not load
+    // the list itself (about 47 kB gzipped); answers `RegistrableDomainsResponse`.
+    z.object({
+      type: z.literal('registrable-domains'),
+      hosts: z
+        .array(z.string().check(z.minLength(1), z.maxLength(253)))
+        .check(z.minLength(1), z.maxLength(100)),
+    }),
+  ]),
+);
 export type Request = z.infer<typeof requestSchema>;
 
 /** Answer to 'register-now': the stored outcome of the run (lib/settings/storage.ts registrationOutcomeSchema). */

@@ -3,6 +3,9 @@
  * a zod schema, a fallback and a version from the first release, so later releases can migrate.
  *
  * The API key lives in `storage.local` only, never in `storage.sync` (decisions.md).
+ *
+ * Schemas are built on first use (items take a function, named schemas are `z.lazy`): a page
+ * loads all of this module and uses a few items, and the popup's first paint waits on loading it.
  */
 import { browser } from 'wxt/browser';
 import { storage } from 'wxt/utils/storage';
@@ -15,17 +18,19 @@ export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
 
 export const apiFormSchema = z.enum(['A', 'B']);
 
-export const connectionSchema = z.object({
-  baseUrl: z.string().check(z.minLength(1)),
-  form: apiFormSchema,
-});
+export const connectionSchema = z.lazy(() =>
+  z.object({
+    baseUrl: z.string().check(z.minLength(1)),
+    form: apiFormSchema,
+  }),
+);
 export type ConnectionSettings = z.infer<typeof connectionSchema>;
 
 /** The account key. Separate from the rest so nothing that exports settings picks it up by accident. */
-export const apiKeyItem = defineValidatedItem('local:apiKey', z.string(), { fallback: '', version: 1 });
+export const apiKeyItem = defineValidatedItem('local:apiKey', () => z.string(), { fallback: '', version: 1 });
 
 /** Where the service is and which form of its API to speak. */
-export const connectionItem = defineValidatedItem('local:connection', connectionSchema, {
+export const connectionItem = defineValidatedItem('local:connection', () => connectionSchema, {
   fallback: { baseUrl: DEFAULT_BASE_URL, form: 'A' },
   version: 1,
 });
@@ -38,12 +43,12 @@ export function scopeKey(form: z.infer<typeof apiFormSchema>, profile: string | 
   return form === 'B' ? 'B:account' : `A:${profile ?? 'default'}`;
 }
 
-const tldSchema = z.string().check(z.regex(/^\.[a-z0-9-]+$/));
+const tldSchema = z.lazy(() => z.string().check(z.regex(/^\.[a-z0-9-]+$/)));
 
 /** TLDs blocked from this browser, per scope: the API can add a TLD block but not list or remove one. */
 export const addedTldsItem = defineValidatedItem(
   'local:addedTlds',
-  z.record(z.string(), z.array(tldSchema)),
+  () => z.record(z.string(), z.array(tldSchema)),
   {
     fallback: {},
     version: 1,
@@ -53,12 +58,12 @@ export const addedTldsItem = defineValidatedItem(
 /** Default-block state set from this browser, per scope: the API cannot read it back. */
 export const defaultBlockItem = defineValidatedItem(
   'local:defaultBlock',
-  z.record(z.string(), z.object({ enabled: z.boolean(), at: z.number() })),
+  () => z.record(z.string(), z.object({ enabled: z.boolean(), at: z.number() })),
   { fallback: {}, version: 1 },
 );
 
 /** The profile last chosen in the popup; shortcuts and the context menu act on it too. */
-export const chosenProfileItem = defineValidatedItem('local:chosenProfile', z.string(), {
+export const chosenProfileItem = defineValidatedItem('local:chosenProfile', () => z.string(), {
   fallback: 'default',
   version: 1,
 });
@@ -71,7 +76,7 @@ export const chosenProfileItem = defineValidatedItem('local:chosenProfile', z.st
  */
 export const managedProfileItem = defineValidatedItem(
   'local:managedProfile',
-  z.string().check(z.minLength(1)),
+  () => z.string().check(z.minLength(1)),
   {
     fallback: 'default',
     version: 1,
@@ -87,7 +92,7 @@ export const managedProfileItem = defineValidatedItem(
  */
 export const lastLogDumpItem = defineValidatedItem(
   'local:lastLogDump',
-  z.nullable(z.object({ at: z.number().check(z.gte(0)) })),
+  () => z.nullable(z.object({ at: z.number().check(z.gte(0)) })),
   { fallback: null, version: 1 },
 );
 
@@ -97,7 +102,7 @@ export const lastLogDumpItem = defineValidatedItem(
  */
 export const deletedLogDaysItem = defineValidatedItem(
   'local:deletedLogDays',
-  z.array(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))).check(z.maxLength(200)),
+  () => z.array(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))).check(z.maxLength(200)),
   { fallback: [], version: 1 },
 );
 
@@ -110,19 +115,21 @@ export const deletedLogDaysItem = defineValidatedItem(
 export const DEFAULT_IP_LOOKUP_URLS = ['https://api.ipify.org?format=json', 'https://ipv4.icanhazip.com/'];
 export const DYNAMIC_IP_INTERVAL = { min: 5, max: 1440, fallback: 15 } as const;
 
-export const dynamicIpSettingsSchema = z.object({
-  enabled: z.boolean(),
-  intervalMinutes: z.int().check(z.gte(DYNAMIC_IP_INTERVAL.min), z.lte(DYNAMIC_IP_INTERVAL.max)),
-  label: z.string().check(z.minLength(1), z.maxLength(256)),
-  /** Form A profile the address is registered to; ignored in Form B. */
-  profile: z.string().check(z.minLength(1)),
-  lookupUrls: z.array(z.url({ protocol: /^https?$/ })).check(z.minLength(1), z.maxLength(10)),
-  /** Delete the address this browser registered before, once the new one is added. */
-  removePrevious: z.boolean(),
-});
+export const dynamicIpSettingsSchema = z.lazy(() =>
+  z.object({
+    enabled: z.boolean(),
+    intervalMinutes: z.int().check(z.gte(DYNAMIC_IP_INTERVAL.min), z.lte(DYNAMIC_IP_INTERVAL.max)),
+    label: z.string().check(z.minLength(1), z.maxLength(256)),
+    /** Form A profile the address is registered to; ignored in Form B. */
+    profile: z.string().check(z.minLength(1)),
+    lookupUrls: z.array(z.url({ protocol: /^https?$/ })).check(z.minLength(1), z.maxLength(10)),
+    /** Delete the address this browser registered before, once the new one is added. */
+    removePrevious: z.boolean(),
+  }),
+);
 export type DynamicIpSettings = z.infer<typeof dynamicIpSettingsSchema>;
 
-export const dynamicIpSettingsItem = defineValidatedItem('local:dynamicIp', dynamicIpSettingsSchema, {
+export const dynamicIpSettingsItem = defineValidatedItem('local:dynamicIp', () => dynamicIpSettingsSchema, {
   fallback: {
     enabled: false,
     intervalMinutes: DYNAMIC_IP_INTERVAL.fallback,
@@ -134,35 +141,39 @@ export const dynamicIpSettingsItem = defineValidatedItem('local:dynamicIp', dyna
   version: 1,
 });
 
-export const registrationOutcomeSchema = z.object({
-  at: z.number(),
-  ok: z.boolean(),
-  /** The public IPv4 found, when the lookup worked. */
-  ip: z.optional(z.string()),
-  /** What the user reads: "Registered 203.0.113.7 …" or the reason it failed. */
-  message: z.string(),
-  /** Failure kind: 'lookup', 'no-key', or an ApiError kind; absent on success. */
-  reason: z.optional(z.string()),
-  consecutiveFailures: z.int().check(z.gte(0)),
-  /** When the worker retries after a failure (backoff); absent when the regular interval applies. */
-  nextAttemptAt: z.optional(z.number()),
-});
+export const registrationOutcomeSchema = z.lazy(() =>
+  z.object({
+    at: z.number(),
+    ok: z.boolean(),
+    /** The public IPv4 found, when the lookup worked. */
+    ip: z.optional(z.string()),
+    /** What the user reads: "Registered 203.0.113.7 …" or the reason it failed. */
+    message: z.string(),
+    /** Failure kind: 'lookup', 'no-key', or an ApiError kind; absent on success. */
+    reason: z.optional(z.string()),
+    consecutiveFailures: z.int().check(z.gte(0)),
+    /** When the worker retries after a failure (backoff); absent when the regular interval applies. */
+    nextAttemptAt: z.optional(z.number()),
+  }),
+);
 export type RegistrationOutcome = z.infer<typeof registrationOutcomeSchema>;
 
 /** Last outcome of a registration attempt (alarm or Register now); null before the first one. */
 export const registrationOutcomeItem = defineValidatedItem(
   'local:dynamicIpOutcome',
-  z.nullable(registrationOutcomeSchema),
+  () => z.nullable(registrationOutcomeSchema),
   { fallback: null, version: 1 },
 );
 
-export const registeredAddressSchema = z.object({
-  ip: z.string(),
-  profile: z.optional(z.string()),
-  /** `<form> <baseUrl>`: an address registered in another account is never deleted from this one. */
-  account: z.string(),
-  at: z.number(),
-});
+export const registeredAddressSchema = z.lazy(() =>
+  z.object({
+    ip: z.string(),
+    profile: z.optional(z.string()),
+    /** `<form> <baseUrl>`: an address registered in another account is never deleted from this one. */
+    account: z.string(),
+    at: z.number(),
+  }),
+);
 export type RegisteredAddress = z.infer<typeof registeredAddressSchema>;
 
 /**
@@ -171,23 +182,26 @@ export type RegisteredAddress = z.infer<typeof registeredAddressSchema>;
  */
 export const registeredAddressesItem = defineValidatedItem(
   'local:dynamicIpRegistered',
-  z.object({
-    current: z.nullable(registeredAddressSchema),
-    stale: z.array(registeredAddressSchema).check(z.maxLength(10)),
-  }),
+  () =>
+    z.object({
+      current: z.nullable(registeredAddressSchema),
+      stale: z.array(registeredAddressSchema).check(z.maxLength(10)),
+    }),
   { fallback: { current: null, stale: [] }, version: 1 },
 );
 
-export const outboxEntrySchema = z.object({
-  id: z.string().check(z.minLength(1)),
-  change: listChangeSchema,
-  createdAt: z.number(),
-  attempts: z.int().check(z.gte(0)),
-  /** Not retried by an alarm before this time (backoff); a user action retries at once. */
-  nextAttemptAt: z.number(),
-  /** Why the last attempt did not go through, for the popup's "pending" line. */
-  lastError: z.optional(z.string()),
-});
+export const outboxEntrySchema = z.lazy(() =>
+  z.object({
+    id: z.string().check(z.minLength(1)),
+    change: listChangeSchema,
+    createdAt: z.number(),
+    attempts: z.int().check(z.gte(0)),
+    /** Not retried by an alarm before this time (backoff); a user action retries at once. */
+    nextAttemptAt: z.number(),
+    /** Why the last attempt did not go through, for the popup's "pending" line. */
+    lastError: z.optional(z.string()),
+  }),
+);
 export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
 
 /**
@@ -199,37 +213,45 @@ export const OUTBOX_LIMIT = 500;
 
 export const outboxItem = defineValidatedItem(
   'local:outbox',
-  z.array(outboxEntrySchema).check(z.maxLength(OUTBOX_LIMIT)),
+  () => z.array(outboxEntrySchema).check(z.maxLength(OUTBOX_LIMIT)),
   {
     fallback: [],
     version: 1,
   },
 );
 
-export const settledChangeSchema = z.object({
-  id: z.string(),
-  change: listChangeSchema,
-  state: z.enum(['delivered', 'failed']),
-  message: z.string(),
-  at: z.number(),
-});
+export const settledChangeSchema = z.lazy(() =>
+  z.object({
+    id: z.string(),
+    change: listChangeSchema,
+    state: z.enum(['delivered', 'failed']),
+    message: z.string(),
+    at: z.number(),
+  }),
+);
 export type SettledChange = z.infer<typeof settledChangeSchema>;
 
 /** The last changes the outbox settled (newest first, at most 20), so a refusal is never silent. */
-export const settledChangesItem = defineValidatedItem('local:outboxSettled', z.array(settledChangeSchema), {
-  fallback: [],
-  version: 1,
-});
+export const settledChangesItem = defineValidatedItem(
+  'local:outboxSettled',
+  () => z.array(settledChangeSchema),
+  {
+    fallback: [],
+    version: 1,
+  },
+);
 
-export const leaseSchema = z.object({
-  holder: z.string(),
-  /** Worker instance that took it: a lease of an instance that is gone is free at once. */
-  instance: z.string(),
-  expiresAt: z.number(),
-});
+export const leaseSchema = z.lazy(() =>
+  z.object({
+    holder: z.string(),
+    /** Worker instance that took it: a lease of an instance that is gone is free at once. */
+    instance: z.string(),
+    expiresAt: z.number(),
+  }),
+);
 
 /** Storage-based leases (by job name): one outbox delivery and one registration at a time. */
-export const leasesItem = defineValidatedItem('local:leases', z.record(z.string(), leaseSchema), {
+export const leasesItem = defineValidatedItem('local:leases', () => z.record(z.string(), leaseSchema), {
   fallback: {},
   version: 1,
 });
@@ -237,16 +259,21 @@ export const leasesItem = defineValidatedItem('local:leases', z.record(z.string(
 /** The profiles of the account as last listed, for the context menu's per-profile submenus. */
 export const profilesCacheItem = defineValidatedItem(
   'local:profilesCache',
-  z.nullable(
-    z.object({ account: z.string(), profiles: z.array(z.string()).check(z.maxLength(200)), at: z.number() }),
-  ),
+  () =>
+    z.nullable(
+      z.object({
+        account: z.string(),
+        profiles: z.array(z.string()).check(z.maxLength(200)),
+        at: z.number(),
+      }),
+    ),
   { fallback: null, version: 1 },
 );
 
 /** The right-click menu and the outcome notifications of menu and shortcut actions. */
 export const contextMenuSettingsItem = defineValidatedItem(
   'local:contextMenu',
-  z.object({ enabled: z.boolean() }),
+  () => z.object({ enabled: z.boolean() }),
   { fallback: { enabled: true }, version: 1 },
 );
 
@@ -264,12 +291,14 @@ export function accountTag(connection: ConnectionSettings): string {
  * `accountTag(connection)`: a view of another account is ignored. One storage key per scope, so
  * the popup reads only the lists it shows.
  */
-export const cachedListsSchema = z.object({
-  account: z.string(),
-  fetchedAt: z.number(),
-  whitelist: z.string(),
-  blocklist: z.string(),
-});
+export const cachedListsSchema = z.lazy(() =>
+  z.object({
+    account: z.string(),
+    fetchedAt: z.number(),
+    whitelist: z.string(),
+    blocklist: z.string(),
+  }),
+);
 export type CachedLists = z.infer<typeof cachedListsSchema>;
 
 /**
@@ -298,14 +327,15 @@ export function cachedListsItem(scope: string) {
  */
 export const cachedBlockedTodayItem = defineValidatedItem(
   'local:cachedBlockedToday',
-  z.nullable(
-    z.object({
-      account: z.string(),
-      date: z.string(),
-      fetchedAt: z.number(),
-      blocked: z.record(z.string(), z.number()),
-    }),
-  ),
+  () =>
+    z.nullable(
+      z.object({
+        account: z.string(),
+        date: z.string(),
+        fetchedAt: z.number(),
+        blocked: z.record(z.string(), z.number()),
+      }),
+    ),
   { fallback: null, version: 1 },
 );
 
@@ -317,34 +347,38 @@ export const cachedBlockedTodayItem = defineValidatedItem(
  */
 export const diagnosisSettingsItem = defineValidatedItem(
   'local:diagnosis',
-  z.object({ enabled: z.boolean() }),
+  () => z.object({ enabled: z.boolean() }),
   { fallback: { enabled: false }, version: 1 },
 );
 
-export const failedHostSchema = z.object({
-  host: z.string().check(z.minLength(1), z.maxLength(253)),
-  /** lib/diagnosis/classify.ts: how the failure looks like the filter's doing. */
-  kind: z.enum(['name-not-resolved', 'sinkhole']),
-  /** The browser's error code (`net::ERR_NAME_NOT_RESOLVED`, `NS_ERROR_UNKNOWN_HOST`). */
-  error: z.string().check(z.maxLength(100)),
-  /** Failed requests to this host since the page loaded. */
-  count: z.int().check(z.gte(1)),
-  /** First failure (ms since the epoch). */
-  at: z.number(),
-});
+export const failedHostSchema = z.lazy(() =>
+  z.object({
+    host: z.string().check(z.minLength(1), z.maxLength(253)),
+    /** lib/diagnosis/classify.ts: how the failure looks like the filter's doing. */
+    kind: z.enum(['name-not-resolved', 'sinkhole']),
+    /** The browser's error code (`net::ERR_NAME_NOT_RESOLVED`, `NS_ERROR_UNKNOWN_HOST`). */
+    error: z.string().check(z.maxLength(100)),
+    /** Failed requests to this host since the page loaded. */
+    count: z.int().check(z.gte(1)),
+    /** First failure (ms since the epoch). */
+    at: z.number(),
+  }),
+);
 export type FailedHost = z.infer<typeof failedHostSchema>;
 
 /** At most this many hosts per tab: a page full of blocked trackers must not fill storage. */
 export const MAX_FAILED_HOSTS_PER_TAB = 100;
 
-export const tabFailuresSchema = z.object({
-  /** Host of the page the failures belong to; null when the page's load was not seen. */
-  pageHost: z.nullable(z.string().check(z.maxLength(253))),
-  /** The page's own failure, when the main frame did not load. */
-  mainFrame: z.nullable(failedHostSchema),
-  /** Every host that failed (main frame included), in the order they first failed. */
-  hosts: z.array(failedHostSchema).check(z.maxLength(MAX_FAILED_HOSTS_PER_TAB)),
-});
+export const tabFailuresSchema = z.lazy(() =>
+  z.object({
+    /** Host of the page the failures belong to; null when the page's load was not seen. */
+    pageHost: z.nullable(z.string().check(z.maxLength(253))),
+    /** The page's own failure, when the main frame did not load. */
+    mainFrame: z.nullable(failedHostSchema),
+    /** Every host that failed (main frame included), in the order they first failed. */
+    hosts: z.array(failedHostSchema).check(z.maxLength(MAX_FAILED_HOSTS_PER_TAB)),
+  }),
+);
 export type TabFailures = z.infer<typeof tabFailuresSchema>;
 
 /**
@@ -355,31 +389,33 @@ export type TabFailures = z.infer<typeof tabFailuresSchema>;
  */
 export const failedHostsItem = defineValidatedItem(
   browser.storage.session ? 'session:failedHosts' : 'local:failedHosts',
-  z.record(z.string().check(z.regex(/^\d+$/)), tabFailuresSchema),
+  () => z.record(z.string().check(z.regex(/^\d+$/)), tabFailuresSchema),
   { fallback: {}, version: 1 },
 );
 
-export const temporaryAllowSchema = z.object({
-  domain: z.string().check(z.minLength(1), z.maxLength(253)),
-  /** Form A profile; absent in Form B (whole account). */
-  profile: z.optional(z.string()),
-  /** `accountTag(connection)` when it was made: its removal never goes to another account. */
-  account: z.string(),
-  createdAt: z.number(),
-  expiresAt: z.number(),
-  /**
-   * Where the domain was before: 'blocklist' is put back on the blocklist at expiry, 'none' is
-   * taken off the whitelist. A domain that was on the whitelist already gets no entry here, so
-   * a permanent whitelist entry is never removed by an expiry.
-   */
-  before: z.enum(['none', 'blocklist']),
-});
+export const temporaryAllowSchema = z.lazy(() =>
+  z.object({
+    domain: z.string().check(z.minLength(1), z.maxLength(253)),
+    /** Form A profile; absent in Form B (whole account). */
+    profile: z.optional(z.string()),
+    /** `accountTag(connection)` when it was made: its removal never goes to another account. */
+    account: z.string(),
+    createdAt: z.number(),
+    expiresAt: z.number(),
+    /**
+     * Where the domain was before: 'blocklist' is put back on the blocklist at expiry, 'none' is
+     * taken off the whitelist. A domain that was on the whitelist already gets no entry here, so
+     * a permanent whitelist entry is never removed by an expiry.
+     */
+    before: z.enum(['none', 'blocklist']),
+  }),
+);
 export type TemporaryAllow = z.infer<typeof temporaryAllowSchema>;
 
 /** Domains whitelisted for a limited time, written by the worker only. */
 export const temporaryAllowsItem = defineValidatedItem(
   'local:temporaryAllows',
-  z.array(temporaryAllowSchema).check(z.maxLength(500)),
+  () => z.array(temporaryAllowSchema).check(z.maxLength(500)),
   { fallback: [], version: 1 },
 );
 
@@ -392,7 +428,7 @@ export const temporaryAllowsItem = defineValidatedItem(
  */
 export const apiTimeoutForTestsItem = defineValidatedItem(
   'local:testOnlyApiTimeoutMs',
-  z.nullable(z.int().check(z.gte(200), z.lte(120_000))),
+  () => z.nullable(z.int().check(z.gte(200), z.lte(120_000))),
   { fallback: null, version: 1 },
 );
 
@@ -402,7 +438,7 @@ export const apiTimeoutForTestsItem = defineValidatedItem(
  * Light or dark pages: 'system' follows the browser. Pages also keep a synchronous copy in
  * localStorage for their first paint (lib/settings/theme.ts says why).
  */
-export const themeItem = defineValidatedItem('local:theme', z.enum(THEME_CHOICES), {
+export const themeItem = defineValidatedItem('local:theme', () => z.enum(THEME_CHOICES), {
   fallback: 'system',
   version: 1,
 });
@@ -412,7 +448,7 @@ export const themeItem = defineValidatedItem('local:theme', z.enum(THEME_CHOICES
 /** Hosts whose registrable domain is remembered (lib/cache/registrable-domains.ts), newest last. */
 export const MAX_REMEMBERED_HOSTS = 200;
 
-const rememberedHostSchema = z.string().check(z.minLength(1), z.maxLength(253));
+const rememberedHostSchema = z.lazy(() => z.string().check(z.minLength(1), z.maxLength(253)));
 
 /**
  * The registrable domain (Public Suffix List) of hosts the popup has shown, so an opening on a
@@ -422,12 +458,13 @@ const rememberedHostSchema = z.string().check(z.minLength(1), z.maxLength(253));
  */
 export const registrableDomainsItem = defineValidatedItem(
   'local:registrableDomains',
-  z.object({
-    psl: z.string(),
-    /** [host, registrable domain], oldest first. */
-    hosts: z
-      .array(z.tuple([rememberedHostSchema, rememberedHostSchema]))
-      .check(z.maxLength(MAX_REMEMBERED_HOSTS)),
-  }),
+  () =>
+    z.object({
+      psl: z.string(),
+      /** [host, registrable domain], oldest first. */
+      hosts: z
+        .array(z.tuple([rememberedHostSchema, rememberedHostSchema]))
+        .check(z.maxLength(MAX_REMEMBERED_HOSTS)),
+    }),
   { fallback: { psl: '', hosts: [] }, version: 1 },
 );

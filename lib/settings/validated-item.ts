@@ -30,14 +30,21 @@ export interface ValidatedItemOptions<T> {
   migrations?: Record<number, (oldValue: unknown) => unknown>;
 }
 
+/**
+ * `schemaOf` builds the item's schema when the item is first read or written: a page defines
+ * every item of lib/settings/storage.ts but uses a few, and building zod schemas is what
+ * made loading that module slow (the popup waited on it).
+ */
 export function defineValidatedItem<S extends z.ZodMiniType>(
   key: StorageItemKey,
-  schema: S,
+  schemaOf: () => S,
   options: ValidatedItemOptions<z.infer<S>>,
 ): ValidatedItem<z.infer<S>> {
   type T = z.infer<S>;
+  let built: S | undefined;
+  const schema = () => (built ??= schemaOf());
   const parse = (raw: unknown): T => {
-    const result = schema.safeParse(raw);
+    const result = schema().safeParse(raw);
     return result.success ? result.data : options.fallback;
   };
   const common = { key, fallback: options.fallback, version: options.version, parse };
@@ -48,7 +55,7 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
       ...common,
       getValue: async () => parse(await storage.getItem(key)),
       setValue: async (value) => {
-        await storage.setItem(key, schema.parse(value));
+        await storage.setItem(key, schema().parse(value));
       },
       removeValue: () => storage.removeItem(key),
       watch: (callback) => storage.watch(key, (raw) => callback(parse(raw))),
@@ -68,7 +75,7 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
     migrates: true,
     getValue: async () => parse(await item().getValue()),
     setValue: async (value) => {
-      await item().setValue(schema.parse(value));
+      await item().setValue(schema().parse(value));
     },
     removeValue: () => item().removeValue(),
     watch: (callback) => item().watch((raw) => callback(parse(raw))),

@@ -5,9 +5,12 @@ import { defineValidatedItem, getValues } from '@/lib/settings/validated-item';
 
 beforeEach(() => fakeBrowser.reset());
 
-const count = defineValidatedItem('local:batchCount', z.int(), { fallback: 0, version: 1 });
-const names = defineValidatedItem('local:batchNames', z.array(z.string()), { fallback: [], version: 1 });
-const migrated = defineValidatedItem('local:batchMigrated', z.object({ n: z.int() }), {
+const count = defineValidatedItem('local:batchCount', () => z.int(), { fallback: 0, version: 1 });
+const names = defineValidatedItem('local:batchNames', () => z.array(z.string()), {
+  fallback: [],
+  version: 1,
+});
+const migrated = defineValidatedItem('local:batchMigrated', () => z.object({ n: z.int() }), {
   fallback: { n: 0 },
   version: 2,
   migrations: { 2: (old) => ({ n: Number(old) }) },
