@@ -39,13 +39,12 @@ import {
 } from '@/lib/settings/storage';
 import { getValues } from '@/lib/settings/validated-item';
 import { statisticsNeeded } from './popup-view';
+import type { TabAddress } from './read-tab';
 import { type AskWorkerForDomains, registrableDomainsOf } from './registrable';
 
 type RemoteModule = typeof import('./remote');
 
-export interface TabAddress {
-  url: string | undefined;
-}
+export type { TabAddress };
 
 export interface PopupDeps {
   readTab(): Promise<TabAddress>;
@@ -65,6 +64,8 @@ export interface PopupDeps {
   retryOutbox?(): Promise<number | null>;
   /** The worker's registrable domains of hosts (Public Suffix List); loaded here when it has no answer. */
   askWorkerForDomains?: AskWorkerForDomains;
+  /** Called once the first view is set, when the storage reads it needed are done. */
+  onFirstView?(): void;
   now(): number;
 }
 
@@ -177,11 +178,15 @@ export function createPopupController(deps: PopupDeps) {
     cached?.catch(ignoreHere);
 
     const [place, [tlds, defaultBlocks, outbox, settled]] = await Promise.all([placing, small]);
-    if (place.host === null) return set({ phase: 'nothing-to-filter', unreadable: place.unreadable });
-    if (cached === null) return set({ phase: 'no-key' });
+    const firstView = (view: PopupState) => {
+      set(view);
+      deps.onFirstView?.();
+    };
+    if (place.host === null) return firstView({ phase: 'nothing-to-filter', unreadable: place.unreadable });
+    if (cached === null) return firstView({ phase: 'no-key' });
     const { host } = place;
     const [[lists, profiles, blockedToday], registrable] = await Promise.all([cached, place.registrable]);
-    set({
+    firstView({
       phase: 'ready',
       host,
       registrable,

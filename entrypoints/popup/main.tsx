@@ -1,7 +1,8 @@
 import { render } from 'preact';
 import { browser } from 'wxt/browser';
 import { PopupApp } from '@/components/popup/PopupApp';
-import { createPopupController, type TabAddress } from '@/components/popup/popup-controller';
+import { createPopupController } from '@/components/popup/popup-controller';
+import { readTabAddress, takeEarlyTab } from '@/components/popup/read-tab';
 import { askWorkerForDomains } from '@/components/popup/registrable';
 import { workerDidNotAnswer } from '@/components/popup/TemporaryAllow';
 import { createViewCache } from '@/lib/cache/view-cache';
@@ -13,25 +14,14 @@ import {
   type ListChange,
   retryOutboxResponseSchema,
 } from '@/lib/messaging/protocol';
+import { pageLocalStorage } from '@/lib/settings/first-paint';
 import { themeItem } from '@/lib/settings/storage';
 import { followStoredTheme, whenIdle } from '@/lib/settings/theme';
+import { rememberEarlyReads } from '@/lib/settings/validated-item';
 import './style.css';
 
-/**
- * `popup.html?tabId=<id>` shows that tab (the detached view); otherwise the active tab, whose
- * address `activeTab` reveals after the toolbar click. No `tabs` permission: without access the
- * tab comes back without a URL, and the popup says so.
- */
-async function readTab(): Promise<TabAddress> {
-  const requested = new URLSearchParams(location.search).get('tabId');
-  if (requested !== null) {
-    const id = Number(requested);
-    if (!Number.isSafeInteger(id) || id < 0) return { url: undefined };
-    return { url: (await browser.tabs.get(id)).url };
-  }
-  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
-  return { url: tab?.url };
-}
+/** The first script's reading of the tab (popup-start.ts), or one started now. */
+const readTab = () => takeEarlyTab() ?? readTabAddress(browser.tabs, location.search);
 
 async function submitChange(change: ListChange): Promise<ChangeOutcome> {
   return (await askWorker({ type: 'submit-change', change }, changeOutcomeSchema)) ?? workerDidNotAnswer();
@@ -48,14 +38,16 @@ const controller = createPopupController({
   submitChange,
   retryOutbox,
   askWorkerForDomains,
+  // The next opening reads the same keys before its modules have loaded (popup-start.ts).
+  onFirstView: () => whenIdle(() => rememberEarlyReads(pageLocalStorage())),
   now: Date.now,
 });
-// Started before the first render, so the storage reads begin as early as possible.
+// Started before the first render: it takes the reads popup-start.ts began and makes the rest.
 void controller.start();
-// The cached theme is on <html> already (public/theme-init.js); storage is read once idle.
+// The cached theme is on <html> already (popup-start.ts); storage is read once idle.
 followStoredTheme({
   root: document.documentElement,
-  cache: localStorage,
+  cache: pageLocalStorage(),
   item: themeItem,
   schedule: whenIdle,
 });

@@ -12,7 +12,7 @@ import { storage } from 'wxt/utils/storage';
 import * as z from 'zod/mini';
 import { listChangeSchema } from '@/lib/messaging/protocol';
 import { THEME_CHOICES } from './theme';
-import { defineValidatedItem } from './validated-item';
+import { defineValidatedItem, readStoredValue } from './validated-item';
 
 export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
 
@@ -310,7 +310,7 @@ export function cachedListsItem(scope: string) {
   return {
     key,
     async getValue(): Promise<CachedLists | null> {
-      const parsed = cachedListsSchema.safeParse(await storage.getItem(key));
+      const parsed = cachedListsSchema.safeParse(await readStoredValue(key));
       return parsed.success ? parsed.data : null;
     },
     async setValue(value: CachedLists): Promise<void> {

@@ -4,22 +4,21 @@
  * The choice lives in storage (`themeItem`, lib/settings/storage.ts), which is the truth and goes
  * into a settings backup. Storage is asynchronous, and the popup must not wait for an extra read
  * before its verdict, so each page also keeps a copy in the extension origin's `localStorage`,
- * which a classic script (public/theme-init.js, `defer blocking="render"`) reads before the first
- * paint: render-blocking but not parser-blocking, so it costs the popup no time (a plain blocking
- * script in <head> held the popup's verdict back by about 15 ms). Once the page runs,
+ * which each page's first classic script (entrypoints/theme-init.ts, entrypoints/popup-start.ts)
+ * applies before the first paint (lib/settings/first-paint.ts). Once the page runs,
  * `followStoredTheme` reads storage when the browser is idle and corrects the copy if they differ
  * (a restored backup, a cleared localStorage).
  *
  * The stylesheets (components/theme.css) switch on `data-theme` on <html>: absent means "system".
  */
 import * as z from 'zod/mini';
+import { THEME_CACHE_KEY } from './first-paint';
 
 export const THEME_CHOICES = ['system', 'light', 'dark'] as const;
 export const themeSchema = z.enum(THEME_CHOICES);
 export type Theme = z.infer<typeof themeSchema>;
 
-/** Key of the synchronous copy; public/theme-init.js reads the same key. */
-export const THEME_CACHE_KEY = 'theme';
+export { THEME_CACHE_KEY } from './first-paint';
 
 /** The part of `localStorage` used; absent or throwing (storage disabled) reads as "system". */
 export type ThemeCache = Pick<Storage, 'getItem' | 'setItem'>;

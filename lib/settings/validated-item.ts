@@ -1,5 +1,27 @@
 import { type StorageItemKey, storage, type WxtStorageItem } from 'wxt/utils/storage';
 import type * as z from 'zod/mini';
+import { createEarlyReadSource } from './early-reads';
+
+/** Answers the popup's classic script already asked for (early-reads.ts); other pages have none. */
+const earlyReads = createEarlyReadSource();
+
+const readNow = async (keys: string[]) =>
+  new Map((await storage.getItems(keys as StorageItemKey[])).map(({ key, value }) => [key, value] as const));
+
+/** Raw stored values of `keys` in one storage round trip (or none, when they were read early). */
+function readStored(keys: readonly StorageItemKey[]): Promise<Map<string, unknown>> {
+  return earlyReads.read(keys, readNow);
+}
+
+/** One raw stored value, null when nothing is stored; for items not made by `defineValidatedItem`. */
+export async function readStoredValue(key: StorageItemKey): Promise<unknown> {
+  return (await readStored([key])).get(key) ?? null;
+}
+
+/** Keeps the storage keys this page has read, for the next opening's early reads. */
+export function rememberEarlyReads(hints: Pick<Storage, 'getItem' | 'setItem'> | undefined): void {
+  if (hints) earlyReads.remember(hints);
+}
 
 /**
  * A storage item whose value is checked with zod on every read and write. Storage is a trust
@@ -53,7 +75,7 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
     // soon as an item is defined, an extra storage round trip per item that every page paid.)
     return {
       ...common,
-      getValue: async () => parse(await storage.getItem(key)),
+      getValue: async () => parse(await readStoredValue(key)),
       setValue: async (value) => {
         await storage.setItem(key, schema().parse(value));
       },
@@ -94,9 +116,7 @@ export async function getValues<const Items extends readonly ValidatedItem<unkno
   items: Items,
 ): Promise<ValuesOf<Items>> {
   const plain = items.filter((item) => !item.migrates);
-  const read = new Map(
-    (await storage.getItems(plain.map((item) => item.key))).map(({ key, value }) => [key, value]),
-  );
+  const read = await readStored(plain.map((item) => item.key));
   return Promise.all(
     items.map((item) => (item.migrates ? item.getValue() : item.parse(read.get(item.key) ?? null))),
   ) as Promise<ValuesOf<Items>>;

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { applyCachedTheme, pageLocalStorage } from '@/lib/settings/first-paint';
 import { themeItem } from '@/lib/settings/storage';
 import {
   applyTheme,
@@ -117,10 +116,7 @@ describe('followStoredTheme', () => {
   });
 });
 
-describe('public/theme-init.js, the first-paint script', () => {
-  const script = readFileSync(join(process.cwd(), 'public/theme-init.js'), 'utf8');
-  const runScript = () => new Function(script)();
-
+describe("applyCachedTheme, in the pages' first scripts", () => {
   it.each([
     ['dark', 'dark'],
     ['light', 'light'],
@@ -128,13 +124,23 @@ describe('public/theme-init.js, the first-paint script', () => {
     ['<img onerror=alert(1)>', null],
   ])('cached %s gives data-theme %s', (cached, attribute) => {
     localStorage.setItem(THEME_CACHE_KEY, cached);
-    runScript();
+    applyCachedTheme(root(), pageLocalStorage());
     expect(root().getAttribute('data-theme')).toBe(attribute);
   });
 
   it('reads the key lib/settings/theme.ts writes', () => {
     cacheTheme(localStorage, 'dark');
-    runScript();
+    applyCachedTheme(root(), pageLocalStorage());
     expect(root().getAttribute('data-theme')).toBe('dark');
+  });
+
+  it('leaves the page to the system when localStorage cannot be read', () => {
+    const throwing = {
+      getItem: () => {
+        throw new DOMException('disabled', 'SecurityError');
+      },
+    };
+    applyCachedTheme(root(), throwing);
+    expect(root().hasAttribute('data-theme')).toBe(false);
   });
 });

@@ -1,0 +1,41 @@
+import { describe, expect, it, vi } from 'vitest';
+import { publishEarlyTab, readTabAddress, takeEarlyTab } from '@/components/popup/read-tab';
+
+function tabsApi() {
+  return {
+    get: vi.fn(async (id: number) => ({ url: `https://tab${id}.example/` })),
+    query: vi.fn(async () => [{ url: 'https://active.example/page' }]),
+  };
+}
+
+describe('readTabAddress', () => {
+  it.each([
+    ['no tabId: the active tab', '', { url: 'https://active.example/page' }],
+    ['?tabId=7: that tab', '?tabId=7', { url: 'https://tab7.example/' }],
+    ['a tabId that is not a tab id: nothing', '?tabId=-1', { url: undefined }],
+    ['a tabId that is not a number: nothing', '?tabId=abc', { url: undefined }],
+  ])('%s', async (_name, search, address) => {
+    expect(await readTabAddress(tabsApi(), search)).toEqual(address);
+  });
+
+  it('a tab the extension may not read comes back without an address', async () => {
+    const tabs = { ...tabsApi(), query: async () => [{}] };
+    expect(await readTabAddress(tabs, '')).toEqual({ url: undefined });
+  });
+});
+
+describe('the first script’s reading of the tab', () => {
+  it('is taken once; later the popup reads the tab itself', async () => {
+    const scope = {};
+    publishEarlyTab(Promise.resolve({ url: 'https://early.example/' }), scope);
+    expect(await takeEarlyTab(scope)).toEqual({ url: 'https://early.example/' });
+    expect(takeEarlyTab(scope)).toBeUndefined();
+  });
+
+  it('a failed reading is not an unhandled rejection before the popup takes it', async () => {
+    const scope = {};
+    publishEarlyTab(Promise.reject(new Error('No tab with id: 7')), scope);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await expect(takeEarlyTab(scope)).rejects.toThrow('No tab with id');
+  });
+});
