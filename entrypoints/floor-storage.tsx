@@ -6,21 +6,10 @@
  * why); bench builds only, never shipped.
  */
 import { render } from 'preact';
-import { useLayoutEffect, useState } from 'preact/hooks';
+import { FloorWord } from '@/components/bench/FloorWord';
 import { connectionItem } from '@/lib/settings/storage';
-
-function FloorWithStorage({ stored }: { stored: Promise<unknown> }) {
-  const [word, setWord] = useState<string | null>(null);
-  useLayoutEffect(() => {
-    void stored.then(() => setWord('Ready'));
-  }, [stored]);
-  useLayoutEffect(() => {
-    if (word !== null) performance.mark('floor');
-  }, [word]);
-  return <p role="status">{word}</p>;
-}
 
 export default defineUnlistedScript(() => {
   const stored = connectionItem.getValue();
-  render(<FloorWithStorage stored={stored} />, document.getElementById('app') as HTMLElement);
+  render(<FloorWord stored={stored} />, document.getElementById('app') as HTMLElement);
 });

@@ -9,22 +9,11 @@
  * loading more files than the shipped one. Bench builds only, never shipped.
  */
 import { render } from 'preact';
-import { useLayoutEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-
-function Floor({ stored }: { stored: Promise<unknown> }) {
-  const [word, setWord] = useState<string | null>(null);
-  useLayoutEffect(() => {
-    void stored.then(() => setWord('Ready'));
-  }, [stored]);
-  useLayoutEffect(() => {
-    if (word !== null) performance.mark('floor');
-  }, [word]);
-  return <p role="status">{word}</p>;
-}
+import { FloorWord } from '@/components/bench/FloorWord';
 
 export default defineUnlistedScript(() => {
   // Started before the first render, as the popup starts its reads.
   const stored = browser.storage.local.get('connection');
-  render(<Floor stored={stored} />, document.getElementById('app') as HTMLElement);
+  render(<FloorWord stored={stored} />, document.getElementById('app') as HTMLElement);
 });
