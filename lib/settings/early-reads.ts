@@ -1,9 +1,10 @@
 /**
  * Storage reads started before a page's modules have loaded. The popup's modules take longer to
  * load and evaluate than one `storage.local` read takes to answer, so a small classic script
- * (entrypoints/popup-start.ts, fetched first) asks at once for the keys the previous opening read, and the storage items (validated-item.ts) take those answers instead of asking
- * again. Each answer serves one read only: a later read of the same key goes to storage, as a
- * value may have changed since.
+ * (entrypoints/popup-start.ts, fetched first) asks at once for the keys the previous opening
+ * read, and the storage items (validated-item.ts) take those answers instead of asking again.
+ * Each answer serves one read only: a later read of the same key goes to storage, as a value may
+ * have changed since.
  *
  * Nothing here is trusted more than storage itself: the answers are raw stored values, checked by
  * the item that takes them. The remembered key names (in localStorage, which the page's own origin
