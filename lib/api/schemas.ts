@@ -5,6 +5,8 @@
  * an object map. Each schema outputs the client's form-neutral shape.
  *
  * zod/mini rather than classic zod: the popup bundles this file, and mini tree-shakes to a few KB.
+ * Every schema is `z.lazy`, built on first use: every popup opening loads this module, most parse
+ * nothing, and the others only a few of these schemas.
  */
 import * as z from 'zod/mini';
 import type { CategoryState, DayStats, NetworkEntry } from './types';
@@ -12,15 +14,17 @@ import type { CategoryState, DayStats, NetworkEntry } from './types';
 const SUCCESS = 'success';
 const FAILURE_STATUSES = new Set(['failed', 'error', 'fail', 'failure']);
 
-const successStatus = z.string().check(z.refine((status) => status.toLowerCase() === SUCCESS));
+const successStatus = z.lazy(() => z.string().check(z.refine((status) => status.toLowerCase() === SUCCESS)));
 
 /** Form A `{status:'failed', reason}`, Form B `{status:'error', message}`; either form's shape is read in both. */
-export const failureBodySchema = z.object({
-  status: z.string().check(z.refine((status) => FAILURE_STATUSES.has(status.toLowerCase()))),
-  reason: z.optional(z.unknown()),
-  message: z.optional(z.unknown()),
-  error: z.optional(z.unknown()),
-});
+export const failureBodySchema = z.lazy(() =>
+  z.object({
+    status: z.string().check(z.refine((status) => FAILURE_STATUSES.has(status.toLowerCase()))),
+    reason: z.optional(z.unknown()),
+    message: z.optional(z.unknown()),
+    error: z.optional(z.unknown()),
+  }),
+);
 export type FailureBody = z.infer<typeof failureBodySchema>;
 
 /** The failure text of a failure body, or null when the body carries none. */
@@ -33,7 +37,7 @@ export function failureReason(body: FailureBody): string | null {
 }
 
 /** `{"status": "success"}` of every write action (extra keys are ignored). */
-export const successBodySchema = z.object({ status: successStatus });
+export const successBodySchema = z.lazy(() => z.object({ status: successStatus }));
 
 /**
  * The value under the first of `aliases` that the body holds and that `value` accepts. A read's
@@ -101,10 +105,9 @@ const PROFILE_KEYS = ['name', 'profile', 'profile_name'];
 // this client does not know (reading `{status: 'success'}` as a map would invent a profile).
 
 /** profiles/list: `{status, profiles: [...]}`, or a bare array. */
-export const profilesResponseSchema = z.union([
-  underAlias(['profiles'], nameList(PROFILE_KEYS)),
-  nameArray(PROFILE_KEYS),
-]);
+export const profilesResponseSchema = z.lazy(() =>
+  z.union([underAlias(['profiles'], nameList(PROFILE_KEYS)), nameArray(PROFILE_KEYS)]),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Categories
@@ -112,81 +115,91 @@ export const profilesResponseSchema = z.union([
 const TRUE_WORDS = new Set(['blocked', 'block', 'true', 'yes', 'on', '1', 'enabled']);
 const FALSE_WORDS = new Set(['allowed', 'allow', 'false', 'no', 'off', '0', 'disabled']);
 
-const blockedFlag = z.union([
-  z.boolean(),
-  z.pipe(
-    z.literal([0, 1]),
-    z.transform((flag) => flag === 1),
-  ),
-  z.pipe(
-    z
-      .string()
-      .check(z.refine((word) => TRUE_WORDS.has(word.toLowerCase()) || FALSE_WORDS.has(word.toLowerCase()))),
-    z.transform((word) => TRUE_WORDS.has(word.toLowerCase())),
-  ),
-]);
+const blockedFlag = z.lazy(() =>
+  z.union([
+    z.boolean(),
+    z.pipe(
+      z.literal([0, 1]),
+      z.transform((flag) => flag === 1),
+    ),
+    z.pipe(
+      z
+        .string()
+        .check(z.refine((word) => TRUE_WORDS.has(word.toLowerCase()) || FALSE_WORDS.has(word.toLowerCase()))),
+      z.transform((word) => TRUE_WORDS.has(word.toLowerCase())),
+    ),
+  ]),
+);
 
 /**
  * A category named in a list. Without a state it counts as blocked: Form A's categories/list
  * names the blocked categories, and a list under `blocked` means the same.
  */
-const categoryEntry = z.union([
-  z.pipe(
-    z.string(),
-    z.transform((id): CategoryState => ({ id, blocked: true })),
-  ),
-  z.pipe(
-    z.record(z.string(), z.unknown()),
-    z.transform((entry, ctx): CategoryState => {
-      const id = [entry.category, entry.id, entry.name].find((value) => typeof value === 'string');
-      const state = entry.blocked ?? entry.status ?? entry.state;
-      const blocked =
-        state === undefined ? { success: true as const, data: true } : blockedFlag.safeParse(state);
-      if (typeof id === 'string' && blocked.success) return { id, blocked: blocked.data };
-      ctx.issues.push({ code: 'custom', message: 'category entry without id or state', input: entry });
-      return z.NEVER;
-    }),
-  ),
-]);
-
-const categoryList = z.union([
-  z.array(categoryEntry),
-  z.pipe(
-    z.record(z.string(), z.union([blockedFlag, z.object({ blocked: blockedFlag })])),
-    z.transform((map): CategoryState[] =>
-      Object.entries(map).map(([id, state]) => ({
-        id,
-        blocked: typeof state === 'boolean' ? state : state.blocked,
-      })),
+const categoryEntry = z.lazy(() =>
+  z.union([
+    z.pipe(
+      z.string(),
+      z.transform((id): CategoryState => ({ id, blocked: true })),
     ),
-  ),
-]);
+    z.pipe(
+      z.record(z.string(), z.unknown()),
+      z.transform((entry, ctx): CategoryState => {
+        const id = [entry.category, entry.id, entry.name].find((value) => typeof value === 'string');
+        const state = entry.blocked ?? entry.status ?? entry.state;
+        const blocked =
+          state === undefined ? { success: true as const, data: true } : blockedFlag.safeParse(state);
+        if (typeof id === 'string' && blocked.success) return { id, blocked: blocked.data };
+        ctx.issues.push({ code: 'custom', message: 'category entry without id or state', input: entry });
+        return z.NEVER;
+      }),
+    ),
+  ]),
+);
+
+const categoryList = z.lazy(() =>
+  z.union([
+    z.array(categoryEntry),
+    z.pipe(
+      z.record(z.string(), z.union([blockedFlag, z.object({ blocked: blockedFlag })])),
+      z.transform((map): CategoryState[] =>
+        Object.entries(map).map(([id, state]) => ({
+          id,
+          blocked: typeof state === 'boolean' ? state : state.blocked,
+        })),
+      ),
+    ),
+  ]),
+);
 
 /** `{categories: [every id], blocked: [blocked ids]}`: the first list is the catalogue, not the blocked set. */
-const catalogueWithBlockedSet = z.pipe(
-  z.object({
-    status: z.optional(successStatus),
-    categories: z.array(z.string()),
-    blocked: z.array(z.string()),
-  }),
-  z.transform(({ categories, blocked }): CategoryState[] => {
-    const blockedSet = new Set(blocked);
-    return unique([...categories, ...blocked]).map((id) => ({ id, blocked: blockedSet.has(id) }));
-  }),
+const catalogueWithBlockedSet = z.lazy(() =>
+  z.pipe(
+    z.object({
+      status: z.optional(successStatus),
+      categories: z.array(z.string()),
+      blocked: z.array(z.string()),
+    }),
+    z.transform(({ categories, blocked }): CategoryState[] => {
+      const blockedSet = new Set(blocked);
+      return unique([...categories, ...blocked]).map((id) => ({ id, blocked: blockedSet.has(id) }));
+    }),
+  ),
 );
 
 /** categories/list: the categories the service reports, with their state (not merged with the catalogue). */
-export const categoriesResponseSchema = z.pipe(
-  z.union([
-    catalogueWithBlockedSet,
-    underAlias(['categories', 'blocked'], categoryList),
-    z.array(categoryEntry),
-  ]),
-  z.transform((entries): CategoryState[] => {
-    const byId = new Map<string, boolean>();
-    for (const entry of entries) byId.set(entry.id, entry.blocked);
-    return [...byId].map(([id, blocked]) => ({ id, blocked }));
-  }),
+export const categoriesResponseSchema = z.lazy(() =>
+  z.pipe(
+    z.union([
+      catalogueWithBlockedSet,
+      underAlias(['categories', 'blocked'], categoryList),
+      z.array(categoryEntry),
+    ]),
+    z.transform((entries): CategoryState[] => {
+      const byId = new Map<string, boolean>();
+      for (const entry of entries) byId.set(entry.id, entry.blocked);
+      return [...byId].map(([id, blocked]) => ({ id, blocked }));
+    }),
+  ),
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -196,37 +209,41 @@ export type DomainListing =
   | { kind: 'flat'; domains: string[] }
   | { kind: 'by-profile'; byProfile: Record<string, string[]> };
 
-const domainEntries = nameArray(['domain', 'name']);
+const domainEntries = z.lazy(() => nameArray(['domain', 'name']));
 
-const flatDomains = z.pipe(
-  domainEntries,
-  z.transform((domains): DomainListing => ({ kind: 'flat', domains })),
+const flatDomains = z.lazy(() =>
+  z.pipe(
+    domainEntries,
+    z.transform((domains): DomainListing => ({ kind: 'flat', domains })),
+  ),
 );
 
-const domainListing = z.union([
-  flatDomains,
-  // Form A: profile name -> domains.
-  z.pipe(
-    z.record(z.string(), domainEntries),
-    z.transform((byProfile): DomainListing => ({ kind: 'by-profile', byProfile: { ...byProfile } })),
-  ),
-  // A map keyed by the domains themselves (`{"example.com": {...}}`). Array values mean a
-  // per-profile map that failed above, not domains.
-  z.pipe(
-    z.record(z.string(), z.unknown()),
-    z.transform((map, ctx): DomainListing => {
-      if (Object.values(map).some(Array.isArray)) {
-        ctx.issues.push({
-          code: 'custom',
-          message: 'per-profile map with entries that are not domains',
-          input: map,
-        });
-        return z.NEVER;
-      }
-      return { kind: 'flat', domains: Object.keys(map) };
-    }),
-  ),
-]);
+const domainListing = z.lazy(() =>
+  z.union([
+    flatDomains,
+    // Form A: profile name -> domains.
+    z.pipe(
+      z.record(z.string(), domainEntries),
+      z.transform((byProfile): DomainListing => ({ kind: 'by-profile', byProfile: { ...byProfile } })),
+    ),
+    // A map keyed by the domains themselves (`{"example.com": {...}}`). Array values mean a
+    // per-profile map that failed above, not domains.
+    z.pipe(
+      z.record(z.string(), z.unknown()),
+      z.transform((map, ctx): DomainListing => {
+        if (Object.values(map).some(Array.isArray)) {
+          ctx.issues.push({
+            code: 'custom',
+            message: 'per-profile map with entries that are not domains',
+            input: map,
+          });
+          return z.NEVER;
+        }
+        return { kind: 'flat', domains: Object.keys(map) };
+      }),
+    ),
+  ]),
+);
 
 /** whitelist/list, blocklist/list: under the list's own name or `domains`, or a bare list. */
 export function domainListResponseSchema(list: 'whitelist' | 'blocklist') {
@@ -236,30 +253,32 @@ export function domainListResponseSchema(list: 'whitelist' | 'blocklist') {
 // ---------------------------------------------------------------------------------------------
 // Networks
 
-const optionalText = z.optional(z.nullable(z.string()));
+const optionalText = z.lazy(() => z.optional(z.nullable(z.string())));
 
-const networkEntry = z.union([
-  z.pipe(
-    z.string(),
-    z.transform((ip): NetworkEntry => ({ ip })),
-  ),
-  z.pipe(
-    z.object({
-      ip: z.optional(z.string()),
-      ip_address: z.optional(z.string()),
-      label: optionalText,
-      profile: optionalText,
-    }),
-    z.transform((entry, ctx): NetworkEntry => {
-      const ip = entry.ip ?? entry.ip_address;
-      if (ip === undefined) {
-        ctx.issues.push({ code: 'custom', message: 'network entry without ip', input: entry });
-        return z.NEVER;
-      }
-      return withoutEmpty({ ip, label: entry.label, profile: entry.profile });
-    }),
-  ),
-]);
+const networkEntry = z.lazy(() =>
+  z.union([
+    z.pipe(
+      z.string(),
+      z.transform((ip): NetworkEntry => ({ ip })),
+    ),
+    z.pipe(
+      z.object({
+        ip: z.optional(z.string()),
+        ip_address: z.optional(z.string()),
+        label: optionalText,
+        profile: optionalText,
+      }),
+      z.transform((entry, ctx): NetworkEntry => {
+        const ip = entry.ip ?? entry.ip_address;
+        if (ip === undefined) {
+          ctx.issues.push({ code: 'custom', message: 'network entry without ip', input: entry });
+          return z.NEVER;
+        }
+        return withoutEmpty({ ip, label: entry.label, profile: entry.profile });
+      }),
+    ),
+  ]),
+);
 
 function withoutEmpty(entry: { ip: string; label?: string | null; profile?: string | null }): NetworkEntry {
   const result: NetworkEntry = { ip: entry.ip };
@@ -268,67 +287,74 @@ function withoutEmpty(entry: { ip: string; label?: string | null; profile?: stri
   return result;
 }
 
-const networkList = z.union([
-  // Form B: [{ip, label, profile}].
-  z.array(networkEntry),
-  // Form A: profile name -> IPv4 addresses.
-  z.pipe(
-    z.record(z.string(), z.array(networkEntry)),
-    z.transform((byProfile): NetworkEntry[] =>
-      Object.entries(byProfile).flatMap(([profile, entries]) =>
-        entries.map((entry) => withoutEmpty({ ...entry, profile: entry.profile ?? profile })),
+const networkList = z.lazy(() =>
+  z.union([
+    // Form B: [{ip, label, profile}].
+    z.array(networkEntry),
+    // Form A: profile name -> IPv4 addresses.
+    z.pipe(
+      z.record(z.string(), z.array(networkEntry)),
+      z.transform((byProfile): NetworkEntry[] =>
+        Object.entries(byProfile).flatMap(([profile, entries]) =>
+          entries.map((entry) => withoutEmpty({ ...entry, profile: entry.profile ?? profile })),
+        ),
       ),
     ),
-  ),
-]);
+  ]),
+);
 
 /** network/list: `{status, networks}` in either form's shape, or a bare list. */
-export const networksResponseSchema = z.union([underAlias(['networks'], networkList), z.array(networkEntry)]);
+export const networksResponseSchema = z.lazy(() =>
+  z.union([underAlias(['networks'], networkList), z.array(networkEntry)]),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Logs
 
 const DAY_PREFIX = /^\d{4}-\d{2}-\d{2}/;
 
-const checkDays = z.transform((names: string[], ctx): string[] => {
-  if (!names.every((name) => DAY_PREFIX.test(name))) {
-    ctx.issues.push({ code: 'custom', message: 'a log day that is not yyyy-mm-dd', input: names });
-    return z.NEVER;
-  }
-  // Newest first whatever order the service used; `yyyy-mm-dd` sorts as text.
-  return unique(names.map((name) => name.slice(0, 10))).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
-});
+const checkDays = z.lazy(() =>
+  z.transform((names: string[], ctx): string[] => {
+    if (!names.every((name) => DAY_PREFIX.test(name))) {
+      ctx.issues.push({ code: 'custom', message: 'a log day that is not yyyy-mm-dd', input: names });
+      return z.NEVER;
+    }
+    // Newest first whatever order the service used; `yyyy-mm-dd` sorts as text.
+    return unique(names.map((name) => name.slice(0, 10))).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  }),
+);
 const DAY_KEYS = ['date', 'day'];
 
 /** logs/list: `{status, logs: [dates]}` (or `dates`), or a bare array. */
-export const logDaysResponseSchema = z.pipe(
-  z.union([underAlias(['logs', 'dates'], nameList(DAY_KEYS)), nameArray(DAY_KEYS)]),
-  checkDays,
+export const logDaysResponseSchema = z.lazy(() =>
+  z.pipe(z.union([underAlias(['logs', 'dates'], nameList(DAY_KEYS)), nameArray(DAY_KEYS)]), checkDays),
 );
 
-const counts = z.record(z.string(), z.number());
+const counts = z.lazy(() => z.record(z.string(), z.number()));
 const hourly = <T extends z.ZodMiniType>(inner: T) => z.optional(z.record(z.string(), inner));
 
 /**
  * logs/getstats (Section 2). An extra `status: "success"` is tolerated; a missing top-level key
  * is an hour map with no hours. Domain keys keep their trailing dot: the UI decides how to show them.
  */
-export const statsResponseSchema = z.pipe(
-  z.object({
-    status: z.optional(successStatus),
-    ips: hourly(counts),
-    reqtypes: hourly(counts),
-    action: hourly(z.object({ Allowed: z.optional(z.number()), Blocked: z.optional(z.number()) })),
-    blocks: hourly(counts),
-    domains: hourly(z.object({ Allowed: z.optional(counts), Blocked: z.optional(counts) })),
-  }),
-  z.transform(
-    (body): DayStats => ({
-      ips: body.ips ?? {},
-      reqtypes: body.reqtypes ?? {},
-      action: body.action ?? {},
-      blocks: body.blocks ?? {},
-      domains: body.domains ?? {},
+export const statsResponseSchema = z.lazy(() =>
+  z.pipe(
+    z.object({
+      status: z.optional(successStatus),
+      ips: hourly(counts),
+      reqtypes: hourly(counts),
+      action: hourly(z.object({ Allowed: z.optional(z.number()), Blocked: z.optional(z.number()) })),
+      blocks: hourly(counts),
+      domains: hourly(z.object({ Allowed: z.optional(counts), Blocked: z.optional(counts) })),
     }),
+    z.transform(
+      (body): DayStats => ({
+        ips: body.ips ?? {},
+        reqtypes: body.reqtypes ?? {},
+        action: body.action ?? {},
+        blocks: body.blocks ?? {},
+        domains: body.domains ?? {},
+      }),
+    ),
   ),
 );
