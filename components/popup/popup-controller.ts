@@ -23,10 +23,12 @@ import {
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import type { ClientSettings } from '@/lib/settings/api-client';
 import {
   accountTag,
   addedTldsItem,
   apiKeyItem,
+  apiTimeoutForTestsItem,
   chosenProfileItem,
   connectionItem,
   defaultBlockItem,
@@ -49,10 +51,10 @@ export type { TabAddress };
 export interface PopupDeps {
   readTab(): Promise<TabAddress>;
   cache: ViewCache;
-  /** The API client and fetchers (a dynamic import in the extension). */
+  /** The API client and fetchers (./remote.ts; tests pass fakes). */
   loadRemote(): Promise<
     Pick<RemoteModule, 'refreshLists' | 'refreshProfiles' | 'refreshBlockedToday'> & {
-      createConfiguredClient(): Promise<DnsFilterApi | null>;
+      createConfiguredClient(deps?: { settings?: ClientSettings }): Promise<DnsFilterApi | null>;
     }
   >;
   /** Sends `{ type: 'submit-change' }` to the worker. Never rejects. */
@@ -129,6 +131,8 @@ export function createPopupController(deps: PopupDeps) {
   const disposers: Array<() => void> = [];
   /** Bumped on each profile switch: answers for an earlier scope are dropped. */
   let generation = 0;
+  /** The client's settings as read at start, so a refresh need not read them again. */
+  let clientSettings: ClientSettings | undefined;
 
   const set = (next: PopupState) => {
     state = next;
@@ -154,15 +158,19 @@ export function createPopupController(deps: PopupDeps) {
       defaultBlockItem,
       outboxItem,
       settledChangesItem,
+      apiTimeoutForTestsItem,
     ] as const);
     const placing = Promise.all([deps.readTab().catch((): TabAddress => ({ url: undefined })), stored]).then(
       ([tab, [, , , remembered]]) => placeOf(tab, remembered),
     );
-    const small = stored.then(([, , , , ...rest]) => rest);
+    const small = stored.then(
+      ([, , , , tlds, defaultBlocks, outbox, settled]) => [tlds, defaultBlocks, outbox, settled] as const,
+    );
     // Awaited later or not at all (early returns): a failure meanwhile must not go unhandled.
     small.catch(ignoreHere);
     placing.catch(ignoreHere);
-    const [key, connection, chosenProfile] = await stored;
+    const [key, connection, chosenProfile, , , , , , timeoutMs] = await stored;
+    clientSettings = { key, connection, timeoutMs };
     const form = connection.form;
     const profile = form === 'A' ? chosenProfile : undefined;
     const scope = scopeKey(form, profile);
@@ -265,7 +273,7 @@ export function createPopupController(deps: PopupDeps) {
     let api: DnsFilterApi | null;
     try {
       remote = await deps.loadRemote();
-      api = await remote.createConfiguredClient();
+      api = await remote.createConfiguredClient({ settings: clientSettings });
     } catch (error) {
       update({ refreshing: false, problem: problemOf(error) });
       return;
@@ -278,13 +286,12 @@ export function createPopupController(deps: PopupDeps) {
       return view;
     };
 
-    const profilesDone = needProfiles
-      ? remote.refreshProfiles(target).then(
-          (saving) => current() && update({ profiles: shown(saving) }),
-          // The picker keeps what it has; the verdict does not depend on it.
-          ignoreHere,
-        )
-      : undefined;
+    // The picker keeps what it has meanwhile: the verdict does not depend on the profiles, so
+    // they are asked for once the verdict's own calls are answered, not in competition with them.
+    const refreshProfiles = () =>
+      remote
+        .refreshProfiles(target)
+        .then((saving) => current() && update({ profiles: shown(saving) }), ignoreHere);
     const fetchStats = () =>
       remote.refreshBlockedToday(target, today()).then(
         (saving) => current() && update({ blockedToday: shown(saving), statsProblem: null }),
@@ -304,7 +311,8 @@ export function createPopupController(deps: PopupDeps) {
     } catch (error) {
       if (current()) update({ problem: problemOf(error) });
     } finally {
-      await Promise.all([profilesDone, statsDone]);
+      await statsDone;
+      if (needProfiles) await refreshProfiles();
       if (current()) update({ refreshing: false });
     }
   }

@@ -46,6 +46,22 @@ describe('answering from the cache and refreshing', () => {
     expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
   });
 
+  it('cold: the profiles are asked for only once the calls the verdict needs are answered', async () => {
+    const api = createFakeApi('A', { blockedToday: { 'ads.example.net': 7 } });
+    let answeredBeforeProfiles: string[] | undefined;
+    const listProfiles = api.listProfiles;
+    api.listProfiles = (...args) => {
+      answeredBeforeProfiles = [...api.calls];
+      return listProfiles(...args);
+    };
+    const popup = await openPopup({ url: 'https://ads.example.net/x', api });
+    await popup.started;
+    expect(answeredBeforeProfiles?.sort()).toEqual(
+      ['blocklist/list default', `logs/getstats ${TODAY}`, 'whitelist/list default'].sort(),
+    );
+    expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
+  });
+
   it('fresh cache: the verdict at once and no call to the service at all', async () => {
     await cacheAt(T0 - 2 * MINUTE).saveLists('A:default', accountOf('A'), {
       whitelist: ['example.com'],
