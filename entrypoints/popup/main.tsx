@@ -4,6 +4,7 @@ import { PopupApp } from '@/components/popup/PopupApp';
 import { createPopupController } from '@/components/popup/popup-controller';
 import { readTabAddress, takeEarlyTab } from '@/components/popup/read-tab';
 import { askWorkerForDomains } from '@/components/popup/registrable';
+import * as remote from '@/components/popup/remote';
 import { workerDidNotAnswer } from '@/components/popup/TemporaryAllow';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { messageLocale } from '@/lib/i18n';
@@ -34,7 +35,7 @@ async function retryOutbox(): Promise<number | null> {
 const controller = createPopupController({
   readTab,
   cache: createViewCache(),
-  loadRemote: () => import('@/components/popup/remote'),
+  loadRemote: async () => remote,
   submitChange,
   retryOutbox,
   askWorkerForDomains,
