@@ -1,6 +1,7 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
 import { DIAGNOSIS_TEST_BUILD_TEMPLATE, diagnosisManifestEntries } from './lib/diagnosis/manifest';
+import { inlinePageCss } from './scripts/build/inline-page-css';
 
 // Firefox needs a fixed add-on id so storage survives reinstalls and tests can find it.
 const GECKO_ID = 'dns-filter-companion@example.org';
@@ -80,7 +81,8 @@ export default defineConfig({
     },
   },
   vite: () => ({
-    plugins: [preact()],
+    // The popup's stylesheet goes into popup.html (scripts/build/inline-page-css.ts says why).
+    plugins: [preact(), inlinePageCss(['popup/index.html'])],
     // The test build offers a 10-second temporary allow (lib/diagnosis/temporary-allow.ts).
     define: { 'import.meta.env.DIAGNOSIS_TEST_BUILD': JSON.stringify(DIAGNOSIS_TEST_BUILD) },
   }),

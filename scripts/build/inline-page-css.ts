@@ -1,0 +1,33 @@
+import type { Plugin } from 'vite';
+
+/**
+ * Puts the stylesheet of the named pages into the page itself (`<style>`), and drops the file.
+ * The popup's one stylesheet was a separate file that its module script waited for: about 2 to 3
+ * ms of every opening on the bench machine (scripts/bench). Extension pages' default CSP limits
+ * scripts, not styles, so an inline <style> is allowed; and, unlike styles injected by a script,
+ * it is there before the first paint, so a dark popup never flashes white.
+ */
+export function inlinePageCss(pages: readonly string[]): Plugin {
+  return {
+    name: 'inline-page-css',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { filename, bundle }) {
+        if (!bundle || !pages.some((page) => filename.endsWith(page))) return html;
+        return html.replace(
+          /<link rel="stylesheet"[^>]*href="\/?([^"]+\.css)"[^>]*>/g,
+          (tag, file: string) => {
+            const asset = bundle[file];
+            if (asset?.type !== 'asset') return tag;
+            const css = String(asset.source);
+            // Only this page uses it (Vite emits one stylesheet per page).
+            delete bundle[file];
+            // `</style` inside the CSS would end the element early; our CSS has none, but be sure.
+            return `<style>${css.replaceAll('</style', '<\\/style')}</style>`;
+          },
+        );
+      },
+    },
+  };
+}
