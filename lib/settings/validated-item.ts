@@ -66,6 +66,8 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
   let built: S | undefined;
   const schema = () => (built ??= schemaOf());
   const parse = (raw: unknown): T => {
+    // Nothing stored reads as the fallback, as in WXT's own items; the schema is not even built.
+    if (raw === null || raw === undefined) return options.fallback;
     const result = schema().safeParse(raw);
     return result.success ? result.data : options.fallback;
   };

@@ -40,6 +40,27 @@ describe('getValues', () => {
   });
 });
 
+describe('building the schema', () => {
+  it('waits for a stored value to check: nothing stored reads as the fallback at once', async () => {
+    let built = 0;
+    const lazy = defineValidatedItem(
+      'local:batchLazy',
+      () => {
+        built++;
+        return z.array(z.string());
+      },
+      { fallback: ['fallback'], version: 1 },
+    );
+    expect(await lazy.getValue()).toEqual(['fallback']);
+    expect(built).toBe(0);
+    await fakeBrowser.storage.local.set({ batchLazy: ['a', 3] });
+    expect(await lazy.getValue()).toEqual(['fallback']);
+    await fakeBrowser.storage.local.set({ batchLazy: ['a', 'b'] });
+    expect(await lazy.getValue()).toEqual(['a', 'b']);
+    expect(built).toBe(1);
+  });
+});
+
 describe('an item without migrations', () => {
   it('reads, writes, watches and removes its own key only', async () => {
     const seen: number[] = [];
