@@ -7,6 +7,7 @@ import { type DumpOutcome, type DumpProgress, type DumpSink, streamDump } from '
 import { createRecordStore, type RecordFilter, type RecordStore } from '@/lib/logs/record-store';
 import { chooseDumpSink, dumpFileName } from '@/lib/logs/save-dump';
 import { lastLogDumpItem } from '@/lib/settings/storage';
+import { followStored } from '@/lib/settings/validated-item';
 import { StatusMessage } from '../StatusMessage';
 import { type ActionStatus, failureText } from '../useRemoteAction';
 import { RawLogTable } from './RawLogTable';
@@ -50,8 +51,7 @@ function useDumpAllowance(): DumpAllowance | null {
       if (!next.allowed)
         timer = setTimeout(() => show(lastAt), Math.min(next.nextAt - Date.now() + 250, 2 ** 31 - 1));
     };
-    void lastLogDumpItem.getValue().then((value) => show(value?.at ?? null));
-    const unwatch = lastLogDumpItem.watch((value) => show(value?.at ?? null));
+    const unwatch = followStored(lastLogDumpItem, (value) => show(value?.at ?? null));
     return () => {
       clearTimeout(timer);
       unwatch();

@@ -4,6 +4,7 @@ import { createViewCache } from '@/lib/cache/view-cache';
 import { t } from '@/lib/i18n';
 import { lookupPublicIpv4 } from '@/lib/network/ip-lookup';
 import { accountTag, dynamicIpSettingsItem } from '@/lib/settings/storage';
+import { followStored } from '@/lib/settings/validated-item';
 import { useConfiguredClient } from '../useConfiguredClient';
 import { AccountManagement } from './AccountManagement';
 import type { AccountServices, ListChangeReport } from './account-context';
@@ -34,8 +35,7 @@ function usePublicIpLookup(): { lookup: Lookup | undefined; atOnce: boolean } {
         return result.ip;
       });
     };
-    void dynamicIpSettingsItem.getValue().then(build);
-    return dynamicIpSettingsItem.watch(build);
+    return followStored(dynamicIpSettingsItem, build);
   }, []);
   return { lookup, atOnce };
 }

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { type PlainKey, t } from '@/lib/i18n';
 import { themeItem } from '@/lib/settings/storage';
 import { applyTheme, cacheTheme, type Theme, themeSchema } from '@/lib/settings/theme';
+import { followStored } from '@/lib/settings/validated-item';
 
 const THEME_LABELS: Record<Theme, PlainKey> = {
   system: 'appearance.system',
@@ -15,15 +16,7 @@ export function AppearanceSection({ cache = globalThis.localStorage }: { cache?:
   const [failed, setFailed] = useState(false);
   const ids = { heading: useId(), select: useId(), hint: useId() };
 
-  useEffect(() => {
-    let changed = false;
-    // A change made before the first read answers is newer than what that read returns.
-    void themeItem.getValue().then((stored) => !changed && setTheme(stored));
-    return themeItem.watch((stored) => {
-      changed = true;
-      setTheme(stored);
-    });
-  }, []);
+  useEffect(() => followStored(themeItem, setTheme), []);
 
   const choose = (value: string) => {
     const parsed = themeSchema.safeParse(value);

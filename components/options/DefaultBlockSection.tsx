@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { t } from '@/lib/i18n';
 import { defaultBlockItem } from '@/lib/settings/storage';
+import { followStored } from '@/lib/settings/validated-item';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { propagationNote, scopePhrase, useAccount } from './account-context';
@@ -26,8 +27,7 @@ export function DefaultBlockSection() {
 
   useEffect(() => {
     const show = (all: Record<string, { enabled: boolean; at: number }>) => setKnown(all[scope] ?? null);
-    void defaultBlockItem.getValue().then(show);
-    return defaultBlockItem.watch(show);
+    return followStored(defaultBlockItem, show);
   }, [scope]);
 
   const set = async (enabled: boolean) => {

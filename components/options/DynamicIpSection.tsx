@@ -21,29 +21,7 @@ import {
 } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
-
-/** A stored item's value, following changes made elsewhere (the worker, another tab). */
-function useStored<T>(
-  item: { getValue(): Promise<T>; watch(cb: (value: T) => void): () => void },
-  initial: T,
-): T {
-  const [value, setValue] = useState<T>(initial);
-  useEffect(() => {
-    let live = true;
-    // A change seen while the first read was on its way is newer than what that read returns.
-    let changed = false;
-    void item.getValue().then((stored) => live && !changed && setValue(stored));
-    const unwatch = item.watch((next) => {
-      changed = true;
-      setValue(next);
-    });
-    return () => {
-      live = false;
-      unwatch();
-    };
-  }, [item]);
-  return value;
-}
+import { useStoredValue } from '../useStoredValue';
 
 function formatTime(at: number): string {
   return new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -76,11 +54,11 @@ function LastOutcome({ outcome }: { outcome: RegistrationOutcome | null }) {
  * Also holds the right-click menu switch, the other setting of the background worker.
  */
 export function DynamicIpSection() {
-  const settings = useStored(dynamicIpSettingsItem, dynamicIpSettingsItem.fallback);
-  const outcome = useStored(registrationOutcomeItem, null);
-  const connection = useStored(connectionItem, connectionItem.fallback);
-  const profilesCache = useStored(profilesCacheItem, null);
-  const menu = useStored(contextMenuSettingsItem, contextMenuSettingsItem.fallback);
+  const settings = useStoredValue(dynamicIpSettingsItem, dynamicIpSettingsItem.fallback);
+  const outcome = useStoredValue(registrationOutcomeItem, null);
+  const connection = useStoredValue(connectionItem, connectionItem.fallback);
+  const profilesCache = useStoredValue(profilesCacheItem, null);
+  const menu = useStoredValue(contextMenuSettingsItem, contextMenuSettingsItem.fallback);
   const [draft, setDraft] = useState<DynamicIpDraft>(() => draftFromSettings(dynamicIpSettingsItem.fallback));
   const { status, run, busy } = useRemoteAction();
   const ids = {

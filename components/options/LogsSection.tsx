@@ -11,6 +11,7 @@ import { chosenProfileItem, deletedLogDaysItem } from '@/lib/settings/storage';
 import { useConfirm } from '../ConfirmDialog';
 import { DayStatsView } from '../logs/DayStatsView';
 import { RawLogPanel } from '../logs/RawLogPanel';
+import { useStoredValue } from '../useStoredValue';
 import '../logs/logs.css';
 import { StatusMessage } from '../StatusMessage';
 import { useConfiguredClient } from '../useConfiguredClient';
@@ -32,12 +33,7 @@ export function LogsSection() {
 }
 
 function useDeletedDays(): readonly string[] {
-  const [days, setDays] = useState<readonly string[]>([]);
-  useEffect(() => {
-    void deletedLogDaysItem.getValue().then(setDays);
-    return deletedLogDaysItem.watch(setDays);
-  }, []);
-  return days;
+  return useStoredValue(deletedLogDaysItem, []);
 }
 
 async function rememberDeleted(date: string): Promise<void> {

@@ -3,6 +3,7 @@ import { FORM_CAPABILITIES } from '@/lib/api/client';
 import { ApiError } from '@/lib/api/errors';
 import { t } from '@/lib/i18n';
 import { addedTldsItem } from '@/lib/settings/storage';
+import { followStored } from '@/lib/settings/validated-item';
 import { validateTld } from '@/lib/validation';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
@@ -25,8 +26,7 @@ export function TldSection() {
 
   useEffect(() => {
     const show = (all: Record<string, string[]>) => setAdded(all[scope] ?? []);
-    void addedTldsItem.getValue().then(show);
-    return addedTldsItem.watch(show);
+    return followStored(addedTldsItem, show);
   }, [scope]);
 
   const block = async () => {

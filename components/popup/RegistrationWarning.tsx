@@ -3,7 +3,6 @@
  * may not be filtered at all, and the popup is where the user looks when a site behaves oddly.
  * Read after the first paint, so it never delays the verdict.
  */
-import { useEffect, useState } from 'preact/hooks';
 import { ageText } from '@/lib/cache/freshness';
 import { t } from '@/lib/i18n';
 import { registrationIsFailing } from '@/lib/network/registration';
@@ -12,38 +11,12 @@ import {
   type RegistrationOutcome,
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
+import { useStoredValue } from '../useStoredValue';
 
 /** The last outcome while registration is on and failing; null otherwise. Follows the worker's changes. */
 export function useFailingRegistration(): RegistrationOutcome | null {
-  const [enabled, setEnabled] = useState(false);
-  const [outcome, setOutcome] = useState<RegistrationOutcome | null>(null);
-  useEffect(() => {
-    let live = true;
-    // A change seen while the first read is on its way is newer than what that read brings.
-    const changed = { settings: false, outcome: false };
-    const unwatch = [
-      dynamicIpSettingsItem.watch((settings) => {
-        changed.settings = true;
-        setEnabled(settings.enabled);
-      }),
-      registrationOutcomeItem.watch((last) => {
-        changed.outcome = true;
-        setOutcome(last);
-      }),
-    ];
-    void Promise.all([dynamicIpSettingsItem.getValue(), registrationOutcomeItem.getValue()])
-      .then(([settings, last]) => {
-        if (!live) return;
-        if (!changed.settings) setEnabled(settings.enabled);
-        if (!changed.outcome) setOutcome(last);
-      })
-      // Unreadable storage: the popup says so elsewhere; this line simply stays away.
-      .catch(() => undefined);
-    return () => {
-      live = false;
-      for (const stop of unwatch) stop();
-    };
-  }, []);
+  const enabled = useStoredValue(dynamicIpSettingsItem, null)?.enabled ?? false;
+  const outcome = useStoredValue(registrationOutcomeItem, null);
   return enabled && registrationIsFailing(outcome) ? outcome : null;
 }
 

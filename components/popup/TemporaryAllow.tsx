@@ -16,6 +16,7 @@ import {
   temporaryAllowResponseSchema,
 } from '@/lib/messaging/protocol';
 import { type TemporaryAllow as TemporaryAllowEntry, temporaryAllowsItem } from '@/lib/settings/storage';
+import { useStoredValue } from '../useStoredValue';
 
 /** A group of buttons, not a form section: no frame around it. */
 const FIELDSET_RESET = {
@@ -41,21 +42,7 @@ export async function askWorkerToAllow(request: Request): Promise<TemporaryAllow
 
 /** The running temporary allows, following the worker's changes. */
 export function useTemporaryAllows(): readonly TemporaryAllowEntry[] {
-  const [entries, setEntries] = useState<readonly TemporaryAllowEntry[]>([]);
-  useEffect(() => {
-    let live = true;
-    let changed = false;
-    void temporaryAllowsItem.getValue().then((value) => live && !changed && setEntries(value));
-    const unwatch = temporaryAllowsItem.watch((value) => {
-      changed = true;
-      setEntries(value);
-    });
-    return () => {
-      live = false;
-      unwatch();
-    };
-  }, []);
-  return entries;
+  return useStoredValue(temporaryAllowsItem, []);
 }
 
 /** The current time, ticking while something on screen counts down. */

@@ -13,6 +13,7 @@
  */
 import * as z from 'zod/mini';
 import { THEME_CACHE_KEY } from './first-paint';
+import { followStored } from './validated-item';
 
 export const THEME_CHOICES = ['system', 'light', 'dark'] as const;
 export const themeSchema = z.enum(THEME_CHOICES);
@@ -74,19 +75,7 @@ export function followStoredTheme({ root, cache, item, schedule }: FollowThemeDe
   // Watching counts as using the item, which WXT answers with a storage read of its own: both
   // wait for the scheduled moment.
   const follow = () => {
-    if (stopped) return;
-    let changed = false;
-    item.getValue().then(
-      (theme) => {
-        // A change seen meanwhile is newer than what this read found.
-        if (!stopped && !changed) show(theme);
-      },
-      () => undefined,
-    );
-    unwatch = item.watch((theme) => {
-      changed = true;
-      show(theme);
-    });
+    if (!stopped) unwatch = followStored(item, show);
   };
   if (schedule) schedule(follow);
   else follow();

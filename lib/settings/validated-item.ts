@@ -106,6 +106,36 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
   };
 }
 
+/** What `followStored` needs of an item: a read and a watch. */
+export interface Followable<T> {
+  getValue(): Promise<T>;
+  watch(callback: (value: T) => void): () => void;
+}
+
+/**
+ * Calls back with the item's stored value, then with every change, until the returned function is
+ * called. A change seen while the first read is on its way is newer than what that read brings,
+ * so that read is then dropped. A failed first read is left unsaid: the next change still comes.
+ */
+export function followStored<T>(item: Followable<T>, onValue: (value: T) => void): () => void {
+  let live = true;
+  let changed = false;
+  item.getValue().then(
+    (value) => {
+      if (live && !changed) onValue(value);
+    },
+    () => undefined,
+  );
+  const unwatch = item.watch((value) => {
+    changed = true;
+    onValue(value);
+  });
+  return () => {
+    live = false;
+    unwatch();
+  };
+}
+
 type ValuesOf<Items extends readonly ValidatedItem<unknown>[]> = {
   -readonly [I in keyof Items]: Items[I] extends ValidatedItem<infer T> ? T : never;
 };

@@ -1,0 +1,9 @@
+import { useEffect, useState } from 'preact/hooks';
+import { type Followable, followStored } from '@/lib/settings/validated-item';
+
+/** A stored item's value, following changes made elsewhere (the worker, another page); `initial` until it is read. */
+export function useStoredValue<T>(item: Followable<T>, initial: T): T {
+  const [value, setValue] = useState<T>(initial);
+  useEffect(() => followStored(item, setValue), [item]);
+  return value;
+}
