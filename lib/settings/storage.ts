@@ -302,8 +302,9 @@ export const cachedListsSchema = z.lazy(() =>
 export type CachedLists = z.infer<typeof cachedListsSchema>;
 
 /**
- * Not a `defineValidatedItem`: WXT's defineItem reads its key as soon as it is defined, so a list
- * of up to 100,000 entries would be read twice on every popup opening. Validated the same way.
+ * Not a `defineValidatedItem`: one key per scope, made when asked for, and no fallback value: a
+ * missing or unreadable view (an earlier shape included) reads as null, which means "fetch it".
+ * Validated the same way, through the same reads (early ones included).
  */
 export function cachedListsItem(scope: string) {
   const key = `local:cachedLists:${scope}` as const;
