@@ -7,6 +7,7 @@ import { packDomains, unpackDomains } from '@/lib/filtering/domain-index';
 import { cachedBlockedTodayItem, cachedListsItem, profilesCacheItem } from '@/lib/settings/storage';
 import { isFresh } from './freshness';
 import { type ChangeLike, replayChanges } from './list-changes';
+import { storeListsWithinBudget } from './storage-room';
 
 export interface CachedView<T> {
   value: T;
@@ -64,9 +65,10 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
     ): SavedView<ListsView> {
       const value = { whitelist: packDomains(lists.whitelist), blocklist: packDomains(lists.blocklist) };
       const fetchedAt = now();
+      // Within the lists' budget (./storage-room.ts): a view that is not kept is fetched again.
       return savedView(
         view(value, fetchedAt),
-        cachedListsItem(scope).setValue({ account, fetchedAt, ...value }),
+        storeListsWithinBudget(scope, { account, fetchedAt, ...value }).then(() => undefined),
       );
     },
 

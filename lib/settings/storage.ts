@@ -200,6 +200,11 @@ export const outboxEntrySchema = z.lazy(() =>
     nextAttemptAt: z.number(),
     /** Why the last attempt did not go through, for the popup's "pending" line. */
     lastError: z.optional(z.string()),
+    /**
+     * The service asked not to be called again before this time (Retry-After of a 5xx or 429):
+     * unlike `nextAttemptAt`, a user action waits for it too, and so does every change behind.
+     */
+    notBefore: z.optional(z.number()),
   }),
 );
 export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
@@ -320,6 +325,17 @@ export function cachedListsItem(scope: string) {
     removeValue: () => storage.removeItem(key),
   };
 }
+
+/**
+ * Which scopes have a cached view of their lists (`cachedListsItem`), with when it was fetched
+ * and its stored size in characters, so the views are kept within a budget without reading them
+ * (lib/cache/storage-room.ts). A view missing here is only found by the emergency eviction.
+ */
+export const cachedListsIndexItem = defineValidatedItem(
+  'local:cachedListsIndex',
+  () => z.record(z.string(), z.object({ fetchedAt: z.number(), size: z.int().check(z.gte(0)) })),
+  { fallback: {}, version: 1 },
+);
 
 /**
  * Today's blocked-query counts by host (lower case, no trailing dot), reduced from
