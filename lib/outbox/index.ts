@@ -15,7 +15,9 @@
  *     `entry.lastError`, `entry.nextAttemptAt`); use `pendingFor()` to pick those for a domain;
  *   - `settledChangesItem`: the last 20 changes that left the outbox (delivered or failed),
  *     newest first, so a change refused after a retry is never silent.
- * Both are written only by the worker.
+ * Both are written by the worker, and by the options page for one thing only: a list edit it made
+ * with the service directly drops the queued changes that would undo it (`dropQueuedChangesUndoing`).
+ * Writes of either item go through Web Locks (`exclusively`), so they never interleave.
  */
 import type { ListChange } from '@/lib/messaging/protocol';
 import type { OutboxEntry } from '@/lib/settings/storage';
@@ -27,14 +29,19 @@ export {
   backoffDelayMs,
   type DeliveryReport,
   type DeliveryResult,
+  type DirectListEdit,
   deliverChange,
   deliverPending,
   describeChange,
+  dropQueuedChangesUndoing,
+  type EnqueueOptions,
   enqueueChange,
   isRetryable,
   MAX_AGE_MS,
   OUTBOX_ALARM,
   type OutboxDeps,
+  RETRY_AFTER_MAX_MS,
+  SUBMIT_WAIT_MS,
   submitChange,
 } from './outbox';
 
