@@ -47,10 +47,17 @@ export interface BulkAddSummary {
   stoppedBecause?: string;
 }
 
-/** Failures after which every following call would fail the same way. */
+/**
+ * Failures after which every following call would fail the same way. A 5xx or 429 ('server')
+ * too: the service is busy or failing for now, and more calls would only add to it.
+ */
 function stopsTheRun(error: unknown): error is ApiError {
   return (
-    isApiError(error) && (error.kind === 'bad-key' || error.kind === 'network' || error.kind === 'aborted')
+    isApiError(error) &&
+    (error.kind === 'bad-key' ||
+      error.kind === 'network' ||
+      error.kind === 'server' ||
+      error.kind === 'aborted')
   );
 }
 
