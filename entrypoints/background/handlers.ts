@@ -38,6 +38,7 @@ import {
   refreshBadge,
   refreshProfiles,
   register,
+  retryOutboxNow,
   submit,
   syncRegistrationAlarm,
   temporaryAllow,
@@ -106,8 +107,7 @@ async function registerNow(): Promise<RegisterNowResponse> {
 }
 
 async function retryOutbox(): Promise<RetryOutboxResponse> {
-  const report = await deliverOutbox(true);
-  return { pending: report.remaining.length };
+  return { pending: (await retryOutboxNow()).length };
 }
 
 /** Builds the change a menu click or a shortcut asks for; null when the page has no domain. */

@@ -21,7 +21,13 @@ import {
   registerOnce,
   registrationIsFailing,
 } from '@/lib/network';
-import { deliverPending, enqueueChange, type OutboxDeps, submitChange } from '@/lib/outbox';
+import {
+  deliverPending,
+  deliverPendingWithin,
+  enqueueChange,
+  type OutboxDeps,
+  submitChange,
+} from '@/lib/outbox';
 import { createConfiguredClient } from '@/lib/settings/api-client';
 import {
   dynamicIpSettingsItem,
@@ -59,6 +65,11 @@ const outboxDeps: OutboxDeps = { getClient, alarms: browser.alarms, onSettled: r
 
 export function deliverOutbox(force: boolean) {
   return deliverPending(outboxDeps, { force });
+}
+
+/** "Retry now": answers within the bound a click is answered in; the delivery goes on. */
+export function retryOutboxNow() {
+  return deliverPendingWithin(outboxDeps);
 }
 
 /** Popup, menu and shortcut changes all come through here. */

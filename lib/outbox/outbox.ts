@@ -386,6 +386,25 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
   return { ran: true, remaining: await outboxItem.getValue() };
 }
 
+/**
+ * "Send now": a forced delivery whose caller hears what is left once it is over or after
+ * `boundMs`, whichever comes first, so a button never stays busy for minutes behind slow
+ * changes. The delivery itself goes on past the answer.
+ */
+export async function deliverPendingWithin(
+  deps: OutboxDeps,
+  boundMs: number = SUBMIT_WAIT_MS,
+): Promise<OutboxEntry[]> {
+  const run = deliverPending(deps, { force: true }).catch(() => null);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), boundMs);
+  });
+  const report = await Promise.race([run, bound]);
+  clearTimeout(timer);
+  return report?.remaining ?? (await outboxItem.getValue());
+}
+
 /** A list edit made straight with the service (the options page), newest of all. */
 export interface DirectListEdit {
   op: ListChange['op'];

@@ -11,6 +11,7 @@ import { createViewCache } from '@/lib/cache/view-cache';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import {
   deliverPending,
+  deliverPendingWithin,
   dropQueuedChangesUndoing,
   enqueueChange,
   isRetryable,
@@ -338,6 +339,22 @@ describe('a click is answered within the bound, whatever is queued', () => {
     await background;
     expect(await outboxItem.getValue()).toEqual([]);
     expect(service.lists.whitelist.get('default')?.size).toBe(10);
+  });
+
+  it('"Retry now" answers what is left within the bound, and the delivery goes on', async () => {
+    const service = slowed(createFakeService('A'), 3_000);
+    const { deps } = slowDeps(service);
+    for (let i = 0; i < 10; i++) await enqueueChange(change(`queued${i}.example`), deps.now);
+    const started = Date.now();
+    let left: number | undefined;
+    void deliverPendingWithin(deps).then((remaining) => {
+      left = remaining.length;
+    });
+    while (left === undefined) await vi.advanceTimersByTimeAsync(100);
+    expect(Date.now() - started).toBeLessThanOrEqual(SUBMIT_WAIT_MS);
+    expect(left).toBeGreaterThan(0);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(await outboxItem.getValue()).toEqual([]);
   });
 
   it('behind a slow change of the same domain: "pending" within the bound, the outcome reported later', async () => {
