@@ -87,11 +87,16 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
         for (const domain of delta[list].added) set.add(domain);
         return packDomains(set);
       };
-      await item.setValue({
-        ...stored,
-        whitelist: apply(stored.whitelist, 'whitelist'),
-        blocklist: apply(stored.blocklist, 'blocklist'),
-      });
+      try {
+        await item.setValue({
+          ...stored,
+          whitelist: apply(stored.whitelist, 'whitelist'),
+          blocklist: apply(stored.blocklist, 'blocklist'),
+        });
+      } catch {
+        // Storage full: a view without the change would be wrong, so it goes and is fetched again.
+        await item.removeValue().catch(() => undefined);
+      }
     },
 
     async readProfiles(account: string): Promise<CachedView<readonly string[]> | null> {

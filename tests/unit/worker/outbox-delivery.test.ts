@@ -213,6 +213,16 @@ describe('storage running out', () => {
     expect(await outboxItem.getValue()).toEqual([]);
   });
 
+  it('a delivered change the cached view cannot take: the view goes (fetched again), no error', async () => {
+    const cache = createViewCache({ now: () => 1_000 });
+    await cache.saveLists('A:default', 'acct', { whitelist: ['keep.org'], blocklist: [] });
+    limitStorage(0);
+    await expect(
+      cache.applyChanges('A:default', 'acct', [{ op: 'add', list: 'whitelist', domain: 'new.org' }]),
+    ).resolves.toBeUndefined();
+    expect(await cache.readLists('A:default', 'acct')).toBeNull();
+  });
+
   it('cached lists are kept within a budget: the scopes fetched least recently go first', async () => {
     const view = (fetchedAt: number, size: number) => ({
       account: 'A https://x',
