@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
+import { capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
 import { registerNowResponseSchema } from '@/lib/messaging/protocol';
 import {
@@ -182,7 +183,7 @@ export function DynamicIpSection() {
               onInput={(event) => update({ label: event.currentTarget.value })}
             />
           </div>
-          {connection.form === 'A' ? (
+          {capabilitiesOf(connection.form).profileSelection ? (
             <div class="field">
               <label for={ids.profile}>{t('dynamicIp.profile')}</label>
               {profiles.length > 0 ? (

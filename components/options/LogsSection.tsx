@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { listName } from '@/lib/api/attempts';
+import { capabilitiesOf } from '@/lib/api/forms';
 import { ApiError } from '@/lib/api/errors';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { isValidDomain, registrableDomain } from '@/lib/filtering/domain';
@@ -172,9 +173,10 @@ function StatsWithActions({
   date: string;
   summary: ReturnType<typeof summariseDay>;
 }) {
-  const formB = client.form === 'B';
+  // Without profile selection the lists are the whole account's: there is no profile to pick.
+  const wholeAccount = !capabilitiesOf(client.form).profileSelection;
   const profiles = useRemoteData(
-    (signal) => (formB ? Promise.resolve([] as string[]) : client.listProfiles({ signal })),
+    (signal) => (wholeAccount ? Promise.resolve([] as string[]) : client.listProfiles({ signal })),
     [client],
   );
   const [profile, setProfile] = useState<string | null>(null);
@@ -184,11 +186,11 @@ function StatsWithActions({
   const exactId = useId();
 
   useEffect(() => {
-    if (!formB) void chosenProfileItem.getValue().then((value) => setProfile((current) => current ?? value));
-  }, [formB]);
+    if (!wholeAccount) void chosenProfileItem.getValue().then((value) => setProfile((current) => current ?? value));
+  }, [wholeAccount]);
 
   const profileList = profiles.data.data ?? [];
-  const target = formB
+  const target = wholeAccount
     ? undefined
     : profile !== null && profileList.includes(profile)
       ? profile
@@ -211,13 +213,13 @@ function StatsWithActions({
         );
       },
     }),
-    [exactNames, change.busy, change.run, formB, target],
+    [exactNames, change.busy, change.run, wholeAccount, target],
   );
 
   return (
     <>
       <div class="filters">
-        {formB ? (
+        {wholeAccount ? (
           <p class="hint">{t('logsSection.formBNote')}</p>
         ) : (
           <div>

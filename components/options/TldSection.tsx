@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'preact/hooks';
-import { FORM_CAPABILITIES } from '@/lib/api/client';
+import { capabilitiesOf } from '@/lib/api/forms';
 import { ApiError } from '@/lib/api/errors';
 import { t } from '@/lib/i18n';
 import { addedTldsItem } from '@/lib/settings/storage';
@@ -48,7 +48,7 @@ export function TldSection() {
     if (done !== undefined) setTld('');
   };
 
-  if (!FORM_CAPABILITIES[form].tldBlocking) {
+  if (!capabilitiesOf(form).tldBlocking) {
     return (
       <section aria-labelledby={headingId}>
         <h2 id={headingId}>{t('tld.heading')}</h2>

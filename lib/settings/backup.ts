@@ -17,6 +17,7 @@
  * setting that fails its check is refused and its current value stays.
  */
 import * as z from 'zod/mini';
+import { FORMS } from '@/lib/api/forms';
 import { DIAGNOSIS_PERMISSIONS, type PermissionSet } from '@/lib/diagnosis/permissions';
 import { t, tn } from '@/lib/i18n';
 import { lookupPermissionOrigins, validateLookupUrl } from '@/lib/network/settings-form';
@@ -124,7 +125,7 @@ const DEFINITIONS: Definitions = {
       const base = validateBaseUrl(value.baseUrl);
       return base.ok ? valid({ baseUrl: base.value, form: value.form }) : base;
     },
-    describe: (value) => `${value.baseUrl}, ${value.form === 'A' ? '/api' : '/api/v1/'}`,
+    describe: (value) => `${value.baseUrl}, ${FORMS[value.form].path}`,
   },
   apiKey: {
     label: () => t('backup.setting.apiKey'),
