@@ -1,8 +1,8 @@
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { listName } from '@/lib/api/attempts';
-import { capabilitiesOf } from '@/lib/api/forms';
 import { ApiError } from '@/lib/api/errors';
+import { capabilitiesOf } from '@/lib/api/forms';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { isValidDomain, registrableDomain } from '@/lib/filtering/domain';
 import { t } from '@/lib/i18n';
@@ -186,7 +186,8 @@ function StatsWithActions({
   const exactId = useId();
 
   useEffect(() => {
-    if (!wholeAccount) void chosenProfileItem.getValue().then((value) => setProfile((current) => current ?? value));
+    if (!wholeAccount)
+      void chosenProfileItem.getValue().then((value) => setProfile((current) => current ?? value));
   }, [wholeAccount]);
 
   const profileList = profiles.data.data ?? [];

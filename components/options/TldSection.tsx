@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'preact/hooks';
-import { capabilitiesOf } from '@/lib/api/forms';
 import { ApiError } from '@/lib/api/errors';
+import { capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
 import { addedTldsItem } from '@/lib/settings/storage';
 import { followStored } from '@/lib/settings/validated-item';

@@ -1,6 +1,12 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { type ApiForm, capabilitiesOf, DEFAULT_PROFILE, type FormDescription, profileFor } from '@/lib/api/forms';
+import {
+  type ApiForm,
+  capabilitiesOf,
+  DEFAULT_PROFILE,
+  type FormDescription,
+  profileFor,
+} from '@/lib/api/forms';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
 import { scopeKey } from '@/lib/settings/storage';

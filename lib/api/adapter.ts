@@ -172,7 +172,9 @@ export function createFormAdapter(form: ApiForm, transport: Transport): DnsFilte
       const valid = checked(validateTld(tld), 'tld', attempted);
       const chosen = profileArg(profile, attempted);
       if (!capabilities.tldBlocking || names.tld === undefined) {
-        throw transport.error('invalid-input', attempts.blockTld(valid), t('api.noTldInFormB'), { field: 'tld' });
+        throw transport.error('invalid-input', attempts.blockTld(valid), t('api.noTldInFormB'), {
+          field: 'tld',
+        });
       }
       return succeed(
         'tld_blocklist/add',
@@ -185,7 +187,8 @@ export function createFormAdapter(form: ApiForm, transport: Transport): DnsFilte
       const on = enabled === true;
       const chosen = profileArg(profile, attempts.setDefaultBlock(on, shownProfile(profile)));
       // Per profile, profile_name is required by these two actions.
-      const params = capabilities.defaultBlock === 'per-profile' ? profileParam(chosen ?? DEFAULT_PROFILE) : {};
+      const params =
+        capabilities.defaultBlock === 'per-profile' ? profileParam(chosen ?? DEFAULT_PROFILE) : {};
       return succeed(
         on ? 'default-block/enable' : 'default-block/disable',
         params,
