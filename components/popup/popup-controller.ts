@@ -39,7 +39,7 @@ import {
   scopeKey,
   settledChangesItem,
 } from '@/lib/settings/storage';
-import { getValues } from '@/lib/settings/validated-item';
+import { getValues } from '@/lib/settings/stored-reads';
 import { statisticsNeeded } from './popup-view';
 import type { TabAddress } from './read-tab';
 import { type AskWorkerForDomains, registrableDomainsOf } from './registrable';

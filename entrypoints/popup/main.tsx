@@ -17,8 +17,8 @@ import {
 } from '@/lib/messaging/protocol';
 import { pageLocalStorage } from '@/lib/settings/first-paint';
 import { themeItem } from '@/lib/settings/storage';
+import { rememberEarlyReads } from '@/lib/settings/stored-reads';
 import { followStoredTheme, whenIdle } from '@/lib/settings/theme';
-import { rememberEarlyReads } from '@/lib/settings/validated-item';
 import './style.css';
 
 /** The first script's reading of the tab (popup-start.ts), or one started now. */

@@ -11,8 +11,9 @@ import { browser } from 'wxt/browser';
 import { storage } from 'wxt/utils/storage';
 import * as z from 'zod/mini';
 import { listChangeSchema } from '@/lib/messaging/protocol';
+import { readStoredValue } from './stored-reads';
 import { THEME_CHOICES } from './theme';
-import { defineValidatedItem, readStoredValue } from './validated-item';
+import { defineValidatedItem } from './validated-item';
 
 export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
 

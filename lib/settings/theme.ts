@@ -13,7 +13,7 @@
  */
 import * as z from 'zod/mini';
 import { THEME_CACHE_KEY } from './first-paint';
-import { followStored } from './validated-item';
+import { followStored } from './follow';
 
 export const THEME_CHOICES = ['system', 'light', 'dark'] as const;
 export const themeSchema = z.enum(THEME_CHOICES);
