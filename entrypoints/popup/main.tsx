@@ -15,10 +15,10 @@ import {
   type ListChange,
   retryOutboxResponseSchema,
 } from '@/lib/messaging/protocol';
-import { pageLocalStorage } from '@/lib/settings/first-paint';
 import { themeItem } from '@/lib/settings/storage';
 import { rememberEarlyReads } from '@/lib/settings/stored-reads';
-import { followStoredTheme, whenIdle } from '@/lib/settings/theme';
+import { pageLocalStorage } from '@/lib/theme/first-paint';
+import { followStoredTheme, whenIdle } from '@/lib/theme/theme';
 import './style.css';
 
 /** The first script's reading of the tab (popup-start.ts), or one started now. */
