@@ -8,13 +8,8 @@ import * as remote from '@/components/popup/remote';
 import { workerDidNotAnswer } from '@/components/popup/TemporaryAllow';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { messageLocale } from '@/lib/i18n';
-import { askWorker } from '@/lib/messaging/ask-worker';
-import {
-  type ChangeOutcome,
-  changeOutcomeSchema,
-  type ListChange,
-  retryOutboxResponseSchema,
-} from '@/lib/messaging/protocol';
+import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import { worker } from '@/lib/messaging/worker-client';
 import { themeItem } from '@/lib/settings/storage';
 import { rememberEarlyReads } from '@/lib/settings/stored-reads';
 import { pageLocalStorage } from '@/lib/theme/first-paint';
@@ -25,11 +20,14 @@ import './style.css';
 const readTab = () => takeEarlyTab() ?? readTabAddress(browser.tabs, location.search);
 
 async function submitChange(change: ListChange): Promise<ChangeOutcome> {
-  return (await askWorker({ type: 'submit-change', change }, changeOutcomeSchema)) ?? workerDidNotAnswer();
+  return worker.submitChange(change).catch(workerDidNotAnswer);
 }
 
 async function retryOutbox(): Promise<number | null> {
-  return (await askWorker({ type: 'retry-outbox' }, retryOutboxResponseSchema))?.pending ?? null;
+  return worker.retryOutbox().then(
+    ({ pending }) => pending,
+    () => null,
+  );
 }
 
 const controller = createPopupController({
