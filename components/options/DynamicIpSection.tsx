@@ -3,7 +3,7 @@ import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
-import { registerNowResponseSchema } from '@/lib/messaging/protocol';
+import { worker } from '@/lib/messaging/worker-client';
 import {
   checkDynamicIpDraft,
   type DynamicIpDraft,
@@ -105,9 +105,7 @@ export function DynamicIpSection() {
   };
 
   const registerNow = async () => {
-    const answer = registerNowResponseSchema.parse(
-      await browser.runtime.sendMessage({ type: 'register-now' }),
-    );
+    const answer = await worker.registerNow();
     if (!answer.ok) throw new ApiError('service', answer.message);
     return answer.message;
   };

@@ -44,7 +44,7 @@ import {
   dynamicIpSettingsSchema,
   themeItem,
 } from './storage';
-import { themeSchema } from './theme';
+import { themeSchema } from './theme-choice';
 import type { ValidatedItem } from './validated-item';
 
 export const BACKUP_FORMAT = 'dns-filter-companion-settings';
