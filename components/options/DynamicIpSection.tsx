@@ -9,6 +9,7 @@ import {
   draftFromSettings,
   lookupPermissionOrigins,
 } from '@/lib/network/settings-form';
+import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
 import {
   accountTag,
   connectionItem,
@@ -116,7 +117,9 @@ export function DynamicIpSection() {
       t('dynamicIp.saving'),
       async () => {
         const checked = await checkAndAsk();
-        await dynamicIpSettingsItem.setValue(checked);
+        await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, () =>
+          dynamicIpSettingsItem.setValue(checked),
+        );
         setEdited(false);
         // Turned on: register at once rather than after the first interval.
         return checked.enabled
@@ -131,7 +134,9 @@ export function DynamicIpSection() {
       t('dynamicIp.registering'),
       async () => {
         const checked = await checkAndAsk();
-        await dynamicIpSettingsItem.setValue(checked);
+        await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, () =>
+          dynamicIpSettingsItem.setValue(checked),
+        );
         setEdited(false);
         return registerNow();
       },
