@@ -10,6 +10,7 @@ import {
   draftFromSettings,
   lookupPermissionOrigins,
 } from '@/lib/network/settings-form';
+import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
 import {
   accountTag,
   connectionItem,
@@ -115,7 +116,9 @@ export function DynamicIpSection() {
       t('dynamicIp.saving'),
       async () => {
         const checked = await checkAndAsk();
-        await dynamicIpSettingsItem.setValue(checked);
+        await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, () =>
+          dynamicIpSettingsItem.setValue(checked),
+        );
         setEdited(false);
         // Turned on: register at once rather than after the first interval.
         return checked.enabled
@@ -130,7 +133,9 @@ export function DynamicIpSection() {
       t('dynamicIp.registering'),
       async () => {
         const checked = await checkAndAsk();
-        await dynamicIpSettingsItem.setValue(checked);
+        await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, () =>
+          dynamicIpSettingsItem.setValue(checked),
+        );
         setEdited(false);
         return registerNow();
       },
