@@ -2,7 +2,9 @@
  * The popup in Firefox, opened as a person opens it: a real click on the Extensions button, then
  * on the extension's item, with the site's tab in front (harness/firefox-popup.ts), which is what
  * grants activeTab. Against the emulator's demo account (emulator/seed.ts): default whitelists
- * allowed-demo.example and blocklists tracker.example.net; kids1 has lists of its own.
+ * allowed-demo.example and blocklists tracker.example.net; kids1 has lists of its own. The
+ * right-click menu and the keyboard shortcut are driven in the same browser window
+ * (harness/firefox-window.ts).
  */
 import type { EmulatorHandle } from '../../emulator/index.ts';
 import { hasActiveTabForSelectedTab } from './harness/firefox-popup.ts';
@@ -13,6 +15,7 @@ import {
   popupStatus,
   popupTexts,
 } from './harness/firefox-popup-roles.ts';
+import { chooseFromPageContextMenu, KEYS, pressKeys } from './harness/firefox-window.ts';
 import { configureExtension, expect, type FirefoxSession, test } from './harness/index.ts';
 
 type Popup = Awaited<ReturnType<typeof popupOn>>;
@@ -126,4 +129,25 @@ test('no key: what to do, and Open settings brings the options page to the front
   await clickInPopup(popup, 'button', 'Open settings');
   const selectedUrl = () => firefox.window.evaluate<string>('gBrowser.selectedBrowser.currentURI.spec');
   await expect.poll(selectedUrl, { timeout: 10_000 }).toBe(`${firefox.extensionOrigin}/options.html`);
+});
+
+test('the right-click menu and the keyboard shortcut act on the site (Firefox)', async ({
+  firefox,
+  emulator,
+}) => {
+  await configureExtension(firefox.optionsPage, { baseUrl: emulator.url, key: emulator.key, form: 'A' });
+  const tab = await firefox.openSiteTab('www.shop.example', '/page');
+  await tab.bringToFront();
+
+  await chooseFromPageContextMenu(firefox.window, ['DNS Filter Companion', 'Blocklist this site', 'kids1']);
+  await expect
+    .poll(() => listsOf(emulator, 'kids1').blocklist, { timeout: 15_000 })
+    .toContain('shop.example');
+  expect(listsOf(emulator, 'default').blocklist).not.toContain('shop.example');
+
+  // Alt+Shift+W: whitelist the site for the last chosen profile (default, none was chosen).
+  await pressKeys(firefox.window, [KEYS.Alt, KEYS.Shift, KEYS.letter('w')]);
+  await expect
+    .poll(() => listsOf(emulator, 'default').whitelist, { timeout: 15_000 })
+    .toContain('shop.example');
 });
