@@ -11,8 +11,8 @@
  * the selected tab.
  *
  * BiDi cannot reach the popup's document, but the extension's own pages can:
- * `browser.extension.getViews({type: 'popup'})` from the options page the extension opened on
- * install gives the popup's window. Code run there is passed as a string expression: extension
+ * `extension.getViews({type: 'popup'})` from the options page the extension opened on install
+ * gives the popup's window (`readPopupFrom`, which the bench also uses for Chromium's popups). Code run there is passed as a string expression: extension
  * pages forbid `eval`, and a serialised function would miss the helpers tsx adds to functions.
  *
  * The flag gives the test client the browser's own privileges: tests and the bench only.
@@ -159,25 +159,50 @@ export function resolveLocally(window: BrowserWindow, hosts: readonly string[]):
   })()`);
 }
 
-/** The popup's window as the extension sees it, read from one of its pages. */
-const POPUP_VIEW = "browser.extension.getViews({ type: 'popup' })[0]";
+/**
+ * The popup's window as the extension sees it, read from one of its pages (Chromium's
+ * `chrome.extension.getViews` answers the same way, so the bench reads Chromium's popups so too).
+ */
+const POPUP_VIEW = "chrome.extension.getViews({ type: 'popup' })[0]";
 
 /**
  * A popup opened by a click, read through an extension page of the same extension (`host`).
- * `run` bodies see `view` (the popup's window) and `document` (its document).
+ * Code given to it sees `view` (the popup's window) and `document` (its document).
  */
-export interface FirefoxPopup {
+export interface ExtensionPopup {
   /** The moment of the click that opened it (epoch ms). */
   clickedAt: number;
   /** Evaluates a function body (statements ending in `return …`, may `await`) in the popup. */
   run<T>(body: string): Promise<T>;
-  /** Waits until `condition` (an expression over `view` and `document`) is truthy; returns its value. */
+  /**
+   * Waits until `condition` (an expression over `view` and `document`) is truthy and returns its
+   * value. The waiting runs inside the host page, so it costs one round trip, not one per check.
+   */
   waitFor<T>(condition: string, timeoutMs?: number): Promise<T>;
   /** Closes the popup and waits until it is gone. */
   close(): Promise<void>;
 }
 
-function popupIn(host: Page, clickedAt: number): FirefoxPopup {
+/** Firefox's popup, as the tests name it. */
+export type FirefoxPopup = ExtensionPopup;
+
+/** An expression for the host page that resolves once `check` (an expression) is truthy. */
+function untilInHost(check: string, what: string, timeoutMs: number): string {
+  return `new Promise((resolve, reject) => {
+    const deadline = Date.now() + ${timeoutMs};
+    const attempt = () => {
+      let value = null;
+      try { value = ${check}; } catch (error) { reject(error); return; }
+      if (value) resolve(value);
+      else if (Date.now() > deadline) reject(new Error(${JSON.stringify(`timed out waiting for ${what}`)}));
+      else setTimeout(attempt, 5);
+    };
+    attempt();
+  })`;
+}
+
+/** The popup of `host`'s extension, as it is now, opened by a click at `clickedAt`. */
+export function readPopupFrom(host: Page, clickedAt: number): ExtensionPopup {
   const run = <T>(body: string) =>
     host.evaluate(`(async () => {
       const view = ${POPUP_VIEW};
@@ -188,19 +213,14 @@ function popupIn(host: Page, clickedAt: number): FirefoxPopup {
   return {
     clickedAt,
     run,
-    async waitFor<T>(condition: string, timeoutMs = 15_000): Promise<T> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const value = await host.evaluate(`(() => {
-          const view = ${POPUP_VIEW};
-          if (!view || view.document.readyState === 'loading') return null;
-          const document = view.document;
-          return (${condition}) || null;
-        })()`);
-        if (value) return value as T;
-        if (Date.now() > deadline) throw new Error(`Firefox popup: timed out waiting for ${condition}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+    waitFor<T>(condition: string, timeoutMs = 15_000): Promise<T> {
+      const check = `(() => {
+        const view = ${POPUP_VIEW};
+        if (!view || view.document.readyState === 'loading') return null;
+        const document = view.document;
+        return (${condition}) || null;
+      })()`;
+      return host.evaluate(untilInHost(check, `the popup: ${condition}`, timeoutMs)) as Promise<T>;
     },
     async close() {
       await host.evaluate(`(() => { const view = ${POPUP_VIEW}; if (view) view.close(); })()`);
@@ -209,12 +229,15 @@ function popupIn(host: Page, clickedAt: number): FirefoxPopup {
   };
 }
 
-async function waitForPopupCount(host: Page, count: number, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await host.evaluate(`browser.extension.getViews({ type: 'popup' }).length`)) !== count) {
-    if (Date.now() > deadline) throw new Error(`Firefox: expected ${count} popup(s) open`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Waits until `host`'s extension has `count` popups open. */
+export async function waitForPopupCount(host: Page, count: number, timeoutMs = 15_000): Promise<void> {
+  await host.evaluate(
+    untilInHost(
+      `chrome.extension.getViews({ type: 'popup' }).length === ${count}`,
+      `${count} popup(s) open`,
+      timeoutMs,
+    ),
+  );
 }
 
 export interface OpenFirefoxPopupOptions {
@@ -232,13 +255,13 @@ export interface OpenFirefoxPopupOptions {
  * Opens the add-on's real popup on `tab` by clicking its toolbar action, and returns it once its
  * document exists (its scripts may still be running).
  */
-export async function openFirefoxPopup(options: OpenFirefoxPopupOptions): Promise<FirefoxPopup> {
+export async function openFirefoxPopup(options: OpenFirefoxPopupOptions): Promise<ExtensionPopup> {
   const { window, addonId, host, tab } = options;
   await waitForPopupCount(host, 0);
   await tab.bringToFront();
   const clickedAt = await clickToolbarAction(window, addonId);
   await waitForPopupCount(host, 1);
-  const popup = popupIn(host, clickedAt);
+  const popup = readPopupFrom(host, clickedAt);
   await popup.waitFor("document.readyState !== 'loading'");
   return popup;
 }

@@ -46,6 +46,8 @@ export interface LaunchFirefoxOptions {
   optionsPageTimeoutMs?: number;
   /** Serve site tabs from this server instead of one owned by the session. */
   site?: SiteServer;
+  /** More preferences (the bench asks for full timer precision). */
+  prefs?: Record<string, unknown>;
 }
 
 const POLL_MS = 100;
@@ -60,7 +62,8 @@ async function documentUrl(page: Page): Promise<string | null> {
   }
 }
 
-async function findExtensionPage(browser: Browser, path: string, timeoutMs: number): Promise<Page> {
+/** The tab of an extension page whose path is `path`, found by asking each tab's document. */
+export async function findExtensionPage(browser: Browser, path: string, timeoutMs: number): Promise<Page> {
   const deadline = Date.now() + timeoutMs;
   const seen = new Set<string>();
   while (Date.now() < deadline) {
@@ -92,6 +95,7 @@ export async function launchFirefox(options: LaunchFirefoxOptions = {}): Promise
         // The tests read English names and texts (ui-contract.md) whatever the machine's language.
         'intl.locale.requested': 'en-US',
         'intl.accept_languages': 'en-US',
+        ...options.prefs,
       },
     })
     .catch(async (error: unknown) => {
