@@ -3,6 +3,7 @@
  * nothing is kept in worker globals, because the worker can be stopped between any two events.
  */
 import { browser } from 'wxt/browser';
+import { createConfiguredClient } from '@/lib/api/configured-client';
 import { applyBadge, type BadgeState, computeBadge, notify } from '@/lib/badge';
 import { clearAllRecords, diagnosisActive } from '@/lib/diagnosis';
 import {
@@ -28,7 +29,6 @@ import {
   type OutboxDeps,
   submitChange,
 } from '@/lib/outbox';
-import { createConfiguredClient } from '@/lib/settings/api-client';
 import {
   dynamicIpSettingsItem,
   failedHostsItem,
@@ -68,8 +68,8 @@ export function deliverOutbox(force: boolean) {
 }
 
 /** "Retry now": answers within the bound a click is answered in; the delivery goes on. */
-export function retryOutboxNow() {
-  return deliverPendingWithin(outboxDeps);
+export async function retryOutboxNow() {
+  return { remaining: await deliverPendingWithin(outboxDeps) };
 }
 
 /** Popup, menu and shortcut changes all come through here. */

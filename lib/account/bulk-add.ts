@@ -47,13 +47,11 @@ export interface BulkAddSummary {
   stoppedBecause?: string;
 }
 
-/**
- * Failures after which every following call would fail the same way. A 5xx or 429 ('server')
- * too: the service is busy or failing for now, and more calls would only add to it.
- */
+/** Failures after which every following call would fail the same way. */
 function stopsTheRun(error: unknown): error is ApiError {
   return (
     isApiError(error) &&
+    // 'server': the service is busy or failing; more calls now would only add to its load.
     (error.kind === 'bad-key' ||
       error.kind === 'network' ||
       error.kind === 'server' ||

@@ -28,7 +28,7 @@ import {
   type SettledChange,
   settledChangesItem,
 } from '@/lib/settings/storage';
-import { createFakeService, type FakeService, offline } from './fake-api';
+import { createFakeClient, type FakeClient, offline } from '../../fakes/fake-client';
 
 beforeEach(() => fakeBrowser.reset());
 afterEach(() => vi.useRealTimers());
@@ -50,7 +50,7 @@ const busy = (seconds: number) =>
     retryAfterMs: seconds * 1000,
   });
 
-function setUp(service: FakeService | null, start = 1_000_000) {
+function setUp(service: FakeClient | null, start = 1_000_000) {
   let clock = start;
   const reported: { settled: SettledChange; afterRetry: boolean }[] = [];
   const deps: OutboxDeps = {
@@ -71,7 +71,7 @@ describe('a 5xx or 429 answer keeps the change', () => {
   });
 
   it('a 500 with a failure body: pending, kept, retried with backoff and delivered', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('deleteDomain', serverFailure());
     const { deps, advance, now, reported } = setUp(service);
     const outcome = await submitChange(change('example.com'), deps);
@@ -85,14 +85,14 @@ describe('a 5xx or 429 answer keeps the change', () => {
     advance(30_000);
     await deliverPending(deps, { force: false });
     expect(await outboxItem.getValue()).toEqual([]);
-    expect(service.lists.whitelist.get('default')?.has('example.com')).toBe(true);
+    expect(service.state.lists.whitelist.default?.has('example.com')).toBe(true);
     expect(reported).toEqual([
       { settled: expect.objectContaining({ state: 'delivered' }), afterRetry: true },
     ]);
   });
 
   it('a 429 with Retry-After: nothing is sent before the time asked, not even on a click', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('deleteDomain', busy(600));
     const { deps, advance, now } = setUp(service);
     const start = now();
@@ -117,12 +117,12 @@ describe('a 5xx or 429 answer keeps the change', () => {
     advance(300_000);
     await deliverPending(deps, { force: false });
     expect(await outboxItem.getValue()).toEqual([]);
-    expect(service.lists.whitelist.get('default')?.has('example.com')).toBe(true);
-    expect(service.lists.blocklist.get('default')?.has('other.example')).toBe(true);
+    expect(service.state.lists.whitelist.default?.has('example.com')).toBe(true);
+    expect(service.state.lists.blocklist.default?.has('other.example')).toBe(true);
   });
 
   it('a Retry-After longer than the maximum is bounded by it', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('deleteDomain', busy(24 * 60 * 60));
     const { deps, now } = setUp(service);
     await submitChange(change('example.com'), deps);
@@ -133,7 +133,7 @@ describe('a 5xx or 429 answer keeps the change', () => {
   });
 
   it('a Retry-After shorter than the backoff waits for the backoff', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('deleteDomain', busy(1));
     const { deps, now } = setUp(service);
     await submitChange(change('example.com'), deps);
@@ -141,7 +141,7 @@ describe('a 5xx or 429 answer keeps the change', () => {
   });
 
   it('the alarm is created only when missing or due at another time', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('deleteDomain', busy(600));
     const { deps, advance } = setUp(service);
     await submitChange(change('example.com'), deps);
@@ -185,7 +185,7 @@ describe('storage running out', () => {
     await cache.saveLists('A:default', 'A https://x', bigLists(2_000, 'default'));
     await cache.saveLists('A:kids', 'A https://x', bigLists(2_000, 'kids'));
     limitStorage(JSON.stringify(await fakeBrowser.storage.local.get(null)).length + 100);
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('deleteDomain', offline());
     const { deps } = setUp(service);
 
@@ -200,7 +200,7 @@ describe('storage running out', () => {
 
   it('a change that cannot be stored at all is refused with a message, and nothing is sent', async () => {
     limitStorage(0);
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     const { deps } = setUp(service);
     const outcome = await submitChange(change('example.com'), deps);
     expect(outcome).toEqual({
@@ -275,7 +275,7 @@ describe('an options-page edit is not undone by an older queued change', () => {
   });
 
   it('a dropped change is never sent', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('deleteDomain', offline(), 5);
     const { deps } = setUp(service);
     await submitChange(change('example.com', 'blocklist'), deps);
@@ -283,13 +283,13 @@ describe('an options-page edit is not undone by an older queued change', () => {
       { op: 'remove', list: 'blocklist', domain: 'example.com', profile: 'default' },
     ]);
     await deliverPending(deps, { force: true });
-    expect(service.lists.blocklist.get('default')?.has('example.com') ?? false).toBe(false);
+    expect(service.state.lists.blocklist.default?.has('example.com') ?? false).toBe(false);
     expect(await outboxItem.getValue()).toEqual([]);
   });
 });
 
 /** Each call of the service takes `ms` (of fake time). */
-function slowed(service: FakeService, ms: number): FakeService {
+function slowed(service: FakeClient, ms: number): FakeClient {
   for (const method of ['addDomain', 'deleteDomain', 'listDomains'] as const) {
     const original = service[method] as (...args: unknown[]) => Promise<unknown>;
     Object.assign(service, {
@@ -318,7 +318,7 @@ describe('a click is answered within the bound, whatever is queued', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: 1_000_000 });
   });
 
-  function slowDeps(service: FakeService) {
+  function slowDeps(service: FakeClient) {
     const reported: { settled: SettledChange; afterRetry: boolean }[] = [];
     const deps: OutboxDeps = {
       getClient: async () => service,
@@ -330,7 +330,7 @@ describe('a click is answered within the bound, whatever is queued', () => {
   }
 
   it('with ten slow changes being sent, the clicked one is delivered and answered first', async () => {
-    const service = slowed(createFakeService('A'), 3_000);
+    const service = slowed(createFakeClient('A'), 3_000);
     const { deps } = slowDeps(service);
     for (let i = 0; i < 10; i++) await enqueueChange(change(`queued${i}.example`), deps.now);
     // The alarm's delivery is on its way through the ten (about 6 s each).
@@ -348,11 +348,11 @@ describe('a click is answered within the bound, whatever is queued', () => {
     await vi.advanceTimersByTimeAsync(120_000);
     await background;
     expect(await outboxItem.getValue()).toEqual([]);
-    expect(service.lists.whitelist.get('default')?.size).toBe(10);
+    expect(service.state.lists.whitelist.default?.size).toBe(10);
   });
 
   it('"Retry now" answers what is left within the bound, and the delivery goes on', async () => {
-    const service = slowed(createFakeService('A'), 3_000);
+    const service = slowed(createFakeClient('A'), 3_000);
     const { deps } = slowDeps(service);
     for (let i = 0; i < 10; i++) await enqueueChange(change(`queued${i}.example`), deps.now);
     const started = Date.now();
@@ -368,7 +368,7 @@ describe('a click is answered within the bound, whatever is queued', () => {
   });
 
   it('behind a slow change of the same domain: "pending" within the bound, the outcome reported later', async () => {
-    const service = slowed(createFakeService('A'), 12_000);
+    const service = slowed(createFakeClient('A'), 12_000);
     const { deps, reported } = slowDeps(service);
     await enqueueChange(change('example.com', 'blocklist'), deps.now);
 
@@ -381,7 +381,7 @@ describe('a click is answered within the bound, whatever is queued', () => {
 
     await vi.advanceTimersByTimeAsync(120_000);
     expect(await outboxItem.getValue()).toEqual([]);
-    expect(service.lists.whitelist.get('default')?.has('example.com')).toBe(true);
+    expect(service.state.lists.whitelist.default?.has('example.com')).toBe(true);
     expect(reported.at(-1)).toEqual({
       settled: expect.objectContaining({
         state: 'delivered',
