@@ -5,7 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { createApiClient } from '@/lib/api/client';
 import { ApiError } from '@/lib/api/errors';
+import type { DnsFilterApi } from '@/lib/api/types';
 import { storeListsWithinBudget } from '@/lib/cache/storage-room';
 import { createViewCache } from '@/lib/cache/view-cache';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
@@ -50,7 +52,7 @@ const busy = (seconds: number) =>
     retryAfterMs: seconds * 1000,
   });
 
-function setUp(service: FakeClient | null, start = 1_000_000) {
+function setUp(service: DnsFilterApi | null, start = 1_000_000) {
   let clock = start;
   const reported: { settled: SettledChange; afterRetry: boolean }[] = [];
   const deps: OutboxDeps = {
@@ -156,6 +158,49 @@ describe('a 5xx or 429 answer keeps the change', () => {
     await deliverPending(deps, { force: false });
     expect(create).toHaveBeenCalledTimes(1);
   });
+});
+
+describe('through the real client: what the service answers', () => {
+  /** Answers every call with `status` and a JSON failure body, until `recover` is called. */
+  function failingService(status: number, headers: Record<string, string>) {
+    let failing = true;
+    const fetch = vi.fn(async (input: RequestInfo | URL) => {
+      const action = new URL(String(input)).searchParams.get('action');
+      if (failing)
+        return new Response(JSON.stringify({ status: 'error', message: 'Internal error' }), {
+          status,
+          headers: { 'content-type': 'application/json', ...headers },
+        });
+      if (action?.endsWith('/delete')) return Response.json({ status: 'error', message: 'Domain not found' });
+      return Response.json({ status: 'success' });
+    });
+    const client = createApiClient({ baseUrl: 'https://dns.example', form: 'A', key: 'k-123', fetch });
+    return { client, fetch, recover: () => (failing = false) };
+  }
+
+  it.each([
+    { name: '500 with a failure body', status: 500, headers: {} as Record<string, string>, waitMs: 30_000 },
+    { name: '503 with a failure body', status: 503, headers: {}, waitMs: 30_000 },
+    { name: '429 with Retry-After: 120', status: 429, headers: { 'retry-after': '120' }, waitMs: 120_000 },
+  ])(
+    '$name: the change stays queued and goes through after the wait',
+    async ({ status, headers, waitMs }) => {
+      const { client, recover } = failingService(status, headers);
+      const { deps, advance, now } = setUp(client);
+      const outcome = await submitChange(change('example.com'), deps);
+      expect(outcome).toMatchObject({ state: 'pending', message: expect.stringMatching(/Internal error/) });
+      expect(await outboxItem.getValue()).toEqual([
+        expect.objectContaining({ nextAttemptAt: now() + waitMs }),
+      ]);
+      expect(await alarmTime()).toBe(now() + waitMs);
+
+      recover();
+      advance(waitMs);
+      await deliverPending(deps, { force: false });
+      expect(await outboxItem.getValue()).toEqual([]);
+      expect((await settledChangesItem.getValue())[0]).toMatchObject({ state: 'delivered' });
+    },
+  );
 });
 
 /** A storage.local that refuses writes past `limit` characters, like Chrome's 10 MB quota. */
