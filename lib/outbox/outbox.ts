@@ -446,20 +446,20 @@ export async function dropQueuedChangesUndoing(
   const dropped = await exclusively('outbox', async () => {
     const entries = await outboxItem.getValue();
     const gone = entries.filter((entry) => undoes(entry.change));
-    if (gone.length > 0) {
-      await outboxItem.setValue(entries.filter((entry) => !gone.includes(entry)));
+    if (gone.length === 0) return gone;
+    // Recorded before removal, as for every change that leaves: whoever sees it gone finds why.
+    for (const entry of gone) {
+      await recordSettled({
+        id: entry.id,
+        change: entry.change,
+        state: 'failed',
+        message: t('outbox.replaced', { attempted: describeChange(entry.change) }),
+        at: now(),
+      });
     }
+    await outboxItem.setValue(entries.filter((entry) => !gone.includes(entry)));
     return gone;
   });
-  for (const entry of dropped) {
-    await recordSettled({
-      id: entry.id,
-      change: entry.change,
-      state: 'failed',
-      message: t('outbox.replaced', { attempted: describeChange(entry.change) }),
-      at: now(),
-    });
-  }
   return dropped.map((entry) => entry.change);
 }
 

@@ -412,6 +412,25 @@ describe('a click is answered within the bound, whatever is queued', () => {
     expect(await outboxItem.getValue()).toEqual([]);
   });
 
+  it('a click waiting for a change that an options-page edit replaced hears why', async () => {
+    const service = slowed(createFakeClient('A'), 5_000);
+    const { deps } = slowDeps(service);
+    await enqueueChange(change('example.com', 'whitelist', 'remove'), deps.now);
+    const answer = submitChange(change('example.com', 'blocklist'), deps);
+    await vi.advanceTimersByTimeAsync(1_000);
+    // Meanwhile on the options page: example.com added to the whitelist, confirmed by the service.
+    await dropQueuedChangesUndoing([
+      { op: 'add', list: 'whitelist', domain: 'example.com', profile: 'default' },
+    ]);
+    const { outcome } = await timeToAnswer(answer);
+    expect(outcome).toEqual({
+      state: 'failed',
+      message: expect.stringMatching(/^Not sent: add example\.com to the blocklist.*replaced it/),
+    });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(service.state.lists.blocklist.default?.has('example.com') ?? false).toBe(false);
+  });
+
   it('behind a slow change of the same domain: "pending" within the bound, the outcome reported later', async () => {
     const service = slowed(createFakeClient('A'), 12_000);
     const { deps, reported } = slowDeps(service);
