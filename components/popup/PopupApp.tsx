@@ -2,9 +2,11 @@ import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { listName } from '@/lib/api/attempts';
 import { t, tParts } from '@/lib/i18n';
 import type { ListChange } from '@/lib/messaging/protocol';
-import { type PageDiagnosis, PageDiagnosisPanel, pageKnowledge, usePageDiagnosis } from './FailedHostsList';
-import type { PopupController, PopupState, ReadyState } from './popup-controller';
-import { derivePopupView, type PopupView } from './popup-view';
+import type { PopupController } from '@/lib/popup/controller';
+import type { PopupState, ReadyState } from '@/lib/popup/state';
+import { pageKnowledge } from '@/lib/popup/verdict-inputs';
+import { derivePopupView, type PopupView } from '@/lib/popup/view';
+import { PageDiagnosisPanel, usePageDiagnosis } from './PageDiagnosisPanel';
 import { RegistrationWarning } from './RegistrationWarning';
 
 export interface PopupAppProps {
@@ -26,35 +28,10 @@ function useControllerState(controller: PopupController): PopupState {
 
 export function PopupApp({ controller, openOptions, mark, now = Date.now }: PopupAppProps) {
   const state = useControllerState(controller);
-  const host = state.phase === 'ready' ? state.host : null;
-  const diagnosis = usePageDiagnosis(host);
-  const view = useMemo(
-    () => (state.phase === 'ready' ? derivePopupView(state, now(), pageKnowledge(diagnosis, host)) : null),
-    [state, now, diagnosis, host],
-  );
-
-  const marked = useRef({ verdict: false, fresh: false });
-  useLayoutEffect(() => {
-    if (view?.verdict && !marked.current.verdict) {
-      marked.current.verdict = true;
-      mark('verdict');
-    }
-    if (view?.fresh && !marked.current.fresh) {
-      marked.current.fresh = true;
-      mark('verdict-fresh');
-    }
-  }, [view, mark]);
-
   return (
     <main class="popup">
-      {state.phase === 'ready' && view ? (
-        <Ready
-          state={state}
-          view={view}
-          controller={controller}
-          openOptions={openOptions}
-          diagnosis={diagnosis}
-        />
+      {state.phase === 'ready' ? (
+        <Ready state={state} controller={controller} openOptions={openOptions} mark={mark} now={now} />
       ) : (
         <NotReady state={state} openOptions={openOptions} />
       )}
@@ -88,15 +65,35 @@ function NotReady({ state, openOptions }: { state: PopupState; openOptions(): vo
   );
 }
 
-interface ReadyProps {
-  state: ReadyState;
-  view: PopupView;
-  controller: PopupController;
-  openOptions(): void;
-  diagnosis: PageDiagnosis;
+/** Marks the first verdict and the first fresh one, once each (`mark`). */
+function useVerdictMarks(view: PopupView, mark: PopupAppProps['mark']) {
+  const marked = useRef({ verdict: false, fresh: false });
+  useLayoutEffect(() => {
+    if (view.verdict && !marked.current.verdict) {
+      marked.current.verdict = true;
+      mark('verdict');
+    }
+    if (view.fresh && !marked.current.fresh) {
+      marked.current.fresh = true;
+      mark('verdict-fresh');
+    }
+  }, [view, mark]);
 }
 
-function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) {
+interface ReadyProps extends Pick<PopupAppProps, 'openOptions' | 'mark'> {
+  state: ReadyState;
+  controller: PopupController;
+  now: () => number;
+}
+
+function Ready({ state, controller, openOptions, mark, now }: ReadyProps) {
+  // Page diagnosis is read once the page is known, so it never delays the verdict.
+  const diagnosis = usePageDiagnosis(state);
+  const view = useMemo(
+    () => derivePopupView(state, now(), pageKnowledge(diagnosis, state.host)),
+    [state, now, diagnosis],
+  );
+  useVerdictMarks(view, mark);
   const busy = state.change.state === 'running';
   const verdictClass = view.verdict === null ? 'unknown' : view.verdict.kind;
   const act = (op: ListChange['op'], list: ListChange['list']) => {

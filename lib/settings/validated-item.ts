@@ -1,8 +1,8 @@
 import { type StorageItemKey, storage, type WxtStorageItem } from 'wxt/utils/storage';
 import type * as z from 'zod/mini';
-import { createEarlyReadSource } from './early-reads';
+import { createEarlyReadSource } from '@/lib/popup/early-reads';
 
-/** Answers the popup's classic script already asked for (early-reads.ts); other pages have none. */
+/** Answers the popup's classic script already asked for (lib/popup/early-reads.ts); other pages have none. */
 const earlyReads = createEarlyReadSource();
 
 const readNow = async (keys: string[]) =>

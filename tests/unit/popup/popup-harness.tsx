@@ -4,13 +4,14 @@
  * answers.
  */
 import { render } from '@testing-library/preact';
+import { fakeBrowser } from 'wxt/testing';
 import { PopupApp } from '@/components/popup/PopupApp';
-import { createPopupController } from '@/components/popup/popup-controller';
-import type { AskWorkerForDomains } from '@/components/popup/registrable';
 import { ApiError } from '@/lib/api/errors';
 import type { ApiForm, DayStats, DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { createViewCache } from '@/lib/cache/view-cache';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import { createPopupController } from '@/lib/popup/controller';
+import type { AskWorkerForDomains } from '@/lib/popup/registrable';
 import { apiKeyItem, chosenProfileItem, connectionItem } from '@/lib/settings/storage';
 
 export const BASE_URL = 'http://127.0.0.1:8787';
@@ -125,7 +126,11 @@ export async function openPopup(options: OpenOptions) {
   const marks: string[] = [];
   let optionsOpened = 0;
   const controller = createPopupController({
-    readTab: async () => ({ url: options.url }),
+    // The active tab's id, as the real reader takes it (lib/popup/read-tab.ts); the test decides the address.
+    readTab: async () => ({
+      id: (await fakeBrowser.tabs.query({ active: true, currentWindow: true }))[0]?.id,
+      url: options.url,
+    }),
     ...(options.askWorkerForDomains ? { askWorkerForDomains: options.askWorkerForDomains } : {}),
     cache: createViewCache({ now }),
     loadRemote: async () => ({
