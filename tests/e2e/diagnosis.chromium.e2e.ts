@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, WebWorker } from 'puppeteer-core';
 import { beforeAll } from 'vitest';
-import { buildDiagnosisTestBuild, DIAGNOSIS_TEST_BUILD_DIR } from './harness/diagnosis-build.ts';
+import { buildDiagnosisTestBuild, DIAGNOSIS_TEST_BUILD_DIR } from './harness/test-builds.ts';
 import {
   allByRole,
   test as base,
