@@ -85,7 +85,7 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
 }
 
 /**
- * The registrable domain by default (decisions.md), or the list entry that decides the verdict,
+ * The registrable domain by default (docs/service-api.md), or the list entry that decides the verdict,
  * so removing it is one click; the others are one click away.
  */
 function domainChoices(
