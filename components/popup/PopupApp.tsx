@@ -5,7 +5,13 @@ import type { ListChange } from '@/lib/messaging/protocol';
 import type { PopupController } from '@/lib/popup/controller';
 import type { PopupState, ReadyState } from '@/lib/popup/state';
 import { pageKnowledge } from '@/lib/popup/verdict-inputs';
-import { derivePopupView, type PopupView } from '@/lib/popup/view';
+import {
+  derivePopupView,
+  mentionsPropagation,
+  notReadyText,
+  type PopupView,
+  profileChoices,
+} from '@/lib/popup/view';
 import { PageDiagnosisPanel, usePageDiagnosis } from './PageDiagnosisPanel';
 import { RegistrationWarning } from './RegistrationWarning';
 
@@ -42,19 +48,11 @@ export function PopupApp({ controller, openOptions, mark, now = Date.now }: Popu
   );
 }
 
-function NotReady({ state, openOptions }: { state: PopupState; openOptions(): void }) {
-  let text = '';
-  if (state.phase === 'nothing-to-filter') {
-    text = state.unreadable ? t('popup.nothingUnreadable') : t('popup.nothingNoDomain');
-  } else if (state.phase === 'failed') {
-    text = t('popup.couldNotStart', { reason: state.message });
-  } else if (state.phase === 'no-key') {
-    text = t('popup.noKey');
-  }
+function NotReady({ state, openOptions }: { state: Exclude<PopupState, ReadyState>; openOptions(): void }) {
   return (
     <>
       <p role="status" aria-label={t('popup.verdictRegion')} class="verdict">
-        {text}
+        {notReadyText(state)}
       </p>
       {state.phase === 'no-key' && (
         <button type="button" class="primary" onClick={openOptions}>
@@ -220,9 +218,7 @@ function Ready({ state, controller, openOptions, mark, now }: ReadyProps) {
 }
 
 function ProfilePicker({ state, onChoose }: { state: ReadyState; onChoose(profile: string): void }) {
-  const chosen = state.profile ?? 'default';
-  const profiles = state.profiles?.value ?? [];
-  const options = profiles.includes(chosen) ? profiles : [chosen, ...profiles];
+  const { chosen, options } = profileChoices(state);
   return (
     <p class="scope">
       <label>
@@ -240,9 +236,4 @@ function ProfilePicker({ state, onChoose }: { state: ReadyState; onChoose(profil
       </label>
     </p>
   );
-}
-
-/** The worker's outcome may carry the 30-to-45-minutes reminder already: it is not said twice. */
-function mentionsPropagation(message: string): boolean {
-  return /30\D+45/.test(message);
 }

@@ -9,7 +9,7 @@ import { canonicalHost } from '@/lib/filtering/domain-index';
 import { needsStatistics, type Verdict } from '@/lib/filtering/verdict';
 import { t, tn } from '@/lib/i18n';
 import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
-import type { ReadyState } from './state';
+import type { PopupState, ReadyState } from './state';
 import { indexes, inScope, membershipIn, type PageKnowledge, verdictWith } from './verdict-inputs';
 
 export interface DomainChoice {
@@ -157,4 +157,29 @@ function freshnessText(state: ReadyState, now: number): string | null {
   if (state.problem !== null) return t('popup.couldNotCheckAgain', { age, reason: state.problem.message });
   if (!fresh) return t('popup.mayHaveChanged', { age });
   return null;
+}
+
+/** What the popup says before (or instead of) a verdict. */
+export function notReadyText(state: Exclude<PopupState, ReadyState>): string {
+  if (state.phase === 'nothing-to-filter') {
+    return state.unreadable ? t('popup.nothingUnreadable') : t('popup.nothingNoDomain');
+  }
+  if (state.phase === 'failed') return t('popup.couldNotStart', { reason: state.message });
+  if (state.phase === 'no-key') return t('popup.noKey');
+  return '';
+}
+
+/** The profile picker's choices: the chosen profile is offered even before the service lists it. */
+export function profileChoices(state: Pick<ReadyState, 'profile' | 'profiles'>): {
+  chosen: string;
+  options: readonly string[];
+} {
+  const chosen = state.profile ?? 'default';
+  const profiles = state.profiles?.value ?? [];
+  return { chosen, options: profiles.includes(chosen) ? profiles : [chosen, ...profiles] };
+}
+
+/** The worker's outcome may carry the 30-to-45-minutes reminder already: it is not said twice. */
+export function mentionsPropagation(message: string): boolean {
+  return /30\D+45/.test(message);
 }
