@@ -7,8 +7,13 @@ import {
   timeLeftText,
 } from '@/lib/diagnosis/temporary-allow';
 import { t } from '@/lib/i18n';
-import type { ChangeOutcome, Request, TemporaryAllowResponse } from '@/lib/messaging/protocol';
-import { askWorkerToAllow, keepAllowedRequest, temporaryAllowRequest } from '@/lib/popup/worker-requests';
+import type { ChangeOutcome, TemporaryAllowResponse } from '@/lib/messaging/protocol';
+import {
+  askWorkerToAllow,
+  keepAllowedRequest,
+  type AllowRequest as Request,
+  temporaryAllowRequest,
+} from '@/lib/popup/worker-requests';
 import { type TemporaryAllow as TemporaryAllowEntry, temporaryAllowsItem } from '@/lib/settings/storage';
 import { useStoredValue } from '../useStoredValue';
 

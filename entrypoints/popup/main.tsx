@@ -8,10 +8,10 @@ import { readTabAddress, takeEarlyTab } from '@/lib/popup/read-tab';
 import { askWorkerForDomains } from '@/lib/popup/registrable';
 import * as remote from '@/lib/popup/remote';
 import { retryOutbox, submitChange } from '@/lib/popup/worker-requests';
-import { pageLocalStorage } from '@/lib/settings/first-paint';
 import { themeItem } from '@/lib/settings/storage';
-import { followStoredTheme, whenIdle } from '@/lib/settings/theme';
-import { rememberEarlyReads } from '@/lib/settings/validated-item';
+import { rememberEarlyReads } from '@/lib/settings/stored-reads';
+import { pageLocalStorage } from '@/lib/theme/first-paint';
+import { followStoredTheme, whenIdle } from '@/lib/theme/theme';
 import './style.css';
 
 /** The first script's reading of the tab (popup-start.ts), or one started now. */

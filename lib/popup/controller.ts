@@ -5,6 +5,7 @@
  * (state.ts); the components subscribe to it (components/popup/PopupApp.tsx).
  */
 import { listName } from '@/lib/api/attempts';
+import type { ClientSettings } from '@/lib/api/configured-client';
 import { isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { localDate } from '@/lib/cache/freshness';
@@ -18,7 +19,6 @@ import { type CachedView, isFreshView, type Saving, type ViewCache } from '@/lib
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
-import type { ClientSettings } from '@/lib/settings/api-client';
 import {
   accountTag,
   addedTldsItem,

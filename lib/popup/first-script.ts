@@ -7,7 +7,7 @@
  * No WXT browser import: the polyfill would make the script as big as what it runs ahead of;
  * both browsers' own APIs return promises.
  */
-import { applyCachedTheme, pageLocalStorage } from '@/lib/settings/first-paint';
+import { applyCachedTheme, pageLocalStorage } from '@/lib/theme/first-paint';
 import { publishEarlyReads, startEarlyReads } from './early-reads';
 import { publishEarlyTab, readTabAddress } from './read-tab';
 

@@ -14,7 +14,8 @@ import {
   registrableDomainsItem,
   settledChangesItem,
 } from '@/lib/settings/storage';
-import { getValues, type ValidatedItem } from '@/lib/settings/validated-item';
+import { getValues } from '@/lib/settings/stored-reads';
+import type { ValidatedItem } from '@/lib/settings/validated-item';
 
 const START_ITEMS = {
   key: apiKeyItem,

@@ -4,16 +4,11 @@
  */
 import type { Membership } from '@/lib/cache/list-changes';
 import { t } from '@/lib/i18n';
-import { askWorker } from '@/lib/messaging/ask-worker';
-import {
-  type ChangeOutcome,
-  changeOutcomeSchema,
-  type ListChange,
-  type Request,
-  retryOutboxResponseSchema,
-  type TemporaryAllowResponse,
-  temporaryAllowResponseSchema,
-} from '@/lib/messaging/protocol';
+import type { ChangeOutcome, ListChange, RequestOf, TemporaryAllowResponse } from '@/lib/messaging/protocol';
+import { worker } from '@/lib/messaging/worker-client';
+
+/** What the temporary allow sends: an allow for a while, or keeping the domain for good. */
+export type AllowRequest = RequestOf<'temporary-allow' | 'submit-change'>;
 
 /** The outcome shown when the worker gave no answer a page could read: nothing was changed. */
 export function workerDidNotAnswer(): ChangeOutcome {
@@ -21,19 +16,21 @@ export function workerDidNotAnswer(): ChangeOutcome {
 }
 
 /** Sends `{ type: 'submit-change' }` to the worker's outbox. */
-export async function submitChange(change: ListChange): Promise<ChangeOutcome> {
-  return (await askWorker({ type: 'submit-change', change }, changeOutcomeSchema)) ?? workerDidNotAnswer();
+export function submitChange(change: ListChange): Promise<ChangeOutcome> {
+  return worker.submitChange(change).catch(workerDidNotAnswer);
 }
 
 /** How many changes still wait after the worker tried them now; null when it did not answer. */
-export async function retryOutbox(): Promise<number | null> {
-  return (await askWorker({ type: 'retry-outbox' }, retryOutboxResponseSchema))?.pending ?? null;
+export function retryOutbox(): Promise<number | null> {
+  return worker.retryOutbox().then(
+    ({ pending }) => pending,
+    () => null,
+  );
 }
 
 /** Sends a request to the worker and reads its answer; never rejects. */
-export async function askWorkerToAllow(request: Request): Promise<TemporaryAllowResponse> {
-  const schema = request.type === 'temporary-allow' ? temporaryAllowResponseSchema : changeOutcomeSchema;
-  return (await askWorker(request, schema)) ?? workerDidNotAnswer();
+export function askWorkerToAllow(request: AllowRequest): Promise<TemporaryAllowResponse> {
+  return worker.ask(request).catch(workerDidNotAnswer);
 }
 
 /** Whitelists `domain` for `durationMs`; the worker puts it back where it was (`before`) after. */
@@ -42,7 +39,7 @@ export function temporaryAllowRequest(
   profile: string | undefined,
   durationMs: number,
   membership: Membership | null,
-): Request {
+): AllowRequest {
   return {
     type: 'temporary-allow',
     domain,
@@ -53,7 +50,7 @@ export function temporaryAllowRequest(
 }
 
 /** Keeps a temporarily allowed domain on the whitelist for good: an ordinary one-click change. */
-export function keepAllowedRequest(domain: string, profile: string | undefined): Request {
+export function keepAllowedRequest(domain: string, profile: string | undefined): AllowRequest {
   return {
     type: 'submit-change',
     change: {
