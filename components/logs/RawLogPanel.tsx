@@ -6,10 +6,10 @@ import { createDumpGuard, type DumpAllowance, dumpAllowance, formatClock } from 
 import { type DumpOutcome, type DumpProgress, type DumpSink, streamDump } from '@/lib/logs/load-dump';
 import { createRecordStore, type RecordFilter, type RecordStore } from '@/lib/logs/record-store';
 import { chooseDumpSink, dumpFileName } from '@/lib/logs/save-dump';
-import { followStored } from '@/lib/settings/follow';
 import { lastLogDumpItem } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { type ActionStatus, failureText } from '../useRemoteAction';
+import { useStoredValue } from '../useStoredValue';
 import { RawLogTable } from './RawLogTable';
 
 const megabytes = (bytes: number) =>
@@ -41,22 +41,21 @@ function createStoredDumpGuard() {
 
 /** The hourly allowance as stored, kept current across tabs and re-enabled when the hour is over. */
 function useDumpAllowance(): DumpAllowance | null {
+  const stored = useStoredValue(lastLogDumpItem, undefined);
+  // undefined until storage has answered.
+  const lastAt = stored === undefined ? undefined : (stored?.at ?? null);
   const [allowance, setAllowance] = useState<DumpAllowance | null>(null);
   useEffect(() => {
+    if (lastAt === undefined) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const show = (lastAt: number | null) => {
-      clearTimeout(timer);
+    const show = () => {
       const next = dumpAllowance(lastAt, Date.now());
       setAllowance(next);
-      if (!next.allowed)
-        timer = setTimeout(() => show(lastAt), Math.min(next.nextAt - Date.now() + 250, 2 ** 31 - 1));
+      if (!next.allowed) timer = setTimeout(show, Math.min(next.nextAt - Date.now() + 250, 2 ** 31 - 1));
     };
-    const unwatch = followStored(lastLogDumpItem, (value) => show(value?.at ?? null));
-    return () => {
-      clearTimeout(timer);
-      unwatch();
-    };
-  }, []);
+    show();
+    return () => clearTimeout(timer);
+  }, [lastAt]);
   return allowance;
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'preact/hooks';
+import { useId, useMemo, useState } from 'preact/hooks';
 import { listName } from '@/lib/api/attempts';
 import { ApiError } from '@/lib/api/errors';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
@@ -177,15 +177,14 @@ function StatsWithActions({
     (signal) => (formB ? Promise.resolve([] as string[]) : client.listProfiles({ signal })),
     [client],
   );
-  const [profile, setProfile] = useState<string | null>(null);
+  // What the user picks here wins over the popup's profile, which is only where the page starts.
+  const [picked, setProfile] = useState<string | null>(null);
+  const popupProfile = useStoredValue(chosenProfileItem, null);
+  const profile = picked ?? popupProfile;
   const [exactNames, setExactNames] = useState(false);
   const change = useRemoteAction();
   const profileId = useId();
   const exactId = useId();
-
-  useEffect(() => {
-    if (!formB) void chosenProfileItem.getValue().then((value) => setProfile((current) => current ?? value));
-  }, [formB]);
 
   const profileList = profiles.data.data ?? [];
   const target = formB

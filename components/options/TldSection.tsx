@@ -1,12 +1,12 @@
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { FORM_CAPABILITIES } from '@/lib/api/client';
 import { ApiError } from '@/lib/api/errors';
 import { t } from '@/lib/i18n';
-import { followStored } from '@/lib/settings/follow';
 import { addedTldsItem } from '@/lib/settings/storage';
 import { validateTld } from '@/lib/validation';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
+import { useStoredValue } from '../useStoredValue';
 import { propagationNote, scopePhrase, useAccount } from './account-context';
 import { ScopeNote } from './ScopeNote';
 
@@ -19,15 +19,10 @@ export function TldSection() {
   const { client, form, profile, scope } = useAccount();
   const { status, run, busy } = useRemoteAction();
   const [tld, setTld] = useState('');
-  const [added, setAdded] = useState<readonly string[]>([]);
+  const added = useStoredValue(addedTldsItem, null)?.[scope] ?? [];
   const headingId = useId();
   const inputId = useId();
   const hintId = useId();
-
-  useEffect(() => {
-    const show = (all: Record<string, string[]>) => setAdded(all[scope] ?? []);
-    return followStored(addedTldsItem, show);
-  }, [scope]);
 
   const block = async () => {
     const done = await run(

@@ -1,3 +1,4 @@
+import { type Followable, followableRead } from '@/lib/settings/follow';
 import {
   apiKeyItem,
   apiTimeoutForTestsItem,
@@ -42,3 +43,31 @@ export async function createConfiguredClient(
     timeoutMs: timeoutMs ?? undefined,
   });
 }
+
+/** The client for the stored settings, as a page shows it: ready, or waiting for a key. */
+export type ConfiguredClient =
+  | { state: 'no-key' }
+  | { state: 'ready'; client: DnsFilterApi; connection: ConnectionSettings };
+
+async function readConfiguredClient(): Promise<ConfiguredClient> {
+  try {
+    const settings = await readClientSettings();
+    const client = await createConfiguredClient({ settings });
+    return client ? { state: 'ready', client, connection: settings.connection } : { state: 'no-key' };
+  } catch {
+    // An unusable stored address: Setup says what is wrong with it.
+    return { state: 'no-key' };
+  }
+}
+
+/** The stored key and connection, read again whenever one of them changes (Setup follows them). */
+export const storedClientSettings: Followable<ClientSettings> = followableRead(
+  [apiKeyItem, connectionItem],
+  readClientSettings,
+);
+
+/** The client for the stored settings, built again whenever the key or the connection changes. */
+export const configuredClient: Followable<ConfiguredClient> = followableRead(
+  [apiKeyItem, connectionItem],
+  readConfiguredClient,
+);
