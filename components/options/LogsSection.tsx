@@ -1,6 +1,7 @@
 import { useId, useMemo, useState } from 'preact/hooks';
 import { listName } from '@/lib/api/attempts';
 import { ApiError } from '@/lib/api/errors';
+import { capabilitiesOf } from '@/lib/api/forms';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { isValidDomain, registrableDomain } from '@/lib/filtering/domain';
 import { t } from '@/lib/i18n';
@@ -172,9 +173,10 @@ function StatsWithActions({
   date: string;
   summary: ReturnType<typeof summariseDay>;
 }) {
-  const formB = client.form === 'B';
+  // Without profile selection the lists are the whole account's: there is no profile to pick.
+  const wholeAccount = !capabilitiesOf(client.form).profileSelection;
   const profiles = useRemoteData(
-    (signal) => (formB ? Promise.resolve([] as string[]) : client.listProfiles({ signal })),
+    (signal) => (wholeAccount ? Promise.resolve([] as string[]) : client.listProfiles({ signal })),
     [client],
   );
   // What the user picks here wins over the popup's profile, which is only where the page starts.
@@ -187,7 +189,7 @@ function StatsWithActions({
   const exactId = useId();
 
   const profileList = profiles.data.data ?? [];
-  const target = formB
+  const target = wholeAccount
     ? undefined
     : profile !== null && profileList.includes(profile)
       ? profile
@@ -210,13 +212,13 @@ function StatsWithActions({
         );
       },
     }),
-    [exactNames, change.busy, change.run, formB, target],
+    [exactNames, change.busy, change.run, wholeAccount, target],
   );
 
   return (
     <>
       <div class="filters">
-        {formB ? (
+        {wholeAccount ? (
           <p class="hint">{t('logsSection.formBNote')}</p>
         ) : (
           <div>

@@ -1,6 +1,6 @@
 import { useId, useState } from 'preact/hooks';
-import { FORM_CAPABILITIES } from '@/lib/api/client';
 import { ApiError } from '@/lib/api/errors';
+import { capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
 import { addedTldsItem } from '@/lib/settings/storage';
 import { validateTld } from '@/lib/validation';
@@ -43,7 +43,7 @@ export function TldSection() {
     if (done !== undefined) setTld('');
   };
 
-  if (!FORM_CAPABILITIES[form].tldBlocking) {
+  if (!capabilitiesOf(form).tldBlocking) {
     return (
       <section aria-labelledby={headingId}>
         <h2 id={headingId}>{t('tld.heading')}</h2>

@@ -2,6 +2,7 @@
  * What the worker does for each browser event. `index.ts` registers these at the top level.
  */
 import { browser } from 'wxt/browser';
+import { capabilitiesOf } from '@/lib/api/forms';
 import { notify } from '@/lib/badge';
 import { TEMPORARY_ALLOW_ALARM } from '@/lib/diagnosis/temporary-allow';
 import { t } from '@/lib/i18n';
@@ -82,7 +83,7 @@ async function changeFor(
     return null;
   }
   const { form } = await connectionItem.getValue();
-  if (form === 'B') return { op: 'add', list, domain, source };
+  if (!capabilitiesOf(form).profileSelection) return { op: 'add', list, domain, source };
   return { op: 'add', list, domain, profile: profile ?? (await chosenProfileItem.getValue()), source };
 }
 

@@ -10,6 +10,7 @@
 import { browser } from 'wxt/browser';
 import { storage } from 'wxt/utils/storage';
 import * as z from 'zod/mini';
+import { API_FORMS, scopeOf } from '@/lib/api/forms';
 import { listChangeSchema } from '@/lib/messaging/protocol';
 import { readStoredValue } from './stored-reads';
 import { THEME_CHOICES } from './theme-choice';
@@ -17,7 +18,7 @@ import { defineValidatedItem } from './validated-item';
 
 export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
 
-export const apiFormSchema = z.enum(['A', 'B']);
+export const apiFormSchema = z.enum(API_FORMS);
 
 export const connectionSchema = z.lazy(() =>
   z.object({
@@ -41,7 +42,7 @@ export const connectionItem = defineValidatedItem('local:connection', () => conn
  * key so switching forms never mixes the two accounts' views.
  */
 export function scopeKey(form: z.infer<typeof apiFormSchema>, profile: string | undefined): string {
-  return form === 'B' ? 'B:account' : `A:${profile ?? 'default'}`;
+  return `${form}:${scopeOf(form, profile)}`;
 }
 
 const tldSchema = z.lazy(() => z.string().check(z.regex(/^\.[a-z0-9-]+$/)));
