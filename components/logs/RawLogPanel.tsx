@@ -2,10 +2,11 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'preact
 import { isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { formatNumber, messageLocale, t, tn } from '@/lib/i18n';
-import { createDumpGuard, type DumpAllowance, dumpAllowance, formatClock } from '@/lib/logs/dump-guard';
+import { type DumpAllowance, dumpAllowance, formatClock } from '@/lib/logs/dump-guard';
 import { type DumpOutcome, type DumpProgress, type DumpSink, streamDump } from '@/lib/logs/load-dump';
 import { createRecordStore, type RecordFilter, type RecordStore } from '@/lib/logs/record-store';
 import { chooseDumpSink, dumpFileName } from '@/lib/logs/save-dump';
+import { createStoredDumpGuard } from '@/lib/logs/stored-dump-guard';
 import { lastLogDumpItem } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { type ActionStatus, failureText } from '../useRemoteAction';
@@ -24,19 +25,6 @@ function progressText(p: DumpProgress): string {
   return p.unrecognised > 0
     ? t('rawLog.progressBad', { ...figures, bad: count(p.unrecognised) })
     : t('rawLog.progress', figures);
-}
-
-/** The guard over the stored time; Web Locks make check-and-claim atomic across extension pages. */
-function createStoredDumpGuard() {
-  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
-  return createDumpGuard({
-    readLastAt: async () => (await lastLogDumpItem.getValue())?.at ?? null,
-    writeLastAt: (at) => lastLogDumpItem.setValue(at === null ? null : { at }),
-    exclusive: locks
-      ? <T,>(task: () => Promise<T>) =>
-          locks.request('dns-filter-logs-dump-guard', task) as unknown as Promise<T>
-      : undefined,
-  });
 }
 
 /** The hourly allowance as stored, kept current across tabs and re-enabled when the hour is over. */

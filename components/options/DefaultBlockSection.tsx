@@ -1,5 +1,6 @@
 import { useId, useState } from 'preact/hooks';
 import { t } from '@/lib/i18n';
+import { rememberDefaultBlock } from '@/lib/settings/local-records';
 import { defaultBlockItem } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
@@ -32,8 +33,7 @@ export function DefaultBlockSection() {
       t(enabled ? 'defaultBlock.turningOn' : 'defaultBlock.turningOff', { scope: where }),
       async () => {
         await client.setDefaultBlock(enabled, profile);
-        const all = await defaultBlockItem.getValue();
-        await defaultBlockItem.setValue({ ...all, [scope]: { enabled, at: now() } });
+        await rememberDefaultBlock(scope, enabled, now());
       },
       () =>
         t(enabled ? 'defaultBlock.isOn' : 'defaultBlock.isOff', { scope: where, note: propagationNote() }),

@@ -1,18 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { createApiClient, validateBaseUrl } from '@/lib/api';
-import { storedClientSettings } from '@/lib/api/configured-client';
+import { validateBaseUrl } from '@/lib/api';
+import { createDraftClient, storedClientSettings } from '@/lib/api/configured-client';
 import { ApiError } from '@/lib/api/errors';
 import type { ApiForm } from '@/lib/api/types';
 import { t, tn } from '@/lib/i18n';
 import { hostPermissionFor } from '@/lib/permissions/host-permission';
-import {
-  apiKeyItem,
-  apiTimeoutForTestsItem,
-  connectionItem,
-  DEFAULT_BASE_URL,
-  readsApiTimeoutForTests,
-} from '@/lib/settings/storage';
+import { apiKeyItem, connectionItem, DEFAULT_BASE_URL } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
@@ -85,10 +79,7 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
       t('setup.testing'),
       async () => {
         const checked = checkedDraft();
-        const timeoutMs = readsApiTimeoutForTests
-          ? ((await apiTimeoutForTestsItem.getValue()) ?? undefined)
-          : undefined;
-        const client = createApiClient({ ...checked, timeoutMs });
+        const client = await createDraftClient(checked);
         return client.listProfiles();
       },
       (profiles) => tn('setup.connected', profiles.length, { profiles: profiles.join(', ') }),

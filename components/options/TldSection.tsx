@@ -2,6 +2,7 @@ import { useId, useState } from 'preact/hooks';
 import { ApiError } from '@/lib/api/errors';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
+import { rememberBlockedTld } from '@/lib/settings/local-records';
 import { addedTldsItem } from '@/lib/settings/storage';
 import { validateTld } from '@/lib/validation';
 import { StatusMessage } from '../StatusMessage';
@@ -31,10 +32,7 @@ export function TldSection() {
         const checked = validateTld(tld);
         if (!checked.ok) throw new ApiError('invalid-input', checked.message, { field: 'tld' });
         await client.blockTld(checked.value, profile);
-        const all = await addedTldsItem.getValue();
-        const mine = new Set(all[scope] ?? []);
-        mine.add(checked.value);
-        await addedTldsItem.setValue({ ...all, [scope]: [...mine].sort() });
+        await rememberBlockedTld(scope, checked.value);
         return checked.value;
       },
       (blocked) =>

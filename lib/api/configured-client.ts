@@ -7,7 +7,7 @@ import {
   readsApiTimeoutForTests,
 } from '@/lib/settings/storage';
 import { createApiClient } from './client';
-import type { DnsFilterApi } from './types';
+import type { ApiForm, DnsFilterApi } from './types';
 
 /** What a client is made from: read from storage, or handed over by a page that has read them. */
 export interface ClientSettings {
@@ -72,3 +72,15 @@ export const configuredClient: Followable<ConfiguredClient> = followableRead(
   [apiKeyItem, connectionItem],
   readConfiguredClient,
 );
+
+/** A client for what the user typed but has not saved (Setup's Test connection). */
+export async function createDraftClient(draft: {
+  key: string;
+  baseUrl: string;
+  form: ApiForm;
+}): Promise<DnsFilterApi> {
+  const timeoutMs = readsApiTimeoutForTests
+    ? ((await apiTimeoutForTestsItem.getValue()) ?? undefined)
+    : undefined;
+  return createApiClient({ ...draft, timeoutMs });
+}
