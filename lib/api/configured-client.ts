@@ -1,12 +1,18 @@
-import { createApiClient } from '@/lib/api';
-import type { DnsFilterApi } from '@/lib/api/types';
-import { apiKeyItem, apiTimeoutForTestsItem, type ConnectionSettings, connectionItem } from './storage';
+import {
+  apiKeyItem,
+  apiTimeoutForTestsItem,
+  type ConnectionSettings,
+  connectionItem,
+  readsApiTimeoutForTests,
+} from '@/lib/settings/storage';
+import { createApiClient } from './client';
+import type { DnsFilterApi } from './types';
 
 /** What a client is made from: read from storage, or handed over by a page that has read them. */
 export interface ClientSettings {
   key: string;
   connection: ConnectionSettings;
-  /** `apiTimeoutForTestsItem`: null keeps the client's default. */
+  /** `apiTimeoutForTestsItem` (read only by the fault tests' build): null keeps the client's default. */
   timeoutMs: number | null;
 }
 
@@ -15,7 +21,7 @@ export async function readClientSettings(): Promise<ClientSettings> {
   const [key, connection, timeoutMs] = await Promise.all([
     apiKeyItem.getValue(),
     connectionItem.getValue(),
-    apiTimeoutForTestsItem.getValue(),
+    readsApiTimeoutForTests ? apiTimeoutForTestsItem.getValue() : null,
   ]);
   return { key, connection, timeoutMs };
 }
