@@ -6,29 +6,10 @@ import { inlinePageCss } from './scripts/build/inline-page-css';
 // Firefox needs a fixed add-on id so storage survives reinstalls and tests can find it.
 const GECKO_ID = 'dns-filter-companion@example.org';
 
-// `npm run bench` (scripts/bench) builds twice into folders of its own, so a bench never
-// overwrites .output/chrome-mv3: WXT_BENCH=floor adds the floor pages (entrypoints/floor*) the
-// popup's speed is judged against (.output/bench-floor-chrome-mv3); WXT_BENCH=shipped is exactly
-// the shipped extension, whose file sizes are measured (.output/bench-shipped-chrome-mv3). Every
-// other build leaves the floor pages out.
+// `npm run bench` (scripts/bench) builds the shipped extension into folders of its own
+// (WXT_BENCH=shipped: .output/bench-shipped-<browser>-mv3), so a bench never overwrites
+// .output/chrome-mv3 or .output/firefox-mv3.
 const BENCH_BUILD = process.env.WXT_BENCH;
-const WITH_FLOOR = BENCH_BUILD === 'floor';
-// Each floor page is generated here around a script bundled on its own (entrypoints/floor.tsx
-// says why).
-const FLOOR_PAGES = ['floor', 'floor-storage'];
-const floorPage = (name: string) => `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>${name}</title>
-    <script type="module" src="/${name}.js"></script>
-  </head>
-  <body>
-    <div id="app"></div>
-  </body>
-</html>
-`;
 
 // Page diagnosis asks for its permissions at runtime (lib/diagnosis/manifest.ts). Its e2e tests
 // need them granted at install, which DIAGNOSIS_PERMISSIONS_AT_INSTALL=1 does, in a folder of its
@@ -40,7 +21,7 @@ export default defineConfig({
   manifestVersion: 3,
   // @wxt-dev/i18n: locales/<lang>.yml become _locales/<lang>/messages.json, with typed keys.
   modules: ['@wxt-dev/webextension-polyfill', '@wxt-dev/i18n/module'],
-  ...(BENCH_BUILD === 'floor' || BENCH_BUILD === 'shipped'
+  ...(BENCH_BUILD === 'shipped'
     ? { outDirTemplate: `bench-${BENCH_BUILD}-{{browser}}-mv{{manifestVersion}}{{modeSuffix}}` }
     : {}),
   ...(DIAGNOSIS_TEST_BUILD ? { outDirTemplate: DIAGNOSIS_TEST_BUILD_TEMPLATE } : {}),
@@ -56,8 +37,6 @@ export default defineConfig({
       'emulator/**',
       'scripts/bench/**',
       'scripts/demo.ts',
-      'entrypoints/floor/**',
-      'entrypoints/floor-storage/**',
       'stats.html',
       '**/*.log',
     ],
@@ -67,17 +46,6 @@ export default defineConfig({
     'zip:start': () => {
       if (BENCH_BUILD || DIAGNOSIS_TEST_BUILD)
         throw new Error('Unset WXT_BENCH and DIAGNOSIS_PERMISSIONS_AT_INSTALL before `npm run zip`.');
-    },
-    // The floor pages: each loads its script (entrypoints/floor*.tsx) as the popup loads its own.
-    'build:publicAssets': (_wxt, files) => {
-      if (!WITH_FLOOR) return;
-      for (const name of FLOOR_PAGES) files.push({ relativeDest: `${name}.html`, contents: floorPage(name) });
-    },
-    'entrypoints:resolved': (_wxt, entrypoints) => {
-      if (WITH_FLOOR) return;
-      for (let i = entrypoints.length - 1; i >= 0; i--) {
-        if (/^floor(-|$)/.test(entrypoints[i]!.name)) entrypoints.splice(i, 1);
-      }
     },
   },
   vite: () => ({

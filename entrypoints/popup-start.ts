@@ -1,6 +1,6 @@
 import { publishEarlyTab, readTabAddress } from '@/components/popup/read-tab';
 import { publishEarlyReads, startEarlyReads } from '@/lib/settings/early-reads';
-import { applyCachedTheme, pageLocalStorage } from '@/lib/settings/first-paint';
+import { applyCachedTheme, pageLocalStorage } from '@/lib/theme/first-paint';
 
 /**
  * The popup's first script, a classic one at the top of popup.html. It puts the cached theme on

@@ -3,13 +3,14 @@ import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
-import { registerNowResponseSchema } from '@/lib/messaging/protocol';
+import { worker } from '@/lib/messaging/worker-client';
 import {
   checkDynamicIpDraft,
   type DynamicIpDraft,
   draftFromSettings,
   lookupPermissionOrigins,
 } from '@/lib/network/settings-form';
+import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
 import {
   accountTag,
   connectionItem,
@@ -105,9 +106,7 @@ export function DynamicIpSection() {
   };
 
   const registerNow = async () => {
-    const answer = registerNowResponseSchema.parse(
-      await browser.runtime.sendMessage({ type: 'register-now' }),
-    );
+    const answer = await worker.registerNow();
     if (!answer.ok) throw new ApiError('service', answer.message);
     return answer.message;
   };
@@ -117,7 +116,9 @@ export function DynamicIpSection() {
       t('dynamicIp.saving'),
       async () => {
         const checked = await checkAndAsk();
-        await dynamicIpSettingsItem.setValue(checked);
+        await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, () =>
+          dynamicIpSettingsItem.setValue(checked),
+        );
         setEdited(false);
         // Turned on: register at once rather than after the first interval.
         return checked.enabled
@@ -132,7 +133,9 @@ export function DynamicIpSection() {
       t('dynamicIp.registering'),
       async () => {
         const checked = await checkAndAsk();
-        await dynamicIpSettingsItem.setValue(checked);
+        await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, () =>
+          dynamicIpSettingsItem.setValue(checked),
+        );
         setEdited(false);
         return registerNow();
       },

@@ -1,5 +1,4 @@
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
-import { browser } from 'wxt/browser';
 import { listName } from '@/lib/api/attempts';
 import { ApiError } from '@/lib/api/errors';
 import { capabilitiesOf } from '@/lib/api/forms';
@@ -7,7 +6,8 @@ import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { isValidDomain, registrableDomain } from '@/lib/filtering/domain';
 import { t } from '@/lib/i18n';
 import { summariseDay } from '@/lib/logs/stats';
-import { changeOutcomeSchema, type ListChange } from '@/lib/messaging/protocol';
+import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import { WorkerUnanswered, worker } from '@/lib/messaging/worker-client';
 import { chosenProfileItem, deletedLogDaysItem } from '@/lib/settings/storage';
 import { useConfirm } from '../ConfirmDialog';
 import { DayStatsView } from '../logs/DayStatsView';
@@ -44,18 +44,18 @@ async function rememberDeleted(date: string): Promise<void> {
 
 /** Sends a one-click change to the worker's outbox, which delivers (or queues) it. */
 async function submitChange(change: ListChange): Promise<string> {
-  let answer: unknown;
+  let outcome: ChangeOutcome;
   try {
-    answer = await browser.runtime.sendMessage({ type: 'submit-change', change });
-  } catch {
-    throw new ApiError('unexpected', t('logsSection.workerNoAnswer'));
+    outcome = await worker.submitChange(change);
+  } catch (error) {
+    const notUnderstood = error instanceof WorkerUnanswered && error.reason === 'not-understood';
+    throw new ApiError(
+      'unexpected',
+      t(notUnderstood ? 'logsSection.workerNotUnderstood' : 'logsSection.workerNoAnswer'),
+    );
   }
-  const outcome = changeOutcomeSchema.safeParse(answer);
-  if (!outcome.success) {
-    throw new ApiError('unexpected', t('logsSection.workerNotUnderstood'));
-  }
-  if (outcome.data.state === 'failed') throw new ApiError('service', outcome.data.message);
-  return outcome.data.message;
+  if (outcome.state === 'failed') throw new ApiError('service', outcome.message);
+  return outcome.message;
 }
 
 function LogsPanel({ client }: { client: DnsFilterApi }) {

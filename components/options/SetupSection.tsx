@@ -4,7 +4,7 @@ import { createApiClient, validateBaseUrl } from '@/lib/api';
 import { ApiError } from '@/lib/api/errors';
 import type { ApiForm } from '@/lib/api/types';
 import { t, tn } from '@/lib/i18n';
-import { hostPermissionFor } from '@/lib/settings/host-permission';
+import { hostPermissionFor } from '@/lib/permissions/host-permission';
 import { apiKeyItem, apiTimeoutForTestsItem, connectionItem, DEFAULT_BASE_URL } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';

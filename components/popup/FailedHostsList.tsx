@@ -108,7 +108,7 @@ type Statistics =
 /** Fetches today's statistics once, directly: the popup had none it could lend. */
 async function fetchBlockedToday(): Promise<ReadonlyMap<string, number>> {
   const [{ createConfiguredClient }, { summariseDay }] = await Promise.all([
-    import('@/lib/settings/api-client'),
+    import('@/lib/api/configured-client'),
     import('@/lib/logs/stats'),
   ]);
   const api = await createConfiguredClient();

@@ -7,14 +7,8 @@ import {
   timeLeftText,
 } from '@/lib/diagnosis/temporary-allow';
 import { t } from '@/lib/i18n';
-import { askWorker } from '@/lib/messaging/ask-worker';
-import {
-  type ChangeOutcome,
-  changeOutcomeSchema,
-  type Request,
-  type TemporaryAllowResponse,
-  temporaryAllowResponseSchema,
-} from '@/lib/messaging/protocol';
+import type { ChangeOutcome, RequestOf, TemporaryAllowResponse } from '@/lib/messaging/protocol';
+import { worker } from '@/lib/messaging/worker-client';
 import { type TemporaryAllow as TemporaryAllowEntry, temporaryAllowsItem } from '@/lib/settings/storage';
 import { useStoredValue } from '../useStoredValue';
 
@@ -34,10 +28,11 @@ export function workerDidNotAnswer(): ChangeOutcome {
   return { state: 'failed', message: t('popup.workerNoAnswer') };
 }
 
+type Request = RequestOf<'temporary-allow' | 'submit-change'>;
+
 /** Sends a request to the worker and reads its answer; never rejects. */
-export async function askWorkerToAllow(request: Request): Promise<TemporaryAllowResponse> {
-  const schema = request.type === 'temporary-allow' ? temporaryAllowResponseSchema : changeOutcomeSchema;
-  return (await askWorker(request, schema)) ?? workerDidNotAnswer();
+export function askWorkerToAllow(request: Request): Promise<TemporaryAllowResponse> {
+  return worker.ask(request).catch(workerDidNotAnswer);
 }
 
 /** The running temporary allows, following the worker's changes. */

@@ -4,6 +4,7 @@
  * to the worker's outbox. The view subscribes to its state (PopupApp.tsx).
  */
 import { listName } from '@/lib/api/attempts';
+import type { ClientSettings } from '@/lib/api/configured-client';
 import { isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { localDate } from '@/lib/cache/freshness';
@@ -23,7 +24,6 @@ import {
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
-import type { ClientSettings } from '@/lib/settings/api-client';
 import {
   accountTag,
   addedTldsItem,
@@ -39,7 +39,7 @@ import {
   scopeKey,
   settledChangesItem,
 } from '@/lib/settings/storage';
-import { getValues } from '@/lib/settings/validated-item';
+import { getValues } from '@/lib/settings/stored-reads';
 import { statisticsNeeded } from './popup-view';
 import type { TabAddress } from './read-tab';
 import { type AskWorkerForDomains, registrableDomainsOf } from './registrable';

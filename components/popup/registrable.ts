@@ -3,17 +3,13 @@
  * context menu needs it), so the popup asks it rather than loading the list's 47 kB itself; only
  * when the worker gives no usable answer is the list loaded here.
  */
-import { askWorker } from '@/lib/messaging/ask-worker';
-import { registrableDomainsResponseSchema } from '@/lib/messaging/protocol';
+import { worker } from '@/lib/messaging/worker-client';
 
 /** One registrable domain per host, in order; null when the worker gave no usable answer. */
 export type AskWorkerForDomains = (hosts: readonly string[]) => Promise<readonly string[] | null>;
 
 export const askWorkerForDomains: AskWorkerForDomains = async (hosts) => {
-  const answer = await askWorker(
-    { type: 'registrable-domains', hosts: [...hosts] },
-    registrableDomainsResponseSchema,
-  );
+  const answer = await worker.registrableDomains(hosts).catch(() => null);
   return answer !== null && answer.domains.length === hosts.length ? answer.domains : null;
 };
 

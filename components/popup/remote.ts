@@ -5,5 +5,6 @@
  * call the service, while loading it with the rest cost a warm opening nothing measurable (the
  * API schemas are built on first use). Measured with scripts/bench.
  */
+
+export { createConfiguredClient } from '@/lib/api/configured-client';
 export { refreshBlockedToday, refreshLists, refreshProfiles } from '@/lib/cache/refresh';
-export { createConfiguredClient } from '@/lib/settings/api-client';

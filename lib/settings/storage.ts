@@ -12,8 +12,9 @@ import { storage } from 'wxt/utils/storage';
 import * as z from 'zod/mini';
 import { API_FORMS, scopeOf } from '@/lib/api/forms';
 import { listChangeSchema } from '@/lib/messaging/protocol';
-import { THEME_CHOICES } from './theme';
-import { defineValidatedItem, readStoredValue } from './validated-item';
+import { readStoredValue } from './stored-reads';
+import { THEME_CHOICES } from './theme-choice';
+import { defineValidatedItem } from './validated-item';
 
 export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
 
@@ -438,7 +439,7 @@ export const apiTimeoutForTestsItem = defineValidatedItem(
 
 /**
  * Light or dark pages: 'system' follows the browser. Pages also keep a synchronous copy in
- * localStorage for their first paint (lib/settings/theme.ts says why).
+ * localStorage for their first paint (lib/theme/theme.ts says why).
  */
 export const themeItem = defineValidatedItem('local:theme', () => z.enum(THEME_CHOICES), {
   fallback: 'system',

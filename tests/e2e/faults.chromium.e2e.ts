@@ -33,7 +33,17 @@ import { fieldValueIn, fillIn, listItems, press, sectionText, toggle } from './o
 const CLIENT_TIMEOUT_MS = 2000;
 const SLOW_ANSWER_MS = 4000;
 
-const FAULTS: FaultKind[] = ['http-500', 'html', 'malformed-json', 'slow', 'drop', 'odd-reason'];
+const FAULTS: FaultKind[] = [
+  'http-500',
+  'html',
+  'malformed-json',
+  'slow',
+  'drop',
+  'odd-reason',
+  'redirect',
+  'http-503-failure',
+  'rate-limit',
+];
 const FAULT_NAMES: Record<FaultKind, string> = {
   'http-500': 'HTTP 500',
   html: 'HTML page',
@@ -41,17 +51,24 @@ const FAULT_NAMES: Record<FaultKind, string> = {
   slow: 'too slow',
   drop: 'dropped',
   'odd-reason': 'odd reason',
+  redirect: 'redirect',
+  'http-503-failure': '503+reason',
+  'rate-limit': '429+wait',
 };
 
 /** What the message must say about why, per fault (the transport's words, lib/api/transport.ts). */
 const WHY: Record<FaultKind, RegExp> = {
-  'http-500': /HTTP 500/,
+  'http-500': /busy or failing right now \(HTTP 500\)/,
   html: /a web page instead of/,
   'malformed-json': /not valid JSON/,
   slow: /did not answer within 2 seconds/,
   drop: /could not be reached/,
   // The emulator's default odd reason: markup, a line break, German and Japanese, ~600 characters.
   'odd-reason': /<img src=x onerror="alert\('xss'\)"> Überprüfung fehlgeschlagen – 検証に失敗しました/,
+  // A browser hides a refused redirect's code and target (an opaque redirect).
+  redirect: /a redirect to another address, which this extension does not follow/,
+  'http-503-failure': /busy or failing right now \(HTTP 503\).*Service temporarily unavailable/,
+  'rate-limit': /\(HTTP 429\); it asks to wait 120 seconds\. Too many requests/,
 };
 
 const SURFACES = [

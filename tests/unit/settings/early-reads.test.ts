@@ -190,7 +190,7 @@ describe('storage items on a page with early reads', () => {
       values: Promise.resolve({ chosenProfile: 'early', apiKey: 42 }),
     });
     const { apiKeyItem, chosenProfileItem } = await import('@/lib/settings/storage');
-    const { getValues } = await import('@/lib/settings/validated-item');
+    const { getValues } = await import('@/lib/settings/stored-reads');
 
     // The key read early fails its schema: the fallback, as from storage.
     expect(await getValues([chosenProfileItem, apiKeyItem] as const)).toEqual(['early', '']);

@@ -4,7 +4,7 @@
  * WXT or the polyfill.
  */
 
-/** Key of the synchronous copy of the theme choice (lib/settings/theme.ts keeps it up to date). */
+/** Key of the synchronous copy of the theme choice (lib/theme/theme.ts keeps it up to date). */
 export const THEME_CACHE_KEY = 'theme';
 
 /** The page's localStorage, or undefined where it is disabled (reading the global then throws). */

@@ -1,6 +1,11 @@
-import { createApiClient } from '@/lib/api';
-import type { DnsFilterApi } from '@/lib/api/types';
-import { apiKeyItem, apiTimeoutForTestsItem, type ConnectionSettings, connectionItem } from './storage';
+import {
+  apiKeyItem,
+  apiTimeoutForTestsItem,
+  type ConnectionSettings,
+  connectionItem,
+} from '@/lib/settings/storage';
+import { createApiClient } from './client';
+import type { DnsFilterApi } from './types';
 
 /** What a client is made from: read from storage, or handed over by a page that has read them. */
 export interface ClientSettings {

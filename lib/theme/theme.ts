@@ -5,19 +5,15 @@
  * into a settings backup. Storage is asynchronous, and the popup must not wait for an extra read
  * before its verdict, so each page also keeps a copy in the extension origin's `localStorage`,
  * which each page's first classic script (entrypoints/theme-init.ts, entrypoints/popup-start.ts)
- * applies before the first paint (lib/settings/first-paint.ts). Once the page runs,
+ * applies before the first paint (lib/theme/first-paint.ts). Once the page runs,
  * `followStoredTheme` reads storage when the browser is idle and corrects the copy if they differ
  * (a restored backup, a cleared localStorage).
  *
  * The stylesheets (components/theme.css) switch on `data-theme` on <html>: absent means "system".
  */
-import * as z from 'zod/mini';
+import { followStored } from '@/lib/settings/follow';
+import { type Theme, themeSchema } from '@/lib/settings/theme-choice';
 import { THEME_CACHE_KEY } from './first-paint';
-import { followStored } from './validated-item';
-
-export const THEME_CHOICES = ['system', 'light', 'dark'] as const;
-export const themeSchema = z.enum(THEME_CHOICES);
-export type Theme = z.infer<typeof themeSchema>;
 
 export { THEME_CACHE_KEY } from './first-paint';
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { createConfiguredClient } from '@/lib/settings/api-client';
+import { createConfiguredClient } from '@/lib/api/configured-client';
 import { apiKeyItem, connectionItem } from '@/lib/settings/storage';
 
 beforeEach(() => fakeBrowser.reset());

@@ -1,17 +1,17 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { applyCachedTheme, pageLocalStorage } from '@/lib/settings/first-paint';
 import { themeItem } from '@/lib/settings/storage';
+import type { Theme } from '@/lib/settings/theme-choice';
+import { applyCachedTheme, pageLocalStorage } from '@/lib/theme/first-paint';
 import {
   applyTheme,
   cacheTheme,
   followStoredTheme,
   readCachedTheme,
   THEME_CACHE_KEY,
-  type Theme,
   type ThemeCache,
   type ThemeSource,
-} from '@/lib/settings/theme';
+} from '@/lib/theme/theme';
 
 const root = () => document.documentElement;
 
@@ -128,7 +128,7 @@ describe("applyCachedTheme, in the pages' first scripts", () => {
     expect(root().getAttribute('data-theme')).toBe(attribute);
   });
 
-  it('reads the key lib/settings/theme.ts writes', () => {
+  it('reads the key lib/theme/theme.ts writes', () => {
     cacheTheme(localStorage, 'dark');
     applyCachedTheme(root(), pageLocalStorage());
     expect(root().getAttribute('data-theme')).toBe('dark');
