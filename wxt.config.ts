@@ -17,6 +17,12 @@ const BENCH_BUILD = process.env.WXT_BENCH;
 const DIAGNOSIS_TEST_BUILD = process.env.DIAGNOSIS_PERMISSIONS_AT_INSTALL === '1';
 const diagnosis = diagnosisManifestEntries(DIAGNOSIS_TEST_BUILD);
 
+// The fault tests need service calls that give up within seconds rather than after the client's
+// 15 s: API_TIMEOUT_FROM_STORAGE=1 builds, into a folder of its own (.output/test-timeout-chrome-mv3),
+// an extension that reads that limit from storage (apiTimeoutForTestsItem, lib/settings/storage.ts).
+// Every other build, the shipped one included, never reads it.
+const TIMEOUT_TEST_BUILD = process.env.API_TIMEOUT_FROM_STORAGE === '1';
+
 export default defineConfig({
   manifestVersion: 3,
   // @wxt-dev/i18n: locales/<lang>.yml become _locales/<lang>/messages.json, with typed keys.
@@ -25,6 +31,9 @@ export default defineConfig({
     ? { outDirTemplate: `bench-${BENCH_BUILD}-{{browser}}-mv{{manifestVersion}}{{modeSuffix}}` }
     : {}),
   ...(DIAGNOSIS_TEST_BUILD ? { outDirTemplate: DIAGNOSIS_TEST_BUILD_TEMPLATE } : {}),
+  ...(TIMEOUT_TEST_BUILD
+    ? { outDirTemplate: 'test-timeout-{{browser}}-mv{{manifestVersion}}{{modeSuffix}}' }
+    : {}),
   // `npm run zip`: the store archives (.output/*-chrome.zip, *-firefox.zip) and, for Firefox's
   // review, the sources to rebuild it from (*-sources.zip: `npm ci && npm run build:firefox`).
   // The sources leave out what only tests, benchmarks and the demo use, and their outputs.
@@ -42,17 +51,23 @@ export default defineConfig({
     ],
   },
   hooks: {
-    // A bench or diagnosis-test build must never become a store archive.
+    // A bench or test build must never become a store archive.
     'zip:start': () => {
-      if (BENCH_BUILD || DIAGNOSIS_TEST_BUILD)
-        throw new Error('Unset WXT_BENCH and DIAGNOSIS_PERMISSIONS_AT_INSTALL before `npm run zip`.');
+      if (BENCH_BUILD || DIAGNOSIS_TEST_BUILD || TIMEOUT_TEST_BUILD)
+        throw new Error(
+          'Unset WXT_BENCH, DIAGNOSIS_PERMISSIONS_AT_INSTALL and API_TIMEOUT_FROM_STORAGE before `npm run zip`.',
+        );
     },
   },
   vite: () => ({
     // The popup's stylesheet goes into popup.html (scripts/build/inline-page-css.ts says why).
     plugins: [preact(), inlinePageCss(['popup/index.html'])],
-    // The test build offers a 10-second temporary allow (lib/diagnosis/temporary-allow.ts).
-    define: { 'import.meta.env.DIAGNOSIS_TEST_BUILD': JSON.stringify(DIAGNOSIS_TEST_BUILD) },
+    // The diagnosis test build offers a 10-second temporary allow (lib/diagnosis/temporary-allow.ts);
+    // the timeout test build reads the client's time limit from storage (lib/settings/storage.ts).
+    define: {
+      'import.meta.env.DIAGNOSIS_TEST_BUILD': JSON.stringify(DIAGNOSIS_TEST_BUILD),
+      'import.meta.env.API_TIMEOUT_FROM_STORAGE': JSON.stringify(TIMEOUT_TEST_BUILD),
+    },
   }),
   manifest: ({ browser }) => ({
     // The browser's language picks the locale (locales/*.yml); English when it has none.

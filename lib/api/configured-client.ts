@@ -3,6 +3,7 @@ import {
   apiTimeoutForTestsItem,
   type ConnectionSettings,
   connectionItem,
+  readsApiTimeoutForTests,
 } from '@/lib/settings/storage';
 import { createApiClient } from './client';
 import type { DnsFilterApi } from './types';
@@ -11,7 +12,7 @@ import type { DnsFilterApi } from './types';
 export interface ClientSettings {
   key: string;
   connection: ConnectionSettings;
-  /** `apiTimeoutForTestsItem`: null keeps the client's default. */
+  /** `apiTimeoutForTestsItem` (read only by the fault tests' build): null keeps the client's default. */
   timeoutMs: number | null;
 }
 
@@ -20,7 +21,7 @@ export async function readClientSettings(): Promise<ClientSettings> {
   const [key, connection, timeoutMs] = await Promise.all([
     apiKeyItem.getValue(),
     connectionItem.getValue(),
-    apiTimeoutForTestsItem.getValue(),
+    readsApiTimeoutForTests ? apiTimeoutForTestsItem.getValue() : null,
   ]);
   return { key, connection, timeoutMs };
 }

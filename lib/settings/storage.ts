@@ -435,6 +435,13 @@ export const apiTimeoutForTestsItem = defineValidatedItem(
   { fallback: null, version: 1 },
 );
 
+/**
+ * Whether this build reads `apiTimeoutForTestsItem`: only the build the fault tests load
+ * (API_TIMEOUT_FROM_STORAGE=1, wxt.config.ts). The shipped extension never reads it, so no
+ * popup opening pays for a setting only tests write.
+ */
+export const readsApiTimeoutForTests: boolean = import.meta.env.API_TIMEOUT_FROM_STORAGE === true;
+
 // --- Appearance (issue 8) ---
 
 /**

@@ -1,11 +1,11 @@
 /**
  * Reading stored values: several items in one storage round trip, and the answers the popup's
- * first script already asked for (early-reads.ts) instead of asking again.
+ * first script already asked for (lib/popup/early-reads.ts) instead of asking again.
  */
 import { type StorageItemKey, storage } from 'wxt/utils/storage';
-import { createEarlyReadSource } from './early-reads';
+import { createEarlyReadSource } from '@/lib/popup/early-reads';
 
-/** Answers the popup's classic script already asked for (early-reads.ts); other pages have none. */
+/** Answers the popup's classic script already asked for (lib/popup/early-reads.ts); other pages have none. */
 const earlyReads = createEarlyReadSource();
 
 const readNow = async (keys: string[]) =>

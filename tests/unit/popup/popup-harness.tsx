@@ -4,12 +4,13 @@
  * answers.
  */
 import { render } from '@testing-library/preact';
+import { fakeBrowser } from 'wxt/testing';
 import { PopupApp } from '@/components/popup/PopupApp';
-import { createPopupController } from '@/components/popup/popup-controller';
-import type { AskWorkerForDomains } from '@/components/popup/registrable';
 import type { ApiForm } from '@/lib/api/types';
 import { createViewCache } from '@/lib/cache/view-cache';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import { createPopupController } from '@/lib/popup/controller';
+import type { AskWorkerForDomains } from '@/lib/popup/registrable';
 import { apiKeyItem, chosenProfileItem, connectionItem } from '@/lib/settings/storage';
 import { createFakeClient, type FakeClient } from '../../fakes/fake-client';
 
@@ -75,7 +76,11 @@ export async function openPopup(options: OpenOptions) {
   const marks: string[] = [];
   let optionsOpened = 0;
   const controller = createPopupController({
-    readTab: async () => ({ url: options.url }),
+    // The active tab's id, as the real reader takes it (lib/popup/read-tab.ts); the test decides the address.
+    readTab: async () => ({
+      id: (await fakeBrowser.tabs.query({ active: true, currentWindow: true }))[0]?.id,
+      url: options.url,
+    }),
     ...(options.askWorkerForDomains ? { askWorkerForDomains: options.askWorkerForDomains } : {}),
     cache: createViewCache({ now }),
     loadRemote: async () => ({

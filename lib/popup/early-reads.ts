@@ -1,8 +1,9 @@
 /**
  * Storage reads started before a page's modules have loaded. The popup's modules take longer to
  * load and evaluate than one `storage.local` read takes to answer, so a small classic script
- * (entrypoints/popup-start.ts, fetched first) asks at once for the keys the previous opening
- * read, and the storage items (validated-item.ts) take those answers instead of asking again.
+ * (entrypoints/popup-start.ts, first-script.ts, fetched first) asks at once for the keys the
+ * previous opening read, and the storage items (lib/settings/validated-item.ts) take those
+ * answers instead of asking again.
  * Each answer serves one read only: a later read of the same key goes to storage, as a value may
  * have changed since.
  *

@@ -3,18 +3,14 @@
  * its sentence, how current it is, the domain the buttons act on and the changes still waiting.
  */
 import { ageText } from '@/lib/cache/freshness';
-import { type ChangeLike, type Membership, replayChanges } from '@/lib/cache/list-changes';
+import type { ChangeLike, Membership } from '@/lib/cache/list-changes';
 import { isFreshView } from '@/lib/cache/view-cache';
-import {
-  canonicalHost,
-  type DomainIndex,
-  packedDomainIndex,
-  withChanges,
-} from '@/lib/filtering/domain-index';
-import { needsStatistics, type Verdict, verdictFor } from '@/lib/filtering/verdict';
+import { canonicalHost } from '@/lib/filtering/domain-index';
+import { needsStatistics, type Verdict } from '@/lib/filtering/verdict';
 import { t, tn } from '@/lib/i18n';
-import { type OutboxEntry, type SettledChange, scopeKey } from '@/lib/settings/storage';
-import type { ReadyState } from './popup-controller';
+import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
+import type { PopupState, ReadyState } from './state';
+import { indexes, inScope, membershipIn, type PageKnowledge, verdictWith } from './verdict-inputs';
 
 export interface DomainChoice {
   domain: string;
@@ -49,63 +45,6 @@ export function scopeLabel(state: Pick<ReadyState, 'form' | 'profile'>): string 
     : t('common.profileNamed', { profile: state.profile ?? 'default' });
 }
 
-function inScope(state: ReadyState, change: ChangeLike & { profile?: string }): boolean {
-  return scopeKey(state.form, change.profile) === state.scope;
-}
-
-interface Indexes {
-  whitelist: DomainIndex;
-  blocklist: DomainIndex;
-}
-
-/**
- * The lists as fetched, plus changes the service confirmed after the fetch (the worker's settled
- * changes, e.g. from the context menu), plus, when `withPending`, changes still in the outbox.
- */
-function indexes(state: ReadyState, withPending: boolean): Indexes | null {
-  if (state.lists === null) return null;
-  const fetchedAt = state.lists.fetchedAt;
-  const confirmed = state.settled
-    .filter((s) => s.state === 'delivered' && s.at > fetchedAt && inScope(state, s.change))
-    .map((s) => s.change)
-    .reverse();
-  const waiting = withPending ? state.outbox.map((e) => e.change).filter((c) => inScope(state, c)) : [];
-  const delta = replayChanges([...confirmed, ...waiting]);
-  return {
-    whitelist: withChanges(packedDomainIndex(state.lists.value.whitelist), delta.whitelist),
-    blocklist: withChanges(packedDomainIndex(state.lists.value.blocklist), delta.blocklist),
-  };
-}
-
-/** What page diagnosis (lib/diagnosis) knows about the page, when it is on. */
-export interface PageKnowledge {
-  mainFrameFailure?: { error: string };
-}
-
-function verdictWith(state: ReadyState, lists: Indexes, page: PageKnowledge = {}): Verdict {
-  return verdictFor(state.host, {
-    ...lists,
-    blockedTlds: state.blockedTlds,
-    defaultBlock: state.defaultBlock,
-    blockedToday: state.blockedToday?.value,
-    ...page,
-  });
-}
-
-/** Where `domain` is in the scope's lists, counting waiting changes; null while the lists are unknown. */
-export function membershipOf(state: ReadyState, domain: string): Membership | null {
-  const lists = indexes(state, true);
-  if (lists === null) return null;
-  if (lists.whitelist.has(domain)) return 'whitelist';
-  return lists.blocklist.has(domain) ? 'blocklist' : 'none';
-}
-
-/** True when the lists leave the verdict open, so today's statistics could settle it. */
-export function statisticsNeeded(state: ReadyState): boolean {
-  const lists = indexes(state, true);
-  return lists !== null && needsStatistics(verdictWith(state, lists));
-}
-
 export function derivePopupView(state: ReadyState, now: number, page: PageKnowledge = {}): PopupView {
   const lists = indexes(state, true);
   const verdict = lists === null ? null : verdictWith(state, lists, page);
@@ -123,14 +62,7 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
     (!needsStatistics(verdict) || statsSettled);
 
   const { domain, alternatives } = domainChoices(state, verdict);
-  const membership =
-    lists === null
-      ? null
-      : lists.whitelist.has(domain)
-        ? 'whitelist'
-        : lists.blocklist.has(domain)
-          ? 'blocklist'
-          : 'none';
+  const membership = lists === null ? null : membershipIn(lists, domain);
   const canonical = canonicalHost(domain);
   const concernsDomain = (change: ChangeLike & { profile?: string }) =>
     inScope(state, change) && canonicalHost(change.domain) === canonical;
@@ -153,7 +85,7 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
 }
 
 /**
- * The registrable domain by default (decisions.md), or the list entry that decides the verdict,
+ * The registrable domain by default (docs/service-api.md), or the list entry that decides the verdict,
  * so removing it is one click; the others are one click away.
  */
 function domainChoices(
@@ -225,4 +157,29 @@ function freshnessText(state: ReadyState, now: number): string | null {
   if (state.problem !== null) return t('popup.couldNotCheckAgain', { age, reason: state.problem.message });
   if (!fresh) return t('popup.mayHaveChanged', { age });
   return null;
+}
+
+/** What the popup says before (or instead of) a verdict. */
+export function notReadyText(state: Exclude<PopupState, ReadyState>): string {
+  if (state.phase === 'nothing-to-filter') {
+    return state.unreadable ? t('popup.nothingUnreadable') : t('popup.nothingNoDomain');
+  }
+  if (state.phase === 'failed') return t('popup.couldNotStart', { reason: state.message });
+  if (state.phase === 'no-key') return t('popup.noKey');
+  return '';
+}
+
+/** The profile picker's choices: the chosen profile is offered even before the service lists it. */
+export function profileChoices(state: Pick<ReadyState, 'profile' | 'profiles'>): {
+  chosen: string;
+  options: readonly string[];
+} {
+  const chosen = state.profile ?? 'default';
+  const profiles = state.profiles?.value ?? [];
+  return { chosen, options: profiles.includes(chosen) ? profiles : [chosen, ...profiles] };
+}
+
+/** The worker's outcome may carry the 30-to-45-minutes reminder already: it is not said twice. */
+export function mentionsPropagation(message: string): boolean {
+  return /30\D+45/.test(message);
 }

@@ -1,7 +1,8 @@
 /**
  * Everything the popup knows and does, without Preact: it reads the tab and the cached views at
  * once, answers from them, refreshes what is stale in the background, and sends one-click changes
- * to the worker's outbox. The view subscribes to its state (PopupApp.tsx).
+ * to the worker's outbox. The view model (view.ts) derives what to show from its state
+ * (state.ts); the components subscribe to it (components/popup/PopupApp.tsx).
  */
 import { listName } from '@/lib/api/attempts';
 import type { ClientSettings } from '@/lib/api/configured-client';
@@ -14,39 +15,27 @@ import {
   rememberedRegistrable,
   rememberRegistrable,
 } from '@/lib/cache/registrable-domains';
-import {
-  type CachedView,
-  isFreshView,
-  type ListsView,
-  type Saving,
-  type ViewCache,
-} from '@/lib/cache/view-cache';
+import { type CachedView, isFreshView, type Saving, type ViewCache } from '@/lib/cache/view-cache';
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import {
   accountTag,
   addedTldsItem,
-  apiKeyItem,
-  apiTimeoutForTestsItem,
   chosenProfileItem,
-  connectionItem,
   defaultBlockItem,
-  type OutboxEntry,
   outboxItem,
   registrableDomainsItem,
-  type SettledChange,
   scopeKey,
   settledChangesItem,
 } from '@/lib/settings/storage';
-import { getValues } from '@/lib/settings/stored-reads';
-import { statisticsNeeded } from './popup-view';
 import type { TabAddress } from './read-tab';
 import { type AskWorkerForDomains, registrableDomainsOf } from './registrable';
+import { readStartSettings } from './start-reads';
+import type { ChangeStatus, PopupState, Problem, ReadyState, UndoOffer } from './state';
+import { statisticsNeeded } from './verdict-inputs';
 
 type RemoteModule = typeof import('./remote');
-
-export type { TabAddress };
 
 export interface PopupDeps {
   readTab(): Promise<TabAddress>;
@@ -71,60 +60,6 @@ export interface PopupDeps {
   now(): number;
 }
 
-export type Form = 'A' | 'B';
-
-export interface ChangeStatus {
-  state: 'idle' | 'running' | 'delivered' | 'pending' | 'failed';
-  message: string;
-}
-
-export interface UndoOffer {
-  change: ListChange;
-  /** What the undo button does, in words ("Put example.com back on the blocklist"). */
-  description: string;
-  /** What the popup says while undoing ("Undoing: put example.com back on the blocklist…"). */
-  progress: string;
-}
-
-/** `settings`: the key was refused or the settings cannot work; the fix is on the options page. */
-export type Problem = { kind: 'settings' | 'other'; message: string };
-
-export type PopupState =
-  | { phase: 'starting' }
-  | { phase: 'nothing-to-filter'; unreadable: boolean }
-  | { phase: 'no-key' }
-  /** Storage could not be read: nothing else can be shown. */
-  | { phase: 'failed'; message: string }
-  | ReadyState;
-
-export interface ReadyState {
-  phase: 'ready';
-  host: string;
-  /** From the Public Suffix List, remembered per host (lib/cache/registrable-domains.ts). */
-  registrable: string | undefined;
-  form: Form;
-  /** Form A: the chosen profile; Form B: undefined (whole account). */
-  profile: string | undefined;
-  scope: string;
-  account: string;
-  profiles: CachedView<readonly string[]> | null;
-  lists: CachedView<ListsView> | null;
-  blockedToday: CachedView<ReadonlyMap<string, number>> | null;
-  blockedTlds: readonly string[];
-  defaultBlock: boolean;
-  outbox: readonly OutboxEntry[];
-  settled: readonly SettledChange[];
-  refreshing: boolean;
-  /** The lists could not be refreshed. */
-  problem: Problem | null;
-  /** Today's statistics could not be fetched (the verdict then rests on the lists alone). */
-  statsProblem: string | null;
-  /** The domain the user switched to; the view falls back to its default when unset. */
-  chosenDomain: string | undefined;
-  change: ChangeStatus;
-  undo: UndoOffer | null;
-}
-
 export function createPopupController(deps: PopupDeps) {
   let state: PopupState = { phase: 'starting' };
   const listeners = new Set<() => void>();
@@ -133,6 +68,10 @@ export function createPopupController(deps: PopupDeps) {
   let generation = 0;
   /** The client's settings as read at start, so a refresh need not read them again. */
   let clientSettings: ClientSettings | undefined;
+  /** Today's statistics on their way (fetchStatistics), so they are never asked for twice at once. */
+  let statsFetch: Promise<unknown> | null = null;
+  /** Page diagnosis asked for today's statistics (requestStatistics): it asks once per opening. */
+  let statisticsRequested = false;
 
   const set = (next: PopupState) => {
     state = next;
@@ -149,27 +88,14 @@ export function createPopupController(deps: PopupDeps) {
     // the stored settings (in one storage round trip), the scope's cached views as soon as the
     // settings name the scope, and, only for a host not seen before, asking the worker for its
     // registrable domain (for a known host, the answer is remembered).
-    const stored = getValues([
-      apiKeyItem,
-      connectionItem,
-      chosenProfileItem,
-      registrableDomainsItem,
-      addedTldsItem,
-      defaultBlockItem,
-      outboxItem,
-      settledChangesItem,
-      apiTimeoutForTestsItem,
-    ] as const);
-    const placing = Promise.all([deps.readTab().catch((): TabAddress => ({ url: undefined })), stored]).then(
-      ([tab, [, , , remembered]]) => placeOf(tab, remembered),
-    );
-    const small = stored.then(
-      ([, , , , tlds, defaultBlocks, outbox, settled]) => [tlds, defaultBlocks, outbox, settled] as const,
-    );
+    const stored = readStartSettings();
+    const placing = Promise.all([
+      deps.readTab().catch((): TabAddress => ({ id: undefined, url: undefined })),
+      stored,
+    ]).then(([tab, { rememberedDomains }]) => placeOf(tab, rememberedDomains));
     // Awaited later or not at all (early returns): a failure meanwhile must not go unhandled.
-    small.catch(ignoreHere);
     placing.catch(ignoreHere);
-    const [key, connection, chosenProfile, , , , , , timeoutMs] = await stored;
+    const { key, connection, chosenProfile, timeoutMs } = await stored;
     clientSettings = { key, connection, timeoutMs };
     const form = connection.form;
     const profile = form === 'A' ? chosenProfile : undefined;
@@ -185,18 +111,19 @@ export function createPopupController(deps: PopupDeps) {
           ]);
     cached?.catch(ignoreHere);
 
-    const [place, [tlds, defaultBlocks, outbox, settled]] = await Promise.all([placing, small]);
+    const [place, { addedTlds, defaultBlocks, outbox, settled }] = await Promise.all([placing, stored]);
     const firstView = (view: PopupState) => {
       set(view);
       deps.onFirstView?.();
     };
     if (place.host === null) return firstView({ phase: 'nothing-to-filter', unreadable: place.unreadable });
     if (cached === null) return firstView({ phase: 'no-key' });
-    const { host } = place;
+    const { host, tabId } = place;
     const [[lists, profiles, blockedToday], registrable] = await Promise.all([cached, place.registrable]);
     firstView({
       phase: 'ready',
       host,
+      tabId,
       registrable,
       form,
       profile,
@@ -205,7 +132,7 @@ export function createPopupController(deps: PopupDeps) {
       profiles,
       lists,
       blockedToday,
-      blockedTlds: tlds[scope] ?? [],
+      blockedTlds: addedTlds[scope] ?? [],
       defaultBlock: defaultBlocks[scope]?.enabled ?? false,
       outbox,
       settled,
@@ -224,6 +151,11 @@ export function createPopupController(deps: PopupDeps) {
   }
 
   const today = () => localDate(new Date(deps.now()));
+  /** Shown at once; the storage write finishes on its own (a failed one means a fetch next time). */
+  const shown = <T>({ view, saved }: Saving<T>): CachedView<T> => {
+    saved.catch(ignoreHere);
+    return view;
+  };
 
   /**
    * The tab's host and its registrable domain: remembered, or worked out with the Public Suffix
@@ -233,8 +165,9 @@ export function createPopupController(deps: PopupDeps) {
   function placeOf(tab: TabAddress, remembered: RememberedDomains) {
     const host = tab.url === undefined ? null : hostnameFromUrl(tab.url);
     if (host === null) return { host, unreadable: tab.url === undefined } as const;
+    const tabId = tab.id;
     const known = rememberedRegistrable(remembered, host);
-    if (known !== undefined) return { host, registrable: Promise.resolve(known) };
+    if (known !== undefined) return { host, tabId, registrable: Promise.resolve(known) };
     const asked = registrableDomainsOf([host], deps.askWorkerForDomains ?? (async () => null));
     const registrable = asked.then(([found]) => {
       const domain = found ?? host;
@@ -242,7 +175,32 @@ export function createPopupController(deps: PopupDeps) {
       registrableDomainsItem.setValue(rememberRegistrable(remembered, host, domain)).catch(ignoreHere);
       return domain;
     });
-    return { host, registrable };
+    return { host, tabId, registrable };
+  }
+
+  /** The API client and fetchers, with the settings read at start; null while no key is set. */
+  async function connect(): Promise<Connection | null> {
+    const remote = await deps.loadRemote();
+    const api = await remote.createConfiguredClient({ settings: clientSettings });
+    return api === null ? null : { remote, api };
+  }
+
+  /**
+   * Today's statistics, through the one path both the verdict and page diagnosis use: fetched
+   * once at a time (a second ask while one is on its way waits for that one), kept in the state
+   * and the view cache. `current` drops an answer for a scope the user has left.
+   */
+  function fetchStatistics(connection: Connection, account: string, current: () => ReadyState | null) {
+    statsFetch ??= connection.remote
+      .refreshBlockedToday({ api: connection.api, cache: deps.cache, account }, today())
+      .then(
+        (saving) => current() && update({ blockedToday: shown(saving), statsProblem: null }),
+        (error: unknown) => current() && update({ statsProblem: problemOf(error).message }),
+      )
+      .finally(() => {
+        statsFetch = null;
+      });
+    return statsFetch;
   }
 
   /**
@@ -269,22 +227,16 @@ export function createPopupController(deps: PopupDeps) {
       return now !== null && generation === myGeneration ? now : null;
     };
     update({ refreshing: true, problem: null });
-    let remote: Awaited<ReturnType<PopupDeps['loadRemote']>>;
-    let api: DnsFilterApi | null;
+    let connection: Connection | null;
     try {
-      remote = await deps.loadRemote();
-      api = await remote.createConfiguredClient({ settings: clientSettings });
+      connection = await connect();
     } catch (error) {
       update({ refreshing: false, problem: problemOf(error) });
       return;
     }
-    if (api === null) return set({ phase: 'no-key' });
+    if (connection === null) return set({ phase: 'no-key' });
+    const { remote, api } = connection;
     const target = { api, cache: deps.cache, account: initial.account };
-    /** Shown at once; the storage write finishes on its own (a failed one means a fetch next time). */
-    const shown = <T>({ view, saved }: Saving<T>): CachedView<T> => {
-      saved.catch(ignoreHere);
-      return view;
-    };
 
     // The picker keeps what it has meanwhile: the verdict does not depend on the profiles, so
     // they are asked for once the verdict's own calls are answered, not in competition with them.
@@ -292,11 +244,7 @@ export function createPopupController(deps: PopupDeps) {
       remote
         .refreshProfiles(target)
         .then((saving) => current() && update({ profiles: shown(saving) }), ignoreHere);
-    const fetchStats = () =>
-      remote.refreshBlockedToday(target, today()).then(
-        (saving) => current() && update({ blockedToday: shown(saving), statsProblem: null }),
-        (error: unknown) => current() && update({ statsProblem: problemOf(error).message }),
-      );
+    const fetchStats = () => fetchStatistics(connection, initial.account, current);
     let statsDone = statsLikelyNeeded ? fetchStats() : undefined;
     try {
       if (needLists) {
@@ -315,6 +263,27 @@ export function createPopupController(deps: PopupDeps) {
       if (needProfiles) await refreshProfiles();
       if (current()) update({ refreshing: false });
     }
+  }
+
+  /**
+   * Page diagnosis shows what today's statistics say of each failed host. When the verdict did
+   * not need them (the lists settled it) and none are cached, they are fetched once, through the
+   * same path as the verdict's.
+   */
+  async function requestStatistics(): Promise<void> {
+    const initial = ready();
+    if (initial === null || initial.blockedToday !== null || statsFetch !== null || statisticsRequested)
+      return;
+    statisticsRequested = true;
+    let connection: Connection | null;
+    try {
+      connection = await connect();
+    } catch (error) {
+      update({ statsProblem: problemOf(error).message });
+      return;
+    }
+    if (connection === null) return;
+    await fetchStatistics(connection, initial.account, ready);
   }
 
   async function chooseProfile(profile: string): Promise<void> {
@@ -380,6 +349,13 @@ export function createPopupController(deps: PopupDeps) {
         if (state.phase === 'starting') set({ phase: 'failed', message: problemOf(error).message });
       }),
     refresh: () => refreshStale(true),
+    requestStatistics,
+    /**
+     * Registrable domains of other hosts (page diagnosis's failed hosts), asked of the worker like
+     * the page's own; never rejects.
+     */
+    registrableDomainsOf: (hosts: readonly string[]) =>
+      registrableDomainsOf(hosts, deps.askWorkerForDomains ?? (async () => null)),
     chooseProfile,
     chooseDomain(domain: string) {
       update({ chosenDomain: domain });
@@ -450,6 +426,12 @@ export function createPopupController(deps: PopupDeps) {
 }
 
 export type PopupController = ReturnType<typeof createPopupController>;
+
+type Remote = Awaited<ReturnType<PopupDeps['loadRemote']>>;
+interface Connection {
+  remote: Remote;
+  api: DnsFilterApi;
+}
 
 /** For promises awaited elsewhere: marks a rejection as handled without hiding it from that await. */
 const ignoreHere = () => undefined;

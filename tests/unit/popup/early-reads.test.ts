@@ -7,7 +7,7 @@ import {
   hintedKeys,
   publishEarlyReads,
   startEarlyReads,
-} from '@/lib/settings/early-reads';
+} from '@/lib/popup/early-reads';
 
 /** A localStorage stand-in that counts writes. */
 function hintStore(initial?: unknown) {
