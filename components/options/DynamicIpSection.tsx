@@ -1,8 +1,9 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
+import { capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
-import { registerNowResponseSchema } from '@/lib/messaging/protocol';
+import { worker } from '@/lib/messaging/worker-client';
 import {
   checkDynamicIpDraft,
   type DynamicIpDraft,
@@ -105,9 +106,7 @@ export function DynamicIpSection() {
   };
 
   const registerNow = async () => {
-    const answer = registerNowResponseSchema.parse(
-      await browser.runtime.sendMessage({ type: 'register-now' }),
-    );
+    const answer = await worker.registerNow();
     if (!answer.ok) throw new ApiError('service', answer.message);
     return answer.message;
   };
@@ -187,7 +186,7 @@ export function DynamicIpSection() {
               onInput={(event) => update({ label: event.currentTarget.value })}
             />
           </div>
-          {connection.form === 'A' ? (
+          {capabilitiesOf(connection.form).profileSelection ? (
             <div class="field">
               <label for={ids.profile}>{t('dynamicIp.profile')}</label>
               {profiles.length > 0 ? (

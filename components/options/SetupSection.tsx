@@ -6,7 +6,13 @@ import type { ApiForm } from '@/lib/api/types';
 import { t, tn } from '@/lib/i18n';
 import { changeSettingsKeepingHostPermissions, hostPermissionFor } from '@/lib/permissions/host-permission';
 import { confirmKeyDestination } from '@/lib/permissions/key-destination';
-import { apiKeyItem, apiTimeoutForTestsItem, connectionItem, DEFAULT_BASE_URL } from '@/lib/settings/storage';
+import {
+  apiKeyItem,
+  apiTimeoutForTestsItem,
+  connectionItem,
+  DEFAULT_BASE_URL,
+  readsApiTimeoutForTests,
+} from '@/lib/settings/storage';
 import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
@@ -105,7 +111,9 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
           permissions: browser.permissions,
           confirmed: confirmedOrigins.current,
         });
-        const timeoutMs = (await apiTimeoutForTestsItem.getValue()) ?? undefined;
+        const timeoutMs = readsApiTimeoutForTests
+          ? ((await apiTimeoutForTestsItem.getValue()) ?? undefined)
+          : undefined;
         const client = createApiClient({ ...checked, timeoutMs });
         return client.listProfiles();
       },

@@ -6,6 +6,7 @@
 import type * as z from 'zod/mini';
 import { formatNumber, t } from '@/lib/i18n';
 import { ApiError, type ApiErrorDetails, type ApiErrorKind } from './errors';
+import { endpointOf } from './forms';
 import { failureBodySchema, failureReason } from './schemas';
 import type { ApiForm, DumpChunk } from './types';
 
@@ -202,7 +203,7 @@ function formatBytes(bytes: number): string {
 }
 
 export function createTransport(config: TransportConfig): Transport {
-  const endpoint = config.form === 'A' ? `${config.origin}/api` : `${config.origin}/api/v1/`;
+  const endpoint = endpointOf(config.origin, config.form);
   const secrets = [
     ...new Set([
       config.key,

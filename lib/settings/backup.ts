@@ -20,6 +20,7 @@
  * options page call the service as soon as the connection is stored, so nothing is stored before.
  */
 import * as z from 'zod/mini';
+import { FORMS } from '@/lib/api/forms';
 import { DIAGNOSIS_PERMISSIONS, type PermissionSet } from '@/lib/diagnosis/permissions';
 import { t, tn } from '@/lib/i18n';
 import { lookupPermissionOrigins, validateLookupUrl } from '@/lib/network/settings-form';
@@ -50,7 +51,7 @@ import {
   dynamicIpSettingsSchema,
   themeItem,
 } from './storage';
-import { themeSchema } from './theme';
+import { themeSchema } from './theme-choice';
 import type { ValidatedItem } from './validated-item';
 
 export const BACKUP_FORMAT = 'dns-filter-companion-settings';
@@ -131,7 +132,7 @@ const DEFINITIONS: Definitions = {
       const base = validateBaseUrl(value.baseUrl);
       return base.ok ? valid({ baseUrl: base.value, form: value.form }) : base;
     },
-    describe: (value) => `${value.baseUrl}, ${value.form === 'A' ? '/api' : '/api/v1/'}`,
+    describe: (value) => `${value.baseUrl}, ${FORMS[value.form].path}`,
   },
   apiKey: {
     label: () => t('backup.setting.apiKey'),
