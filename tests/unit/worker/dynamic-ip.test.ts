@@ -183,3 +183,22 @@ describe('ensureRegistrationAlarm', () => {
     expect(await alarms.getAll()).toEqual([]);
   });
 });
+
+describe('registerOnce with a private address from the lookup', () => {
+  it.each(['10.1.2.3', '192.168.1.20', '100.64.0.1', '127.0.0.1', '169.254.3.4'])(
+    '%s: nothing is registered, the previous address stays, and the outcome says why',
+    async (ip) => {
+      const { deps, service, setPublicIp } = await setUp();
+      await registerOnce(deps, 'alarm');
+      const callsBefore = service!.calls.length;
+      setPublicIp(ip);
+      const outcome = await registerOnce(deps, 'user');
+      expect(outcome).toMatchObject({ ok: false, reason: 'lookup' });
+      expect(outcome?.message).toMatch(/^Not registered: /);
+      expect(outcome?.message).toContain(`it answered with ${ip}, an address in the reserved range`);
+      expect(service!.calls.slice(callsBefore)).toEqual([]);
+      expect(service!.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
+      expect((await registeredAddressesItem.getValue()).current?.ip).toBe('198.51.100.1');
+    },
+  );
+});
