@@ -44,5 +44,7 @@ export function ipv4ToNumber(ip: string): number {
 /** The non-public range holding `ip`, or null when it may be this network's public address. */
 export function nonPublicRange(ip: string): Ipv4Range | null {
   const value = ipv4ToNumber(ip);
-  return NON_PUBLIC_IPV4_RANGES.find((candidate) => value >= candidate.first && value <= candidate.last) ?? null;
+  return (
+    NON_PUBLIC_IPV4_RANGES.find((candidate) => value >= candidate.first && value <= candidate.last) ?? null
+  );
 }

@@ -24,7 +24,9 @@ function toDottedQuad(value: number): string {
 function addressIn(cidr: string): fc.Arbitrary<string> {
   const [address, bits] = cidr.split('/') as [string, string];
   const first = address.split('.').reduce((value, octet) => value * 256 + Number(octet), 0);
-  return fc.integer({ min: 0, max: 2 ** (32 - Number(bits)) - 1 }).map((offset) => toDottedQuad(first + offset));
+  return fc
+    .integer({ min: 0, max: 2 ** (32 - Number(bits)) - 1 })
+    .map((offset) => toDottedQuad(first + offset));
 }
 
 describe('addresses a lookup service may answer with', () => {
