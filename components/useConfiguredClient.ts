@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
+import { createConfiguredClient } from '@/lib/api/configured-client';
 import type { DnsFilterApi } from '@/lib/api/types';
-import { createConfiguredClient } from '@/lib/settings/api-client';
 import { apiKeyItem, type ConnectionSettings, connectionItem } from '@/lib/settings/storage';
 
 export type ConfiguredClient =

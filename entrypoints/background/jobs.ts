@@ -3,6 +3,7 @@
  * nothing is kept in worker globals, because the worker can be stopped between any two events.
  */
 import { browser } from 'wxt/browser';
+import { createConfiguredClient } from '@/lib/api/configured-client';
 import { applyBadge, type BadgeState, computeBadge, notify } from '@/lib/badge';
 import { clearAllRecords, diagnosisActive } from '@/lib/diagnosis';
 import {
@@ -22,7 +23,6 @@ import {
   registrationIsFailing,
 } from '@/lib/network';
 import { deliverPending, enqueueChange, type OutboxDeps, submitChange } from '@/lib/outbox';
-import { createConfiguredClient } from '@/lib/settings/api-client';
 import {
   dynamicIpSettingsItem,
   failedHostsItem,

@@ -11,6 +11,7 @@
  * an expiry never removes an entry the user made permanent. A later change of the same domain by
  * the user (keep it, remove it, blocklist it) ends the temporary allow without undoing anything.
  */
+import { DEFAULT_PROFILE, profileFor } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { t, tn } from '@/lib/i18n';
@@ -218,7 +219,7 @@ export async function startTemporaryAllow(
     return { state: 'failed', message: t('temporaryAllow.couldNot', { reason: normalised.message }) };
   const domain = normalised.value;
   const connection = await connectionItem.getValue();
-  const profile = connection.form === 'A' ? (request.profile ?? 'default') : undefined;
+  const profile = profileFor(connection.form, request.profile ?? DEFAULT_PROFILE);
   const target: TemporaryAllowTarget = { domain, profile, account: accountTag(connection) };
   const expiresAt = now() + request.durationMs;
 

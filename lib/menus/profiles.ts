@@ -2,6 +2,7 @@
  * The profiles the menu offers, from `profilesCacheItem`: menus are built in `onInstalled`
  * and must not wait for the network, so the last listed profiles are kept in storage.
  */
+import { capabilitiesOf } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import {
   accountTag,
@@ -12,13 +13,13 @@ import {
 } from '@/lib/settings/storage';
 import type { MenuInput } from './menu-items';
 
-/** Lists the profiles and keeps them for the menu; Form B has no profile selection, so no call. */
+/** Lists the profiles and keeps them for the menu; without profile selection (Form B) no call. */
 export async function refreshProfilesCache(
   client: DnsFilterApi,
   now: () => number = Date.now,
 ): Promise<void> {
   const connection = await connectionItem.getValue();
-  if (connection.form !== 'A') return;
+  if (!capabilitiesOf(connection.form).profileSelection) return;
   const profiles = await client.listProfiles();
   await profilesCacheItem.setValue({ account: accountTag(connection), profiles, at: now() });
 }

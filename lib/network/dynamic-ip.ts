@@ -3,6 +3,7 @@
  * lease, runs one registration and stores its outcome, and keeps the alarms in line with the
  * settings. Everything it remembers is in storage (lib/settings/storage.ts).
  */
+import { capabilitiesOf } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
@@ -143,7 +144,7 @@ async function registerWithSettings(
     };
   const connection = await connectionItem.getValue();
   let profile: string | undefined;
-  if (connection.form === 'A') {
+  if (capabilitiesOf(connection.form).profileSelection) {
     const checked = validateProfileReference(settings.profile);
     if (!checked.ok)
       return {

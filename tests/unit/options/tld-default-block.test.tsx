@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { ApiError } from '@/lib/api/errors';
 import { addedTldsItem, defaultBlockItem } from '@/lib/settings/storage';
-import { createFakeClient } from './fake-client';
+import { createFakeClient } from '../../fakes/fake-client';
 import { renderAccount, section } from './render-account';
 
 beforeEach(() => fakeBrowser.reset());
@@ -41,7 +41,7 @@ describe('Top-level domains section', () => {
     });
     fireEvent.click(tlds.getByRole('button', { name: 'Block top-level domain' }));
     await waitFor(() => expect(tlds.getByRole('status').textContent).toContain('not a full domain'));
-    expect(client.calls.some((call) => call.method === 'blockTld')).toBe(false);
+    expect(client.invocations.some((call) => call.method === 'blockTld')).toBe(false);
     expect((tlds.getByRole('textbox', { name: 'Top-level domain' }) as HTMLInputElement).value).toBe(
       'example.com',
     );
@@ -72,7 +72,7 @@ describe('Blocking a top-level domain is confirmed, since only the dashboard can
   const blockButton = (dialog: ReturnType<typeof within>) =>
     dialog.getByRole('button', { name: 'Block' }) as HTMLButtonElement;
   const sent = (client: ReturnType<typeof createFakeClient>) =>
-    client.calls.filter((call) => call.method === 'blockTld');
+    client.invocations.filter((call) => call.method === 'blockTld');
 
   it('the dialog names the TLD and says only the dashboard can undo it; nothing is sent before Block', async () => {
     const { client, tlds, dialog, dialogElement } = await ask('.xyz');

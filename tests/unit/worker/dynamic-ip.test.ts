@@ -13,14 +13,14 @@ import {
   registeredAddressesItem,
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
-import { createFakeService, type FakeService, offline } from './fake-api';
+import { createFakeClient, type FakeClient, offline } from '../../fakes/fake-client';
 
 beforeEach(() => fakeBrowser.reset());
 
 const LOOKUP = 'http://127.0.0.1:9/ip';
 
-async function setUp(options: { enabled?: boolean; service?: FakeService | null } = {}) {
-  const service = options.service === undefined ? createFakeService('A') : options.service;
+async function setUp(options: { enabled?: boolean; service?: FakeClient | null } = {}) {
+  const service = options.service === undefined ? createFakeClient('A') : options.service;
   let publicIp: string | Error = '198.51.100.1';
   let clock = 5_000_000;
   await connectionItem.setValue({ baseUrl: 'http://127.0.0.1:9', form: 'A' });
@@ -61,7 +61,7 @@ describe('registerOnce', () => {
     expect(outcome).toMatchObject({ ok: true, ip: '198.51.100.1', consecutiveFailures: 0, at: now() });
     expect(outcome?.message).toBe('Registered 198.51.100.1 as “Home” (profile default).');
     expect(await registrationOutcomeItem.getValue()).toEqual(outcome);
-    expect(service?.networks).toEqual([{ ip: '198.51.100.1', profile: 'default', label: 'Home' }]);
+    expect(service?.state.networks).toEqual([{ ip: '198.51.100.1', profile: 'default', label: 'Home' }]);
     expect((await registeredAddressesItem.getValue()).current?.ip).toBe('198.51.100.1');
   });
 
@@ -71,7 +71,7 @@ describe('registerOnce', () => {
     setPublicIp('198.51.100.2');
     const outcome = await registerOnce(deps, 'alarm');
     expect(outcome?.message).toMatch(/removed the previous address 198\.51\.100\.1/);
-    expect(service?.networks.map((n) => n.ip)).toEqual(['198.51.100.2']);
+    expect(service?.state.networks.map((n) => n.ip)).toEqual(['198.51.100.2']);
   });
 
   it('failures back off with a retry alarm, and the regular alarm does not pile up on it', async () => {
@@ -149,7 +149,7 @@ describe('registerOnce', () => {
   });
 });
 
-function holdAddNetwork(service: FakeService): () => void {
+function holdAddNetwork(service: FakeClient): () => void {
   let release = () => {};
   const gate = new Promise<void>((resolve) => {
     release = resolve;
@@ -197,7 +197,7 @@ describe('registerOnce with a private address from the lookup', () => {
       expect(outcome?.message).toMatch(/^Not registered: /);
       expect(outcome?.message).toContain(`it answered with ${ip}, an address in the reserved range`);
       expect(service!.calls.slice(callsBefore)).toEqual([]);
-      expect(service!.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
+      expect(service!.state.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
       expect((await registeredAddressesItem.getValue()).current?.ip).toBe('198.51.100.1');
     },
   );
@@ -245,6 +245,6 @@ describe('registerOnce keeps its lease while it runs', () => {
     expect(secondRuns).toEqual([null, null, null, null, null]);
     expect(outcome).toMatchObject({ ok: true, ip: '198.51.100.1' });
     expect(outcome?.message).toContain('removed the previous address 198.51.100.11, 198.51.100.12');
-    expect(service!.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
+    expect(service!.state.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
   });
 });

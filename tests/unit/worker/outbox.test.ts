@@ -13,7 +13,7 @@ import {
   tryAcquireLease,
 } from '@/lib/outbox';
 import { OUTBOX_LIMIT, outboxItem, type SettledChange, settledChangesItem } from '@/lib/settings/storage';
-import { createFakeService, type FakeService, offline, refused, timedOut } from './fake-api';
+import { createFakeClient, type FakeClient, offline, refused, timedOut } from '../../fakes/fake-client';
 
 beforeEach(() => fakeBrowser.reset());
 
@@ -25,7 +25,7 @@ const whitelist = (domain: string, profile = 'default'): ListChange => ({
   source: 'popup',
 });
 
-function setUp(service: FakeService | null, start = 1_000_000) {
+function setUp(service: FakeClient | null, start = 1_000_000) {
   let clock = start;
   const reported: { settled: SettledChange; afterRetry: boolean }[] = [];
   const deps: OutboxDeps = {
@@ -39,8 +39,8 @@ function setUp(service: FakeService | null, start = 1_000_000) {
 
 describe('delivering a change', () => {
   it('adding to the whitelist removes the domain from the blocklist first', async () => {
-    const service = createFakeService('A');
-    service.lists.blocklist.set('default', new Set(['example.com']));
+    const service = createFakeClient('A');
+    service.state.lists.blocklist.default = new Set(['example.com']);
     const { deps } = setUp(service);
     const outcome = await submitChange(whitelist('example.com'), deps);
     expect(outcome).toMatchObject({ state: 'delivered' });
@@ -52,20 +52,20 @@ describe('delivering a change', () => {
       'blocklist/delete example.com default',
       'whitelist/add example.com default',
     ]);
-    expect([...service.lists.blocklist.get('default')!]).toEqual([]);
+    expect([...service.state.lists.blocklist.default!]).toEqual([]);
     expect(await outboxItem.getValue()).toEqual([]);
   });
 
   it('a "not found" refusal on the other list does not stop the add', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     const { deps } = setUp(service);
     const outcome = await submitChange({ ...whitelist('example.com'), list: 'blocklist' }, deps);
     expect(outcome.state).toBe('delivered');
-    expect([...service.lists.blocklist.get('default')!]).toEqual(['example.com']);
+    expect([...service.state.lists.blocklist.default!]).toEqual(['example.com']);
   });
 
   it('a refusal of the change itself is final and carries the service reason', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('addDomain', refused('Profile kids does not exist'));
     const { deps } = setUp(service);
     const outcome = await submitChange(whitelist('example.com', 'kids'), deps);
@@ -76,14 +76,14 @@ describe('delivering a change', () => {
   });
 
   it('a retry of a change the service already applied counts as delivered, not refused', async () => {
-    const service = createFakeService('A');
-    service.lists.whitelist.set('default', new Set(['example.com']));
+    const service = createFakeClient('A');
+    service.state.lists.whitelist.default = new Set(['example.com']);
     const { deps } = setUp(service);
     const outcome = await submitChange({ ...whitelist('example.com'), op: 'remove' }, deps);
     expect(outcome.state).toBe('delivered');
     // Removed now; the retry after a lost answer finds it gone, and says so without failing.
     service.loseAnswerNext('deleteDomain');
-    service.lists.whitelist.get('default')!.add('example.com');
+    service.state.lists.whitelist.default!.add('example.com');
     const lost = await submitChange({ ...whitelist('example.com'), op: 'remove' }, deps);
     expect(lost.state).toBe('pending');
     const retried = await deliverPending(deps, { force: true });
@@ -95,7 +95,7 @@ describe('delivering a change', () => {
   });
 
   it('an invalid domain is refused without queueing anything', async () => {
-    const { deps } = setUp(createFakeService('A'));
+    const { deps } = setUp(createFakeClient('A'));
     const outcome = await submitChange(whitelist('not a domain'), deps);
     expect(outcome.state).toBe('failed');
     expect(await outboxItem.getValue()).toEqual([]);
@@ -119,7 +119,7 @@ describe('retry rules', () => {
     { name: 'service refusal', error: refused('Invalid domain'), expected: 'failed' },
     { name: 'input refused', error: new ApiError('invalid-input', 'Not a domain.'), expected: 'failed' },
   ] as const)('$name → $expected', async ({ error, expected }) => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('addDomain', error);
     const { deps } = setUp(service);
     const outcome = await submitChange(whitelist('example.com'), deps);
@@ -134,7 +134,7 @@ describe('retry rules', () => {
   });
 
   it('a pending change is kept, retried by the alarm at its time, and reported when it goes through', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('deleteDomain', offline(), 2);
     const { deps, advance, now, reported } = setUp(service);
     const first = await submitChange(whitelist('example.com'), deps);
@@ -158,7 +158,7 @@ describe('retry rules', () => {
     advance(60_000);
     const report = await deliverPending(deps, { force: false });
     expect(report.remaining).toEqual([]);
-    expect(service.lists.whitelist.get('default')?.has('example.com')).toBe(true);
+    expect(service.state.lists.whitelist.default?.has('example.com')).toBe(true);
     expect(reported).toEqual([
       { settled: expect.objectContaining({ state: 'delivered' }), afterRetry: true },
     ]);
@@ -166,7 +166,7 @@ describe('retry rules', () => {
   });
 
   it('keeps the order: a change waits behind an earlier one that cannot be sent yet', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('addDomain', offline());
     const { deps } = setUp(service);
     await submitChange(whitelist('example.com'), deps);
@@ -178,11 +178,11 @@ describe('retry rules', () => {
       'whitelist/add example.com default',
       'whitelist/delete example.com default',
     ]);
-    expect(service.lists.whitelist.get('default')?.has('example.com')).toBe(false);
+    expect(service.state.lists.whitelist.default?.has('example.com')).toBe(false);
   });
 
   it('the same change clicked twice while waiting is queued once', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('deleteDomain', offline(), 10);
     const { deps } = setUp(service);
     await submitChange(whitelist('example.com'), deps);
@@ -201,8 +201,8 @@ describe('retry rules', () => {
   });
 
   it('without a key the change waits, and goes once a key is there', async () => {
-    const service = createFakeService('A');
-    let client: FakeService | null = null;
+    const service = createFakeClient('A');
+    let client: FakeClient | null = null;
     const { deps } = setUp(service);
     const outcome = await submitChange(whitelist('example.com'), { ...deps, getClient: async () => client });
     expect(outcome).toMatchObject({
@@ -217,7 +217,7 @@ describe('retry rules', () => {
 
 describe('one delivery at a time, across worker restarts', () => {
   it('does nothing while a delivery of this worker holds the lease', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     const { deps, now } = setUp(service);
     await enqueueChange(whitelist('example.com'), deps.now);
     const lease = await tryAcquireLease('outbox', { ttlMs: 60_000, now });
@@ -230,18 +230,18 @@ describe('one delivery at a time, across worker restarts', () => {
   });
 
   it('a lease left by a stopped worker is taken over at once, and the change is delivered', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     const { deps, now } = setUp(service);
     await enqueueChange(whitelist('example.com'), deps.now);
     // A previous worker instance was stopped mid-delivery, holding the lease.
     await tryAcquireLease('outbox', { ttlMs: 60_000, now, instance: 'stopped-worker' });
     const report = await deliverPending(deps, { force: false });
     expect(report).toMatchObject({ ran: true, remaining: [] });
-    expect(service.lists.whitelist.get('default')?.has('example.com')).toBe(true);
+    expect(service.state.lists.whitelist.default?.has('example.com')).toBe(true);
   });
 
   it('concurrent submissions each get their own outcome and nothing is sent twice', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     const { deps } = setUp(service);
     const outcomes = await Promise.all([
       submitChange(whitelist('a.example'), deps),
@@ -253,7 +253,7 @@ describe('one delivery at a time, across worker restarts', () => {
   });
 
   it('before sending, an alarm is set that wakes a restarted worker', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     const { deps, now } = setUp(service);
     let alarmDuringSend: number | undefined;
     const original = service.addDomain;
