@@ -6,8 +6,8 @@
  * it one neutral unit for the text around it, in the DOM, in notifications and in tooltips alike.
  */
 
-export const FIRST_STRONG_ISOLATE = '\u2068';
-export const POP_DIRECTIONAL_ISOLATE = '\u2069';
+const FIRST_STRONG_ISOLATE = '\u2068';
+const POP_DIRECTIONAL_ISOLATE = '\u2069';
 const ISOLATE_INITIATORS = new Set(['\u2066', '\u2067', '\u2068']);
 
 /**

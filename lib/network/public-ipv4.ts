@@ -37,7 +37,7 @@ export const NON_PUBLIC_IPV4_RANGES: readonly Ipv4Range[] = [
 ].map(range);
 
 /** A dotted quad (already checked by validateIpv4) as an unsigned 32-bit number. */
-export function ipv4ToNumber(ip: string): number {
+function ipv4ToNumber(ip: string): number {
   return ip.split('.').reduce((value, octet) => value * 256 + Number(octet), 0);
 }
 
