@@ -1,13 +1,14 @@
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { needsTypedConfirmation, typedTldMatches } from '@/lib/filtering/tld-confirmation';
 import { t } from '@/lib/i18n';
-import { followStored } from '@/lib/settings/follow';
+import { rememberBlockedTld } from '@/lib/settings/local-records';
 import { addedTldsItem } from '@/lib/settings/storage';
 import { validateTld } from '@/lib/validation';
 import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
+import { useStoredValue } from '../useStoredValue';
 import { propagationNote, scopePhrase, useAccount } from './account-context';
 import { ScopeNote } from './ScopeNote';
 
@@ -25,15 +26,10 @@ export function TldSection({
   const { status, run, busy, setStatus } = useRemoteAction();
   const { confirm, dialog } = useConfirm();
   const [tld, setTld] = useState('');
-  const [added, setAdded] = useState<readonly string[]>([]);
+  const added = useStoredValue(addedTldsItem, null)?.[scope] ?? [];
   const headingId = useId();
   const inputId = useId();
   const hintId = useId();
-
-  useEffect(() => {
-    const show = (all: Record<string, string[]>) => setAdded(all[scope] ?? []);
-    return followStored(addedTldsItem, show);
-  }, [scope]);
 
   const block = async () => {
     if (busy) return;
@@ -62,10 +58,7 @@ export function TldSection({
       t('tld.blocking', { tld: target, scope: scopePhrase(form, profile) }),
       async () => {
         await client.blockTld(target, profile);
-        const all = await addedTldsItem.getValue();
-        const mine = new Set(all[scope] ?? []);
-        mine.add(target);
-        await addedTldsItem.setValue({ ...all, [scope]: [...mine].sort() });
+        await rememberBlockedTld(scope, target);
         return target;
       },
       (blocked) =>

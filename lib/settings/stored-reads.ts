@@ -27,7 +27,7 @@ export function rememberEarlyReads(hints: Pick<Storage, 'getItem' | 'setItem'> |
 }
 
 /** What `getValues` needs of an item (lib/settings/validated-item.ts `ValidatedItem`). */
-export interface BatchReadable<T> {
+interface BatchReadable<T> {
   readonly key: StorageItemKey;
   readonly migrates?: boolean;
   parse(raw: unknown): T;
