@@ -9,7 +9,7 @@
 import type { GeneratedI18nStructure } from '#i18n';
 import { isolateText } from './bidi';
 
-export { isolatedSegments, isolateText, type TextSegment } from './bidi';
+export { isolatedSegments, isolateText } from './bidi';
 
 type Structure = GeneratedI18nStructure;
 
