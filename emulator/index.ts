@@ -1,6 +1,6 @@
 /**
  * A local stand-in for the DNS filtering service (service-api.md, both forms, with the
- * decisions of decisions.md), for tests, the demo and benchmarks. See emulator/README.md.
+ * decisions in docs/service-api.md), for tests, the demo and benchmarks. See emulator/README.md.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -13,7 +13,7 @@ import { propagationNote, scopePhrase, useAccount } from './account-context';
 import { ScopeNote } from './ScopeNote';
 
 /**
- * The API can block a top-level domain but neither list nor unblock one (decisions.md), so the
+ * The API can block a top-level domain but neither list nor unblock one (docs/service-api.md), so the
  * TLDs blocked from this browser are remembered here, per profile, and removal is pointed to the
  * provider's dashboard.
  */

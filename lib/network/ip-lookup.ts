@@ -1,6 +1,6 @@
 /**
- * Finds this network's public IPv4 through IP lookup services (decisions.md "Current IP for
- * network/add"). Their answers are a trust boundary: only a well-formed IPv4 is accepted.
+ * Finds this network's public IPv4 through IP lookup services (docs/service-api.md,
+ * "Current IP"). Their answers are a trust boundary: only a well-formed public IPv4 is accepted.
  */
 import * as z from 'zod/mini';
 import { t } from '@/lib/i18n';

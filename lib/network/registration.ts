@@ -1,5 +1,5 @@
 /**
- * Dynamic IP re-registration (decisions.md "Re-registration"): find the public IPv4, add it
+ * Dynamic IP re-registration (docs/service-api.md, "Re-registration"): find the public IPv4, add it
  * with the fixed label and profile, then delete the address this browser registered before.
  *
  * `decideRegistration` is the whole policy as a pure step function: given what has happened so

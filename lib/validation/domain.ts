@@ -1,5 +1,5 @@
 /**
- * Domain input rules (decisions.md "Domain input"). Kept free of tldts so the API client can
+ * Domain input rules (docs/service-api.md, "Domain input"). Kept free of tldts so the API client can
  * validate domains without pulling the Public Suffix List into its bundle.
  */
 import { t } from '@/lib/i18n';

@@ -1,5 +1,5 @@
 /**
- * Checks of user input before any call to the service, following decisions.md. Each returns the
+ * Checks of user input before any call to the service, following docs/service-api.md. Each returns the
  * normalised value or the message the user sees. None of them throws.
  */
 import { t } from '@/lib/i18n';
