@@ -154,7 +154,7 @@ export function describeChange(change: ListChange): string {
 }
 
 /**
- * Sends one change. Adding keeps the lists exclusive (decisions.md): the domain is removed from
+ * Sends one change. Adding keeps the lists exclusive (docs/service-api.md): the domain is removed from
  * the other list first, and a refusal there ("not on that list") is fine. A refusal of the change
  * itself is checked against the list, so a change the service already holds (a retry after an
  * answer was lost) counts as delivered rather than failed.
