@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
+import { readCurrentAccount } from '@/lib/account/current';
+import type { AccountIdentity } from '@/lib/account/identity';
 import type { DnsFilterApi } from '@/lib/api/types';
-import { createConfiguredClient } from '@/lib/settings/api-client';
+import { readClientSettings } from '@/lib/settings/api-client';
 import { apiKeyItem, type ConnectionSettings, connectionItem } from '@/lib/settings/storage';
 
 export type ConfiguredClient =
   | { state: 'loading' }
   | { state: 'no-key' }
-  | { state: 'ready'; client: DnsFilterApi; connection: ConnectionSettings };
+  | { state: 'ready'; client: DnsFilterApi; connection: ConnectionSettings; account: AccountIdentity };
 
 /**
  * The API client for the stored settings, rebuilt whenever the key or the connection changes
@@ -21,15 +23,20 @@ export function useConfiguredClient(): ConfiguredClient {
     const rebuild = () => {
       const attempt = ++latest;
       const isCurrent = () => !disposed && attempt === latest;
-      void Promise.all([createConfiguredClient(), connectionItem.getValue()]).then(
-        ([client, connection]) => {
-          if (isCurrent())
-            setConfigured(client ? { state: 'ready', client, connection } : { state: 'no-key' });
-        },
-        () => {
-          if (isCurrent()) setConfigured({ state: 'no-key' });
-        },
-      );
+      // One reading of the settings for the client, its connection and its account identity.
+      void readClientSettings()
+        .then(async (settings) => ({ settings, current: await readCurrentAccount({ settings }) }))
+        .then(
+          ({ settings: { connection }, current: { client, identity } }) => {
+            if (isCurrent())
+              setConfigured(
+                client ? { state: 'ready', client, connection, account: identity } : { state: 'no-key' },
+              );
+          },
+          () => {
+            if (isCurrent()) setConfigured({ state: 'no-key' });
+          },
+        );
     };
     rebuild();
     const unwatchKey = apiKeyItem.watch(rebuild);

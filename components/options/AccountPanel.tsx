@@ -3,7 +3,7 @@ import { ApiError } from '@/lib/api/errors';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { t } from '@/lib/i18n';
 import { lookupPublicIpv4 } from '@/lib/network/ip-lookup';
-import { accountTag, dynamicIpSettingsItem } from '@/lib/settings/storage';
+import { dynamicIpSettingsItem } from '@/lib/settings/storage';
 import { followStored } from '@/lib/settings/validated-item';
 import { useConfiguredClient } from '../useConfiguredClient';
 import { AccountManagement } from './AccountManagement';
@@ -44,7 +44,7 @@ function usePublicIpLookup(): { lookup: Lookup | undefined; atOnce: boolean } {
 export function AccountPanel() {
   const configured = useConfiguredClient();
   const publicIp = usePublicIpLookup();
-  const account = configured.state === 'ready' ? accountTag(configured.connection) : null;
+  const account = configured.state === 'ready' ? configured.account.id : null;
   // The popup reads its lists and profiles from this cache: keep it in step with changes made here.
   const cacheHooks = useMemo(() => {
     if (account === null) return {};

@@ -10,7 +10,6 @@ import {
   lookupPermissionOrigins,
 } from '@/lib/network/settings-form';
 import {
-  accountTag,
   connectionItem,
   contextMenuSettingsItem,
   DYNAMIC_IP_INTERVAL,
@@ -20,6 +19,7 @@ import {
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
+import { useConfiguredClient } from '../useConfiguredClient';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
 
@@ -57,6 +57,8 @@ export function DynamicIpSection() {
   const settings = useStoredValue(dynamicIpSettingsItem, dynamicIpSettingsItem.fallback);
   const outcome = useStoredValue(registrationOutcomeItem, null);
   const connection = useStoredValue(connectionItem, connectionItem.fallback);
+  const configured = useConfiguredClient();
+  const accountId = configured.state === 'ready' ? configured.account.id : null;
   const profilesCache = useStoredValue(profilesCacheItem, null);
   const menu = useStoredValue(contextMenuSettingsItem, contextMenuSettingsItem.fallback);
   const [draft, setDraft] = useState<DynamicIpDraft>(() => draftFromSettings(dynamicIpSettingsItem.fallback));
@@ -84,8 +86,7 @@ export function DynamicIpSection() {
     setDraft((current) => ({ ...current, ...patch }));
   };
 
-  const profiles =
-    profilesCache && profilesCache.account === accountTag(connection) ? [...profilesCache.profiles] : [];
+  const profiles = profilesCache && profilesCache.account === accountId ? [...profilesCache.profiles] : [];
   if (profiles.length > 0 && !profiles.includes(draft.profile)) profiles.unshift(draft.profile);
 
   /**

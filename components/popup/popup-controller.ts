@@ -3,6 +3,8 @@
  * once, answers from them, refreshes what is stale in the background, and sends one-click changes
  * to the worker's outbox. The view subscribes to its state (PopupApp.tsx).
  */
+
+import { accountIdentity } from '@/lib/account/identity';
 import { listName } from '@/lib/api/attempts';
 import { isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi } from '@/lib/api/types';
@@ -25,7 +27,6 @@ import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import type { ClientSettings } from '@/lib/settings/api-client';
 import {
-  accountTag,
   addedTldsItem,
   apiKeyItem,
   apiTimeoutForTestsItem,
@@ -106,6 +107,7 @@ export interface ReadyState {
   /** Form A: the chosen profile; Form B: undefined (whole account). */
   profile: string | undefined;
   scope: string;
+  /** The configured account's identity (lib/account/identity.ts): views and changes of another are not shown. */
   account: string;
   profiles: CachedView<readonly string[]> | null;
   lists: CachedView<ListsView> | null;
@@ -174,7 +176,7 @@ export function createPopupController(deps: PopupDeps) {
     const form = connection.form;
     const profile = form === 'A' ? chosenProfile : undefined;
     const scope = scopeKey(form, profile);
-    const account = accountTag(connection);
+    const account = key === '' ? '' : (await accountIdentity({ key, connection })).id;
     const cached =
       key === ''
         ? null

@@ -35,8 +35,10 @@ export interface PopupView {
   alternatives: DomainChoice[];
   /** Where the shown domain is, counting changes still waiting; null while the lists are unknown. */
   membership: Membership | null;
-  /** Waiting changes for the shown domain, oldest first. */
+  /** Waiting changes of this account for the shown domain, oldest first. */
   pending: OutboxEntry[];
+  /** Waiting changes made for another account (another key, origin or form): never sent to this one. */
+  otherAccounts: number;
   /** A change for the shown domain the service refused after a retry, within the last hour. */
   recentFailure: SettledChange | null;
 }
@@ -53,6 +55,9 @@ function inScope(state: ReadyState, change: ChangeLike & { profile?: string }): 
   return scopeKey(state.form, change.profile) === state.scope;
 }
 
+/** A queued or settled change of the account shown: another account's are never counted here. */
+const ofAccount = (state: ReadyState, entry: { account: string }) => entry.account === state.account;
+
 interface Indexes {
   whitelist: DomainIndex;
   blocklist: DomainIndex;
@@ -66,10 +71,17 @@ function indexes(state: ReadyState, withPending: boolean): Indexes | null {
   if (state.lists === null) return null;
   const fetchedAt = state.lists.fetchedAt;
   const confirmed = state.settled
-    .filter((s) => s.state === 'delivered' && s.at > fetchedAt && inScope(state, s.change))
+    .filter(
+      (s) => s.state === 'delivered' && s.at > fetchedAt && ofAccount(state, s) && inScope(state, s.change),
+    )
     .map((s) => s.change)
     .reverse();
-  const waiting = withPending ? state.outbox.map((e) => e.change).filter((c) => inScope(state, c)) : [];
+  const waiting = withPending
+    ? state.outbox
+        .filter((e) => ofAccount(state, e))
+        .map((e) => e.change)
+        .filter((c) => inScope(state, c))
+    : [];
   const delta = replayChanges([...confirmed, ...waiting]);
   return {
     whitelist: withChanges(packedDomainIndex(state.lists.value.whitelist), delta.whitelist),
@@ -134,8 +146,9 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
   const canonical = canonicalHost(domain);
   const concernsDomain = (change: ChangeLike & { profile?: string }) =>
     inScope(state, change) && canonicalHost(change.domain) === canonical;
-  const pending = state.outbox.filter((entry) => concernsDomain(entry.change));
-  const latest = state.settled.find((settled) => concernsDomain(settled.change));
+  const pending = state.outbox.filter((entry) => ofAccount(state, entry) && concernsDomain(entry.change));
+  const otherAccounts = state.outbox.filter((entry) => !ofAccount(state, entry)).length;
+  const latest = state.settled.find((settled) => ofAccount(state, settled) && concernsDomain(settled.change));
   const recentFailure =
     latest !== undefined && latest.state === 'failed' && now - latest.at < RECENT_FAILURE_MS ? latest : null;
 
@@ -148,6 +161,7 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
     alternatives,
     membership,
     pending,
+    otherAccounts,
     recentFailure,
   };
 }

@@ -34,6 +34,7 @@ import {
   deliverOutbox,
   expireTemporaryAllowsNow,
   forgetRecordsOfEarlierSession,
+  otherAccountChanges,
   rebuildContextMenu,
   refreshBadge,
   refreshProfiles,
@@ -86,6 +87,8 @@ export function onMessage(message: unknown, sender: MessageSenderInfo): Promise<
       const { type: _type, ...allow } = request;
       return temporaryAllow(allow);
     }
+    case 'other-account-changes':
+      return otherAccountChanges(request.action, request.account, request.ids);
     case 'registrable-domains': {
       const answer: RegistrableDomainsResponse = { domains: request.hosts.map(registrableDomain) };
       return Promise.resolve(answer);

@@ -3,13 +3,11 @@
  * lease, runs one registration and stores its outcome, and keeps the alarms in line with the
  * settings. Everything it remembers is in storage (lib/settings/storage.ts).
  */
-import type { DnsFilterApi } from '@/lib/api/types';
+import type { CurrentAccount } from '@/lib/account/current';
 import { t } from '@/lib/i18n';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { tryAcquireLease } from '@/lib/outbox/lease';
 import {
-  accountTag,
-  connectionItem,
   type DynamicIpSettings,
   dynamicIpSettingsItem,
   type RegistrationOutcome,
@@ -29,7 +27,8 @@ const LEASE_TTL_MS = 90_000;
 const USER_WAIT_STEP_MS = 250;
 
 export interface DynamicIpDeps {
-  getClient: () => Promise<DnsFilterApi | null>;
+  /** The account configured now, with its client (lib/account/current.ts). */
+  getAccount: () => Promise<CurrentAccount>;
   fetch: typeof fetch;
   alarms: AlarmsApi;
   now?: () => number;
@@ -132,9 +131,11 @@ async function registerWithSettings(deps: DynamicIpDeps, settings: DynamicIpSett
       message: t('registration.notRegistered', { reason: label.message }),
       reason: 'invalid-input',
     };
-  const connection = await connectionItem.getValue();
+  // One reading of the settings for the account and its client: an address is only ever
+  // deleted through the client of the account it was registered with.
+  const { identity, client } = await deps.getAccount();
   let profile: string | undefined;
-  if (connection.form === 'A') {
+  if (identity.form === 'A') {
     const checked = validateProfileReference(settings.profile);
     if (!checked.ok)
       return {
@@ -144,7 +145,6 @@ async function registerWithSettings(deps: DynamicIpDeps, settings: DynamicIpSett
       };
     profile = checked.value;
   }
-  const client = await deps.getClient();
   if (!client) {
     return {
       ok: false,
@@ -155,7 +155,7 @@ async function registerWithSettings(deps: DynamicIpDeps, settings: DynamicIpSett
   const result = await runRegistration({
     lookup: () => lookupPublicIpv4(settings.lookupUrls, deps.fetch),
     client,
-    target: { label: label.value, profile, account: accountTag(connection) },
+    target: { label: label.value, profile, account: identity.id },
     registered: await registeredAddressesItem.getValue(),
     removePrevious: settings.removePrevious,
     now: now(),

@@ -5,7 +5,13 @@
  *
  * Order is kept: changes go out oldest first and a change that cannot be sent yet holds the
  * ones behind it (adding then removing the same domain must not arrive the other way round).
+ *
+ * Each change belongs to the account it was made for (lib/account/identity.ts) and is sent only
+ * while that account is the one configured: after a new key, origin or form, the changes of the
+ * account before wait, in order, and hold nothing of the new one (./other-accounts.ts).
  */
+import type { CurrentAccount } from '@/lib/account/current';
+import type { AccountId } from '@/lib/account/identity';
 import { attempts, listName } from '@/lib/api/attempts';
 import { ApiError, isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
@@ -37,7 +43,8 @@ const SUBMIT_WAIT_MS = 20_000;
 const WAIT_STEP_MS = 200;
 
 export interface OutboxDeps {
-  getClient: () => Promise<DnsFilterApi | null>;
+  /** The account configured now, with its client (lib/account/current.ts). */
+  getAccount: () => Promise<CurrentAccount>;
   alarms: AlarmsApi;
   now?: () => number;
   /**
@@ -157,6 +164,11 @@ export async function deliverChange(client: DnsFilterApi, change: ListChange): P
 const sameChange = (a: ListChange, b: ListChange) =>
   a.op === b.op && a.list === b.list && a.domain === b.domain && a.profile === b.profile;
 
+/** The waiting changes of `account`, oldest first: the ones it may be sent. */
+export function changesOf(entries: readonly OutboxEntry[], account: AccountId): OutboxEntry[] {
+  return entries.filter((entry) => entry.account === account);
+}
+
 /** The outbox already holds OUTBOX_LIMIT changes: nothing more is queued until some are sent. */
 export class OutboxFullError extends Error {
   constructor() {
@@ -166,20 +178,26 @@ export class OutboxFullError extends Error {
 }
 
 /**
- * Writes a change to the outbox and returns its entry. The same change already waiting is not
- * queued twice: its entry is returned instead. Rejects with OutboxFullError, writing nothing,
- * when the outbox is full.
+ * Writes a change for `account` to the outbox and returns its entry. The same change already
+ * waiting is not queued twice: its entry is returned instead. Rejects with OutboxFullError,
+ * writing nothing, when the outbox is full.
  */
-export async function enqueueChange(change: ListChange, now: () => number = Date.now): Promise<OutboxEntry> {
+export async function enqueueChange(
+  change: ListChange,
+  account: AccountId,
+  now: () => number = Date.now,
+): Promise<OutboxEntry> {
   return exclusively('outbox', async () => {
     const entries = await outboxItem.getValue();
-    const waiting = entries.find((entry) => sameChange(entry.change, change));
+    const ofAccount = changesOf(entries, account);
+    const waiting = ofAccount.find((entry) => sameChange(entry.change, change));
     // Only the last entry may absorb a repeat: an earlier one has other changes queued after it.
-    if (waiting && waiting === entries[entries.length - 1]) return waiting;
+    if (waiting && waiting === ofAccount[ofAccount.length - 1]) return waiting;
     if (entries.length >= OUTBOX_LIMIT) throw new OutboxFullError();
     const entry: OutboxEntry = {
       id: randomId(),
       change,
+      account,
       createdAt: now(),
       attempts: 0,
       nextAttemptAt: now(),
@@ -193,8 +211,12 @@ async function updateOutbox(update: (entries: OutboxEntry[]) => OutboxEntry[]): 
   await exclusively('outbox', async () => outboxItem.setValue(update(await outboxItem.getValue())));
 }
 
-async function settle(entry: OutboxEntry, result: Omit<SettledChange, 'id' | 'change'>, deps: OutboxDeps) {
-  const settled: SettledChange = { id: entry.id, change: entry.change, ...result };
+async function settle(
+  entry: OutboxEntry,
+  result: Omit<SettledChange, 'id' | 'change' | 'account'>,
+  deps: OutboxDeps,
+) {
+  const settled: SettledChange = { id: entry.id, change: entry.change, account: entry.account, ...result };
   // Recorded before removal: whoever sees the entry gone finds its outcome.
   await exclusively('outbox-settled', async () =>
     settledChangesItem.setValue([settled, ...(await settledChangesItem.getValue())].slice(0, SETTLED_KEPT)),
@@ -215,9 +237,10 @@ export interface DeliveryReport {
 }
 
 /**
- * Sends the waiting changes in order until the outbox is empty or one must wait. `force` ignores
- * the backoff of the oldest change (a user action, the browser starting, a new key); the alarm
- * respects it. Never throws for a delivery problem.
+ * Sends the waiting changes of the account configured now, in order, until none is left or one
+ * must wait. `force` ignores the backoff of the oldest change (a user action, the browser
+ * starting, a new key); the alarm respects it. Changes of other accounts stay untouched (a
+ * settings change calls this again). Never throws for a delivery problem.
  */
 export async function deliverPending(deps: OutboxDeps, options: { force: boolean }): Promise<DeliveryReport> {
   const now = deps.now ?? Date.now;
@@ -226,12 +249,15 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
   try {
     let force = options.force;
     for (;;) {
-      const [head] = await outboxItem.getValue();
+      // Read for each change: the account may change while one is on its way.
+      const account = await deps.getAccount();
+      const [head] = changesOf(await outboxItem.getValue(), account.identity.id);
       if (!head) {
         await deps.alarms.clear(OUTBOX_ALARM);
         break;
       }
-      if (now() - head.createdAt > MAX_AGE_MS) {
+      // Kept for its account by the user's choice: sent when that account is back, however late.
+      if (!head.keptForAccount && now() - head.createdAt > MAX_AGE_MS) {
         await settle(
           head,
           {
@@ -251,7 +277,7 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
       }
       if (!(await lease.renew())) break;
       await deps.alarms.create(OUTBOX_ALARM, { when: now() + SAFETY_WAKE_MS });
-      const client = await deps.getClient();
+      const client = account.client;
       const result: DeliveryResult = client
         ? await deliverChange(client, head.change)
         : { state: 'retry', message: t('outbox.noKey') };
@@ -294,7 +320,8 @@ export async function submitChange(change: ListChange, deps: OutboxDeps): Promis
     };
   let entry: OutboxEntry;
   try {
-    entry = await enqueueChange({ ...change, domain: domain.value }, deps.now);
+    const { identity } = await deps.getAccount();
+    entry = await enqueueChange({ ...change, domain: domain.value }, identity.id, deps.now);
   } catch (error) {
     if (!(error instanceof OutboxFullError)) throw error;
     return {
