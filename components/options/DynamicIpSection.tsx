@@ -19,7 +19,7 @@ import {
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
-import { useConfiguredClient } from '../useConfiguredClient';
+import { useAccountIdentity } from '../useAccountIdentity';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
 
@@ -57,8 +57,7 @@ export function DynamicIpSection() {
   const settings = useStoredValue(dynamicIpSettingsItem, dynamicIpSettingsItem.fallback);
   const outcome = useStoredValue(registrationOutcomeItem, null);
   const connection = useStoredValue(connectionItem, connectionItem.fallback);
-  const configured = useConfiguredClient();
-  const accountId = configured.state === 'ready' ? configured.account.id : null;
+  const accountId = useAccountIdentity()?.id ?? null;
   const profilesCache = useStoredValue(profilesCacheItem, null);
   const menu = useStoredValue(contextMenuSettingsItem, contextMenuSettingsItem.fallback);
   const [draft, setDraft] = useState<DynamicIpDraft>(() => draftFromSettings(dynamicIpSettingsItem.fallback));

@@ -80,6 +80,16 @@ function registeredText(ip: string, target: RegistrationTarget): string {
     : t('registration.registeredProfile', { ip, label: target.label, profile: target.profile });
 }
 
+/**
+ * Addresses this browser registered with other accounts (another key, origin or form): kept, so
+ * they are deleted from their own account once it is configured again, and never from this one.
+ */
+function otherAccounts(registered: RegisteredState, target: RegistrationTarget): RegisteredAddress[] {
+  return [registered.current, ...registered.stale].filter(
+    (address): address is RegisteredAddress => address !== null && address.account !== target.account,
+  );
+}
+
 /** The pure policy. Never deletes before a successful add, and never deletes what it just added. */
 export function decideRegistration(facts: RegistrationFacts): RegistrationDecision {
   const { lookup, target, registered } = facts;
@@ -154,7 +164,7 @@ export function decideRegistration(facts: RegistrationFacts): RegistrationDecisi
   return {
     next: 'done',
     verdict: { ok: true, ip, message: t('registration.joined', { parts: parts.join('; ') }) },
-    registered: { current, stale: kept.slice(0, 10) },
+    registered: { current, stale: [...kept, ...otherAccounts(registered, target)].slice(0, 10) },
   };
 }
 

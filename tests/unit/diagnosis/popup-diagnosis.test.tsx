@@ -10,7 +10,7 @@ import {
   type TabFailures,
   temporaryAllowsItem,
 } from '@/lib/settings/storage';
-import { createFakeApi, openPopup, T0 } from '../popup/popup-harness';
+import { accountOf, createFakeApi, openPopup, T0 } from '../popup/popup-harness';
 
 const HOUR = 60 * 60_000;
 const tabId = 7;
@@ -215,7 +215,7 @@ describe('temporary allow in the popup', () => {
       {
         domain: 'shop.example',
         profile: 'default',
-        account: 'A http://127.0.0.1:8787',
+        account: accountOf('A'),
         createdAt: T0 - HOUR,
         expiresAt: Date.now() + 7 * HOUR + 30 * 60_000,
         before: 'none',

@@ -12,6 +12,7 @@ import type { ApiForm, DayStats, DnsFilterApi, DomainListKind } from '@/lib/api/
 import { createViewCache } from '@/lib/cache/view-cache';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import { apiKeyItem, chosenProfileItem, connectionItem } from '@/lib/settings/storage';
+import { accountIdFor } from '../account-ids';
 
 export const BASE_URL = 'http://127.0.0.1:8787';
 export const T0 = Date.UTC(2026, 4, 1, 12, 0, 0);
@@ -108,7 +109,8 @@ export async function configure(form: ApiForm = 'A', key = 'test-key', profile?:
   if (profile) await chosenProfileItem.setValue(profile);
 }
 
-export const accountOf = (form: ApiForm) => `${form} ${BASE_URL}`;
+/** The account identity's id of `configure(form, key)`. */
+export const accountOf = (form: ApiForm, key = 'test-key') => accountIdFor(form, BASE_URL, key);
 
 /** A view cache writing as if at `at`. */
 export function cacheAt(at: number) {

@@ -409,6 +409,7 @@ describe('one-click changes', () => {
       {
         id: '1',
         change: { op: 'add', list: 'blocklist', domain: 'shop.example', profile: 'default', source: 'menu' },
+        account: accountOf('A'),
         state: 'delivered',
         message: 'Done.',
         at: T0 - 30_000,
@@ -491,6 +492,7 @@ function outboxEntry(
   return {
     id: `${op}-${list}-${domain}`,
     change: { op, list, domain, profile, source: 'popup' },
+    account: accountOf('A'),
     createdAt: T0,
     attempts: 1,
     nextAttemptAt: T0 + MINUTE,

@@ -13,7 +13,7 @@ import {
   registeredAddressesItem,
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
-import { createFakeService, type FakeService, offline } from './fake-api';
+import { accountOf, createFakeService, type FakeService, offline, testAccount } from './fake-api';
 
 beforeEach(() => fakeBrowser.reset());
 
@@ -33,7 +33,7 @@ async function setUp(options: { enabled?: boolean; service?: FakeService | null 
     removePrevious: true,
   });
   const deps: DynamicIpDeps = {
-    getClient: async () => service,
+    getAccount: accountOf(service, testAccount('A', '0123456789abcdef', 'http://127.0.0.1:9')),
     fetch: (async () => {
       if (publicIp instanceof Error) throw publicIp;
       return new Response(publicIp);
@@ -181,5 +181,28 @@ describe('ensureRegistrationAlarm', () => {
     alarms.create(REGISTRATION_RETRY_ALARM, { delayInMinutes: 1 });
     expect(await ensureRegistrationAlarm(alarms, { enabled: false, intervalMinutes: 15 })).toBe('cleared');
     expect(await alarms.getAll()).toEqual([]);
+  });
+});
+
+describe('registrations belong to their account', () => {
+  it("never deletes the old account's address from the account configured now", async () => {
+    const { deps, service: oldService, setPublicIp } = await setUp();
+    await registerOnce(deps, 'user');
+    expect(oldService?.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
+
+    // A new key on the same origin, and the address changed meanwhile.
+    const newService = createFakeService('A');
+    const newKey = testAccount('A', 'fedcba9876543210', 'http://127.0.0.1:9');
+    setPublicIp('198.51.100.2');
+    const outcome = await registerOnce({ ...deps, getAccount: accountOf(newService, newKey) }, 'user');
+    expect(outcome?.ok).toBe(true);
+    expect(newService.calls).toEqual(['network/add 198.51.100.2 default']);
+    expect(oldService?.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
+
+    // Back to the old key: its own earlier address goes, from its own account.
+    setPublicIp('198.51.100.3');
+    await registerOnce(deps, 'user');
+    expect(oldService?.networks.map((network) => network.ip)).toEqual(['198.51.100.3']);
+    expect(newService.networks.map((network) => network.ip)).toEqual(['198.51.100.2']);
   });
 });

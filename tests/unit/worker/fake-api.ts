@@ -4,6 +4,8 @@
  * failure can happen before the call takes effect (`failNext`) or after it (`loseAnswerNext`:
  * applied by the service, but the answer never arrives).
  */
+import type { CurrentAccount } from '@/lib/account/current';
+import { type AccountIdentity, identityOf } from '@/lib/account/identity';
 import { ApiError } from '@/lib/api/errors';
 import type { ApiForm, DnsFilterApi, DomainListKind } from '@/lib/api/types';
 
@@ -97,4 +99,21 @@ export function createFakeService(form: ApiForm = 'A'): FakeService {
     deleteLogDay: unused,
   };
   return service;
+}
+
+/** An account for the tests: a fixed identity (lib/account/identity.ts) and its client. */
+export function testAccount(
+  form: ApiForm = 'A',
+  keyFingerprint = '0123456789abcdef',
+  origin = 'https://my.cleanbrowsing.org',
+): AccountIdentity {
+  return identityOf({ origin, form, keyFingerprint });
+}
+
+/** `getAccount` for worker deps: the account `identity` (by default the service's form's) with `service` as its client. */
+export function accountOf(
+  service: DnsFilterApi | null,
+  identity: AccountIdentity = testAccount(service?.form ?? 'A'),
+): () => Promise<CurrentAccount> {
+  return async () => ({ identity, client: service });
 }
