@@ -12,13 +12,12 @@ export interface CurrentAccount {
   client: DnsFilterApi | null;
 }
 
-export async function readCurrentAccount(
-  deps: { fetch?: typeof fetch; settings?: ClientSettings } = {},
-): Promise<CurrentAccount> {
+/** `settings`, when the caller has just read them, saves reading them again. */
+export async function readCurrentAccount(deps: { settings?: ClientSettings } = {}): Promise<CurrentAccount> {
   const settings = deps.settings ?? (await readClientSettings());
   const [identity, client] = await Promise.all([
     accountIdentity(settings),
-    createConfiguredClient({ settings, ...(deps.fetch ? { fetch: deps.fetch } : {}) }),
+    createConfiguredClient({ settings }),
   ]);
   return { identity, client };
 }

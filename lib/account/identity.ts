@@ -41,7 +41,7 @@ const ID = /^([AB]) (\S+) ([0-9a-f]{16}|no-key|unknown-key)$/;
 export const accountIdSchema = z.lazy(() => z.string().check(z.regex(ID)));
 
 /** The origin of a base URL; a value that is no URL stays as it is (it never matches a real one). */
-export function originOf(baseUrl: string): string {
+function originOf(baseUrl: string): string {
   try {
     const origin = new URL(baseUrl).origin;
     return origin === 'null' ? baseUrl : origin;

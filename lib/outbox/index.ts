@@ -33,7 +33,6 @@ export {
 export {
   BACKOFF,
   backoffDelayMs,
-  changesOf,
   type DeliveryReport,
   type DeliveryResult,
   deliverChange,

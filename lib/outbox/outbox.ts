@@ -334,11 +334,13 @@ export async function submitChange(change: ListChange, deps: OutboxDeps): Promis
     const report = await deliverPending(deps, { force: true });
     const settled = (await settledChangesItem.getValue()).find((candidate) => candidate.id === entry.id);
     if (settled) return { state: settled.state, message: settled.message };
-    const position = report.remaining.findIndex((candidate) => candidate.id === entry.id);
+    // Only changes of the same account stand before it: another account's wait apart.
+    const sameAccount = changesOf(report.remaining, entry.account);
+    const position = sameAccount.findIndex((candidate) => candidate.id === entry.id);
     if (position === -1)
       return { state: 'delivered', message: t('outbox.done', { attempted: describeChange(entry.change) }) };
     if (report.ran || Date.now() - started > SUBMIT_WAIT_MS)
-      return pendingOutcome(report.remaining, position);
+      return pendingOutcome(sameAccount, position);
     // Another delivery is running; it will reach this change too. Wait for it.
     await sleep(WAIT_STEP_MS);
   }
