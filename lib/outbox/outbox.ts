@@ -246,11 +246,13 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
   const now = deps.now ?? Date.now;
   const lease = await tryAcquireLease(LEASE, { ttlMs: LEASE_TTL_MS, now });
   if (!lease) return { ran: false, remaining: await outboxItem.getValue() };
+  let accountSeen: string | undefined;
   try {
     let force = options.force;
     for (;;) {
       // Read for each change: the account may change while one is on its way.
       const account = await deps.getAccount();
+      accountSeen = account.identity.id;
       const [head] = changesOf(await outboxItem.getValue(), account.identity.id);
       if (!head) {
         await deps.alarms.clear(OUTBOX_ALARM);
@@ -301,7 +303,14 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
   } finally {
     await lease.release();
   }
-  return { ran: true, remaining: await outboxItem.getValue() };
+  // Setup writes the key and the connection one after the other: a run started by the first
+  // write holds the lease when the second one asks, so the account it ends in gets its turn here.
+  const after = await deps.getAccount();
+  const remaining = await outboxItem.getValue();
+  if (after.identity.id !== accountSeen && changesOf(remaining, after.identity.id).length > 0) {
+    return deliverPending(deps, { force: true });
+  }
+  return { ran: true, remaining };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -339,8 +348,7 @@ export async function submitChange(change: ListChange, deps: OutboxDeps): Promis
     const position = sameAccount.findIndex((candidate) => candidate.id === entry.id);
     if (position === -1)
       return { state: 'delivered', message: t('outbox.done', { attempted: describeChange(entry.change) }) };
-    if (report.ran || Date.now() - started > SUBMIT_WAIT_MS)
-      return pendingOutcome(sameAccount, position);
+    if (report.ran || Date.now() - started > SUBMIT_WAIT_MS) return pendingOutcome(sameAccount, position);
     // Another delivery is running; it will reach this change too. Wait for it.
     await sleep(WAIT_STEP_MS);
   }

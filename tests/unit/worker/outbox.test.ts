@@ -381,6 +381,18 @@ describe('changes belong to the account they were made for', () => {
     expect(await fakeBrowser.alarms.get(OUTBOX_ALARM)).toBeUndefined();
   });
 
+  it('a run that began for the account before still serves the account Setup ends in', async () => {
+    const service = createFakeService('A');
+    const { deps } = setUp(service);
+    await enqueueChange(whitelist('example.com'), formA.id, deps.now);
+    // The key was written first (another account for a moment), the connection right after.
+    let reads = 0;
+    const getAccount = async () => ({ identity: reads++ === 0 ? newKey : formA, client: service });
+    const report = await deliverPending({ ...deps, getAccount }, { force: true });
+    expect(report.remaining).toEqual([]);
+    expect(service.lists.whitelist.get('default')?.has('example.com')).toBe(true);
+  });
+
   it('kept changes wait for their account past the age limit; discarding removes only the ones named', async () => {
     const { deps, advance } = setUp(null);
     const kept = await enqueueChange(whitelist('kept.example'), formA.id, deps.now);
