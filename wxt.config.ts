@@ -6,29 +6,10 @@ import { inlinePageCss } from './scripts/build/inline-page-css';
 // Firefox needs a fixed add-on id so storage survives reinstalls and tests can find it.
 const GECKO_ID = 'dns-filter-companion@example.org';
 
-// `npm run bench` (scripts/bench) builds twice into folders of its own, so a bench never
-// overwrites .output/chrome-mv3: WXT_BENCH=floor adds the floor pages (entrypoints/floor*) the
-// popup's speed is judged against (.output/bench-floor-chrome-mv3); WXT_BENCH=shipped is exactly
-// the shipped extension, whose file sizes are measured (.output/bench-shipped-chrome-mv3). Every
-// other build leaves the floor pages out.
+// `npm run bench` (scripts/bench) builds the shipped extension into folders of its own
+// (WXT_BENCH=shipped: .output/bench-shipped-<browser>-mv3), so a bench never overwrites
+// .output/chrome-mv3 or .output/firefox-mv3.
 const BENCH_BUILD = process.env.WXT_BENCH;
-const WITH_FLOOR = BENCH_BUILD === 'floor';
-// Each floor page is generated here around a script bundled on its own (entrypoints/floor.tsx
-// says why).
-const FLOOR_PAGES = ['floor', 'floor-storage'];
-const floorPage = (name: string) => `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>${name}</title>
-    <script type="module" src="/${name}.js"></script>
-  </head>
-  <body>
-    <div id="app"></div>
-  </body>
-</html>
-`;
 
 // Page diagnosis asks for its permissions at runtime (lib/diagnosis/manifest.ts). Its e2e tests
 // need them granted at install, which DIAGNOSIS_PERMISSIONS_AT_INSTALL=1 does, in a folder of its
@@ -36,14 +17,23 @@ const floorPage = (name: string) => `<!doctype html>
 const DIAGNOSIS_TEST_BUILD = process.env.DIAGNOSIS_PERMISSIONS_AT_INSTALL === '1';
 const diagnosis = diagnosisManifestEntries(DIAGNOSIS_TEST_BUILD);
 
+// The fault tests need service calls that give up within seconds rather than after the client's
+// 15 s: API_TIMEOUT_FROM_STORAGE=1 builds, into a folder of its own (.output/test-timeout-chrome-mv3),
+// an extension that reads that limit from storage (apiTimeoutForTestsItem, lib/settings/storage.ts).
+// Every other build, the shipped one included, never reads it.
+const TIMEOUT_TEST_BUILD = process.env.API_TIMEOUT_FROM_STORAGE === '1';
+
 export default defineConfig({
   manifestVersion: 3,
   // @wxt-dev/i18n: locales/<lang>.yml become _locales/<lang>/messages.json, with typed keys.
   modules: ['@wxt-dev/webextension-polyfill', '@wxt-dev/i18n/module'],
-  ...(BENCH_BUILD === 'floor' || BENCH_BUILD === 'shipped'
+  ...(BENCH_BUILD === 'shipped'
     ? { outDirTemplate: `bench-${BENCH_BUILD}-{{browser}}-mv{{manifestVersion}}{{modeSuffix}}` }
     : {}),
   ...(DIAGNOSIS_TEST_BUILD ? { outDirTemplate: DIAGNOSIS_TEST_BUILD_TEMPLATE } : {}),
+  ...(TIMEOUT_TEST_BUILD
+    ? { outDirTemplate: 'test-timeout-{{browser}}-mv{{manifestVersion}}{{modeSuffix}}' }
+    : {}),
   // `npm run zip`: the store archives (.output/*-chrome.zip, *-firefox.zip) and, for Firefox's
   // review, the sources to rebuild it from (*-sources.zip: `npm ci && npm run build:firefox`).
   // The sources leave out what only tests, benchmarks and the demo use, and their outputs.
@@ -56,35 +46,28 @@ export default defineConfig({
       'emulator/**',
       'scripts/bench/**',
       'scripts/demo.ts',
-      'entrypoints/floor/**',
-      'entrypoints/floor-storage/**',
       'stats.html',
       '**/*.log',
     ],
   },
   hooks: {
-    // A bench or diagnosis-test build must never become a store archive.
+    // A bench or test build must never become a store archive.
     'zip:start': () => {
-      if (BENCH_BUILD || DIAGNOSIS_TEST_BUILD)
-        throw new Error('Unset WXT_BENCH and DIAGNOSIS_PERMISSIONS_AT_INSTALL before `npm run zip`.');
-    },
-    // The floor pages: each loads its script (entrypoints/floor*.tsx) as the popup loads its own.
-    'build:publicAssets': (_wxt, files) => {
-      if (!WITH_FLOOR) return;
-      for (const name of FLOOR_PAGES) files.push({ relativeDest: `${name}.html`, contents: floorPage(name) });
-    },
-    'entrypoints:resolved': (_wxt, entrypoints) => {
-      if (WITH_FLOOR) return;
-      for (let i = entrypoints.length - 1; i >= 0; i--) {
-        if (/^floor(-|$)/.test(entrypoints[i]!.name)) entrypoints.splice(i, 1);
-      }
+      if (BENCH_BUILD || DIAGNOSIS_TEST_BUILD || TIMEOUT_TEST_BUILD)
+        throw new Error(
+          'Unset WXT_BENCH, DIAGNOSIS_PERMISSIONS_AT_INSTALL and API_TIMEOUT_FROM_STORAGE before `npm run zip`.',
+        );
     },
   },
   vite: () => ({
     // The popup's stylesheet goes into popup.html (scripts/build/inline-page-css.ts says why).
     plugins: [preact(), inlinePageCss(['popup/index.html'])],
-    // The test build offers a 10-second temporary allow (lib/diagnosis/temporary-allow.ts).
-    define: { 'import.meta.env.DIAGNOSIS_TEST_BUILD': JSON.stringify(DIAGNOSIS_TEST_BUILD) },
+    // The diagnosis test build offers a 10-second temporary allow (lib/diagnosis/temporary-allow.ts);
+    // the timeout test build reads the client's time limit from storage (lib/settings/storage.ts).
+    define: {
+      'import.meta.env.DIAGNOSIS_TEST_BUILD': JSON.stringify(DIAGNOSIS_TEST_BUILD),
+      'import.meta.env.API_TIMEOUT_FROM_STORAGE': JSON.stringify(TIMEOUT_TEST_BUILD),
+    },
   }),
   manifest: ({ browser }) => ({
     // The browser's language picks the locale (locales/*.yml); English when it has none.

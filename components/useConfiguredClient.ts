@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { readCurrentAccount } from '@/lib/account/current';
 import type { AccountIdentity } from '@/lib/account/identity';
+import { readClientSettings } from '@/lib/api/configured-client';
 import type { DnsFilterApi } from '@/lib/api/types';
-import { readClientSettings } from '@/lib/settings/api-client';
 import { apiKeyItem, type ConnectionSettings, connectionItem } from '@/lib/settings/storage';
 
 export type ConfiguredClient =

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type Followable, followStored } from '@/lib/settings/validated-item';
+import { type Followable, followStored } from '@/lib/settings/follow';
 
 /** A stored item's value, following changes made elsewhere (the worker, another page); `initial` until it is read. */
 export function useStoredValue<T>(item: Followable<T>, initial: T): T {

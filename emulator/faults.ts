@@ -2,13 +2,27 @@
 import { z } from 'zod';
 
 export const faultSpecSchema = z.object({
-  kind: z.enum(['http-500', 'html', 'malformed-json', 'slow', 'drop', 'odd-reason']),
+  kind: z.enum([
+    'http-500',
+    'html',
+    'malformed-json',
+    'slow',
+    'drop',
+    'odd-reason',
+    'redirect',
+    'http-503-failure',
+    'rate-limit',
+  ]),
   /** How many of the next API calls get this fault. */
   count: z.number().int().positive().optional(),
   /** For `slow`: wait this long, then answer normally. */
   delayMs: z.number().int().nonnegative().optional(),
-  /** For `odd-reason`: the failure reason to send. */
+  /** For `odd-reason`, `http-503-failure`, `rate-limit`: the failure reason to send. */
   reason: z.string().optional(),
+  /** For `redirect`: where the 302 points (default DEFAULT_REDIRECT_LOCATION). */
+  location: z.string().optional(),
+  /** For `rate-limit`: the Retry-After header, as sent (default '120'). */
+  retryAfter: z.string().optional(),
 });
 
 export type FaultSpec = z.infer<typeof faultSpecSchema>;
@@ -18,10 +32,15 @@ export interface PendingFault {
   kind: FaultKind;
   remaining: number;
   delayMs: number;
-  reason: string;
+  /** Undefined: the fault's own default text. */
+  reason: string | undefined;
+  location: string;
+  retryAfter: string;
 }
 
 export const DEFAULT_SLOW_MS = 3000;
+/** A plain-http address on another host: following it would hand the key to a stranger. */
+export const DEFAULT_REDIRECT_LOCATION = 'http://redirect-target.invalid/collect';
 
 /** Long, with markup, quotes, a line break and non-Latin text: a reason must be shown as text. */
 export const DEFAULT_ODD_REASON = `<img src=x onerror="alert('xss')"> Überprüfung fehlgeschlagen – 検証に失敗しました\n${'The request could not be completed because of an unexpected condition. '.repeat(8)}`;
@@ -35,7 +54,9 @@ export class FaultQueue {
       kind: parsed.kind,
       remaining: parsed.count ?? 1,
       delayMs: parsed.delayMs ?? DEFAULT_SLOW_MS,
-      reason: parsed.reason ?? DEFAULT_ODD_REASON,
+      reason: parsed.reason,
+      location: parsed.location ?? DEFAULT_REDIRECT_LOCATION,
+      retryAfter: parsed.retryAfter ?? '120',
     });
   }
 

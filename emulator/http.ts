@@ -7,7 +7,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { pipeline } from 'node:stream';
 import { z } from 'zod';
 import { INVALID_API_KEY, ServiceFailure } from './failure.ts';
-import { faultSpecSchema, type PendingFault } from './faults.ts';
+import { DEFAULT_ODD_REASON, faultSpecSchema, type PendingFault } from './faults.ts';
 import { formAActions } from './forms/a.ts';
 import { formBActions } from './forms/b.ts';
 import type { ActionHandler } from './forms/common.ts';
@@ -17,7 +17,7 @@ const FORMS: Record<ApiForm, Record<string, ActionHandler>> = { A: formAActions,
 
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'Content-Length, Content-Type',
+  'Access-Control-Expose-Headers': 'Content-Length, Content-Type, Retry-After',
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -84,7 +84,18 @@ async function applyFault(fault: PendingFault, form: ApiForm, req: IncomingMessa
       send(res, 200, 'application/json', '{"status": "success", "profiles": ["default", "kid');
       return true;
     case 'odd-reason':
-      sendJson(res, 400, failureBody(form, fault.reason));
+      sendJson(res, 400, failureBody(form, fault.reason ?? DEFAULT_ODD_REASON));
+      return true;
+    case 'redirect':
+      res.writeHead(302, { ...CORS_HEADERS, Location: fault.location, 'Content-Length': 0 });
+      res.end();
+      return true;
+    case 'http-503-failure':
+      sendJson(res, 503, failureBody(form, fault.reason ?? 'Service temporarily unavailable'));
+      return true;
+    case 'rate-limit':
+      res.setHeader('Retry-After', fault.retryAfter);
+      sendJson(res, 429, failureBody(form, fault.reason ?? 'Too many requests'));
       return true;
   }
 }

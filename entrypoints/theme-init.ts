@@ -1,4 +1,4 @@
-import { applyCachedTheme, pageLocalStorage } from '@/lib/settings/first-paint';
+import { applyCachedTheme, pageLocalStorage } from '@/lib/theme/first-paint';
 
 /**
  * The options page's first script (`defer blocking="render"`): the stored theme before the first

@@ -6,8 +6,8 @@ import { createDumpGuard, type DumpAllowance, dumpAllowance, formatClock } from 
 import { type DumpOutcome, type DumpProgress, type DumpSink, streamDump } from '@/lib/logs/load-dump';
 import { createRecordStore, type RecordFilter, type RecordStore } from '@/lib/logs/record-store';
 import { chooseDumpSink, dumpFileName } from '@/lib/logs/save-dump';
+import { followStored } from '@/lib/settings/follow';
 import { lastLogDumpItem } from '@/lib/settings/storage';
-import { followStored } from '@/lib/settings/validated-item';
 import { StatusMessage } from '../StatusMessage';
 import { type ActionStatus, failureText } from '../useRemoteAction';
 import { RawLogTable } from './RawLogTable';

@@ -68,7 +68,7 @@ export function AccountManagement(services: AccountServices) {
       {/* The wrapper bounds the sticky profile bar to the sections it applies to. */}
       <div class="account">
         <div class="scope-bar">
-          {account.form === 'A' ? (
+          {account.capabilities.profileSelection ? (
             <div class="inline">
               <label for={pickerId}>{t('options.account.profile')}</label>
               <select id={pickerId} value={profile} onChange={(event) => choose(event.currentTarget.value)}>

@@ -1,8 +1,9 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { type PlainKey, t } from '@/lib/i18n';
+import { followStored } from '@/lib/settings/follow';
 import { themeItem } from '@/lib/settings/storage';
-import { applyTheme, cacheTheme, type Theme, themeSchema } from '@/lib/settings/theme';
-import { followStored } from '@/lib/settings/validated-item';
+import { type Theme, themeSchema } from '@/lib/settings/theme-choice';
+import { applyTheme, cacheTheme } from '@/lib/theme/theme';
 
 const THEME_LABELS: Record<Theme, PlainKey> = {
   system: 'appearance.system',

@@ -8,12 +8,15 @@ import {
   backupFileName,
   backupText,
   collectBackup,
+  type DestinationChange,
+  type ImportOutcome,
   type ImportReport,
   MAX_BACKUP_BYTES,
   parseBackup,
   permissionsNeeded,
   type ReportLine,
 } from '@/lib/settings/backup';
+import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 
@@ -21,6 +24,7 @@ import { useRemoteAction } from '../useRemoteAction';
 export interface BackupPermissionsApi {
   contains(permissions: PermissionSet): Promise<boolean>;
   request(permissions: PermissionSet): Promise<boolean>;
+  remove(permissions: { origins: string[] }): Promise<boolean>;
 }
 
 /**
@@ -66,7 +70,8 @@ function accessText(missing: Required<PermissionSet>): string {
   return contact === '' ? observe : t('backup.accessBoth', { hosts: contact, diagnosis: observe });
 }
 
-function summary(report: ImportReport): string {
+function summary(report: ImportOutcome): string {
+  if (report.cancelled) return t('backup.cancelled');
   const imported = report.imported.length;
   const refused = report.refused.length;
   if (imported === 0 && refused === 0) return t('backup.noSettings');
@@ -88,6 +93,28 @@ function ReportList({ title, lines }: { title: string; lines: ReportLine[] }) {
   );
 }
 
+/** The old and new values of each destination the file changes, as text. */
+function DestinationList({ changes }: { changes: DestinationChange[] }) {
+  const none = t('backup.confirmNone');
+  return (
+    <>
+      <p>{t('backup.confirmIntro')}</p>
+      <ul>
+        {changes.map((change) => (
+          <li key={change.name}>
+            {t('backup.confirmChange', {
+              label: change.label,
+              before: change.before === '' ? none : change.before,
+              after: change.after,
+            })}
+          </li>
+        ))}
+      </ul>
+      <p>{t('backup.confirmWarning')}</p>
+    </>
+  );
+}
+
 /** Export and import of the settings as a JSON file. */
 export function BackupSection({
   permissions = browser.permissions as BackupPermissionsApi,
@@ -102,6 +129,7 @@ export function BackupSection({
   const fileInput = useRef<HTMLInputElement>(null);
   const { status, run, busy } = useRemoteAction();
   const access = useRemoteAction();
+  const { confirm, dialog } = useConfirm();
   const ids = { heading: useId(), includeKey: useId(), warning: useId(), about: useId() };
 
   const exportSettings = () =>
@@ -132,7 +160,16 @@ export function BackupSection({
         }
         const parsed = parseBackup(await file.text());
         if (!parsed.ok) throw new ApiError('invalid-input', parsed.message);
-        const result = await applyBackup(parsed);
+        const result = await applyBackup(parsed, {
+          confirmDestinations: (changes) =>
+            confirm({
+              title: t('backup.confirmTitle'),
+              message: <DestinationList changes={changes} />,
+              confirmLabel: t('backup.confirmImport'),
+            }),
+          permissions,
+        });
+        if (result.cancelled) return result;
         setReport(result);
         const needed = await missingPermissions(permissions, permissionsNeeded(parsed.accepted));
         if (needed.origins.length > 0 || needed.permissions.length > 0) setMissing(needed);
@@ -200,6 +237,7 @@ export function BackupSection({
         />
       </div>
       <StatusMessage status={status} label={t('backup.heading')} />
+      {dialog}
       {report ? (
         <div class="backup-report">
           <ReportList title={t('backup.imported')} lines={report.imported} />

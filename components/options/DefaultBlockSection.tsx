@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { t } from '@/lib/i18n';
+import { followStored } from '@/lib/settings/follow';
 import { defaultBlockItem } from '@/lib/settings/storage';
-import { followStored } from '@/lib/settings/validated-item';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { propagationNote, scopePhrase, useAccount } from './account-context';

@@ -3,9 +3,8 @@ import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
 import { DIAGNOSIS_PERMISSIONS, diagnosisGranted, type PermissionSet } from '@/lib/diagnosis/permissions';
 import { t } from '@/lib/i18n';
-import { lookupPermissionOrigins } from '@/lib/network/settings-form';
-import { hostPermissionFor } from '@/lib/settings/host-permission';
-import { connectionItem, diagnosisSettingsItem, dynamicIpSettingsItem } from '@/lib/settings/storage';
+import { originsNeeded, readHostPermissionSettings } from '@/lib/permissions/host-permission';
+import { diagnosisSettingsItem } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 
@@ -52,18 +51,7 @@ function useDiagnosisState(permissions: DiagnosisPermissionsApi) {
  * every site back must not cut the extension off from the service.
  */
 async function originsStillNeeded(): Promise<string[]> {
-  const [connection, dynamicIp] = await Promise.all([
-    connectionItem.getValue(),
-    dynamicIpSettingsItem.getValue(),
-  ]);
-  const origins = new Set<string>(dynamicIp.enabled ? lookupPermissionOrigins(dynamicIp.lookupUrls) : []);
-  try {
-    const service = hostPermissionFor(connection.baseUrl);
-    if (service !== null) origins.add(service);
-  } catch {
-    // An unusable base URL: Setup reports it.
-  }
-  return [...origins];
+  return originsNeeded(await readHostPermissionSettings());
 }
 
 /**

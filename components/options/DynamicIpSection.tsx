@@ -1,14 +1,16 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
+import { capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
-import { registerNowResponseSchema } from '@/lib/messaging/protocol';
+import { worker } from '@/lib/messaging/worker-client';
 import {
   checkDynamicIpDraft,
   type DynamicIpDraft,
   draftFromSettings,
   lookupPermissionOrigins,
 } from '@/lib/network/settings-form';
+import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
 import {
   connectionItem,
   contextMenuSettingsItem,
@@ -104,9 +106,7 @@ export function DynamicIpSection() {
   };
 
   const registerNow = async () => {
-    const answer = registerNowResponseSchema.parse(
-      await browser.runtime.sendMessage({ type: 'register-now' }),
-    );
+    const answer = await worker.registerNow();
     if (!answer.ok) throw new ApiError('service', answer.message);
     return answer.message;
   };
@@ -116,7 +116,9 @@ export function DynamicIpSection() {
       t('dynamicIp.saving'),
       async () => {
         const checked = await checkAndAsk();
-        await dynamicIpSettingsItem.setValue(checked);
+        await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, () =>
+          dynamicIpSettingsItem.setValue(checked),
+        );
         setEdited(false);
         // Turned on: register at once rather than after the first interval.
         return checked.enabled
@@ -131,7 +133,9 @@ export function DynamicIpSection() {
       t('dynamicIp.registering'),
       async () => {
         const checked = await checkAndAsk();
-        await dynamicIpSettingsItem.setValue(checked);
+        await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, () =>
+          dynamicIpSettingsItem.setValue(checked),
+        );
         setEdited(false);
         return registerNow();
       },
@@ -182,7 +186,7 @@ export function DynamicIpSection() {
               onInput={(event) => update({ label: event.currentTarget.value })}
             />
           </div>
-          {connection.form === 'A' ? (
+          {capabilitiesOf(connection.form).profileSelection ? (
             <div class="field">
               <label for={ids.profile}>{t('dynamicIp.profile')}</label>
               {profiles.length > 0 ? (

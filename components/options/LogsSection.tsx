@@ -1,12 +1,13 @@
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
-import { browser } from 'wxt/browser';
 import { listName } from '@/lib/api/attempts';
 import { ApiError } from '@/lib/api/errors';
+import { capabilitiesOf } from '@/lib/api/forms';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { isValidDomain, registrableDomain } from '@/lib/filtering/domain';
 import { t } from '@/lib/i18n';
 import { summariseDay } from '@/lib/logs/stats';
-import { changeOutcomeSchema, type ListChange } from '@/lib/messaging/protocol';
+import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import { WorkerUnanswered, worker } from '@/lib/messaging/worker-client';
 import { chosenProfileItem, deletedLogDaysItem } from '@/lib/settings/storage';
 import { useConfirm } from '../ConfirmDialog';
 import { DayStatsView } from '../logs/DayStatsView';
@@ -43,18 +44,18 @@ async function rememberDeleted(date: string): Promise<void> {
 
 /** Sends a one-click change to the worker's outbox, which delivers (or queues) it. */
 async function submitChange(change: ListChange): Promise<string> {
-  let answer: unknown;
+  let outcome: ChangeOutcome;
   try {
-    answer = await browser.runtime.sendMessage({ type: 'submit-change', change });
-  } catch {
-    throw new ApiError('unexpected', t('logsSection.workerNoAnswer'));
+    outcome = await worker.submitChange(change);
+  } catch (error) {
+    const notUnderstood = error instanceof WorkerUnanswered && error.reason === 'not-understood';
+    throw new ApiError(
+      'unexpected',
+      t(notUnderstood ? 'logsSection.workerNotUnderstood' : 'logsSection.workerNoAnswer'),
+    );
   }
-  const outcome = changeOutcomeSchema.safeParse(answer);
-  if (!outcome.success) {
-    throw new ApiError('unexpected', t('logsSection.workerNotUnderstood'));
-  }
-  if (outcome.data.state === 'failed') throw new ApiError('service', outcome.data.message);
-  return outcome.data.message;
+  if (outcome.state === 'failed') throw new ApiError('service', outcome.message);
+  return outcome.message;
 }
 
 function LogsPanel({ client }: { client: DnsFilterApi }) {
@@ -172,9 +173,10 @@ function StatsWithActions({
   date: string;
   summary: ReturnType<typeof summariseDay>;
 }) {
-  const formB = client.form === 'B';
+  // Without profile selection the lists are the whole account's: there is no profile to pick.
+  const wholeAccount = !capabilitiesOf(client.form).profileSelection;
   const profiles = useRemoteData(
-    (signal) => (formB ? Promise.resolve([] as string[]) : client.listProfiles({ signal })),
+    (signal) => (wholeAccount ? Promise.resolve([] as string[]) : client.listProfiles({ signal })),
     [client],
   );
   const [profile, setProfile] = useState<string | null>(null);
@@ -184,11 +186,12 @@ function StatsWithActions({
   const exactId = useId();
 
   useEffect(() => {
-    if (!formB) void chosenProfileItem.getValue().then((value) => setProfile((current) => current ?? value));
-  }, [formB]);
+    if (!wholeAccount)
+      void chosenProfileItem.getValue().then((value) => setProfile((current) => current ?? value));
+  }, [wholeAccount]);
 
   const profileList = profiles.data.data ?? [];
-  const target = formB
+  const target = wholeAccount
     ? undefined
     : profile !== null && profileList.includes(profile)
       ? profile
@@ -211,13 +214,13 @@ function StatsWithActions({
         );
       },
     }),
-    [exactNames, change.busy, change.run, formB, target],
+    [exactNames, change.busy, change.run, wholeAccount, target],
   );
 
   return (
     <>
       <div class="filters">
-        {formB ? (
+        {wholeAccount ? (
           <p class="hint">{t('logsSection.formBNote')}</p>
         ) : (
           <div>

@@ -46,7 +46,8 @@ function useCurrentIp(
 }
 
 export function NetworksSection() {
-  const { client, form, profile, profiles, lookupPublicIp, lookUpPublicIpAtOnce } = useAccount();
+  const { client, capabilities, profile, profiles, lookupPublicIp, lookUpPublicIpAtOnce } = useAccount();
+  const { profileSelection } = capabilities;
   const networks = useRemoteData((signal) => client.listNetworks({ signal }), [client]);
   const { current: currentIp, find: findCurrentIp } = useCurrentIp(
     lookupPublicIp,
@@ -69,8 +70,8 @@ export function NetworksSection() {
   const newNetworkProfile = profiles.includes(targetProfile) ? targetProfile : 'default';
   const thisIp = currentIp.state === 'found' ? currentIp.ip : null;
   const rows = useMemo(() => networkRows(networks.data.data ?? [], thisIp), [networks.data.data, thisIp]);
-  // Form A lists one address under several profiles; the profile then tells the rows apart.
-  const showProfileInName = form === 'A' && profiles.length > 1;
+  // Per profile, one address can be listed under several profiles; the profile then tells the rows apart.
+  const showProfileInName = profileSelection && profiles.length > 1;
 
   const add = async () => {
     const done = await run(
@@ -87,7 +88,7 @@ export function NetworksSection() {
         const entry = {
           ip: checkedIp.value,
           ...(checkedLabel !== undefined ? { label: checkedLabel } : {}),
-          ...(form === 'A' ? { profile: newNetworkProfile } : {}),
+          ...(profileSelection ? { profile: newNetworkProfile } : {}),
         };
         await client.addNetwork(entry);
         return entry;
@@ -113,7 +114,7 @@ export function NetworksSection() {
       title: t('networks.confirmTitle', { ip: entry.ip }),
       message: (
         <p>
-          {entry.profile && form === 'A'
+          {entry.profile && profileSelection
             ? t('networks.confirmTextProfile', { ip: entry.ip, profile: entry.profile })
             : t('networks.confirmText', { ip: entry.ip })}
         </p>
@@ -124,7 +125,7 @@ export function NetworksSection() {
     const done = await run(
       t('networks.removing', { ip: entry.ip }),
       async () => {
-        await client.deleteNetwork(form === 'A' ? entry : { ip: entry.ip });
+        await client.deleteNetwork(profileSelection ? entry : { ip: entry.ip });
         return true;
       },
       () => t('networks.removed', { ip: entry.ip }),
@@ -211,7 +212,7 @@ export function NetworksSection() {
           </tbody>
         </table>
       )}
-      {form === 'A' && rows.length > 0 ? <p class="hint">{t('networks.noLabels')}</p> : null}
+      {!capabilities.networkLabels && rows.length > 0 ? <p class="hint">{t('networks.noLabels')}</p> : null}
       <h3>{t('networks.addHeading')}</h3>
       <form
         onSubmit={(event) => {
@@ -252,7 +253,7 @@ export function NetworksSection() {
             {t('networks.newLabelHint')}
           </p>
         </div>
-        {form === 'A' ? (
+        {profileSelection ? (
           <div class="field">
             <label for={profileId}>{t('networks.newProfile')}</label>
             <select

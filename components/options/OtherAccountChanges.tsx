@@ -2,8 +2,7 @@ import { useId } from 'preact/hooks';
 import { type AccountIdentity, NO_KEY, UNKNOWN_KEY } from '@/lib/account/identity';
 import { ApiError } from '@/lib/api/errors';
 import { t, tn } from '@/lib/i18n';
-import { askWorker } from '@/lib/messaging/ask-worker';
-import { otherAccountChangesResponseSchema } from '@/lib/messaging/protocol';
+import { WorkerUnanswered, worker } from '@/lib/messaging/worker-client';
 import { changesForOtherAccounts, describeChange, type OtherAccountChanges } from '@/lib/outbox';
 import { outboxItem } from '@/lib/settings/storage';
 import { useConfirm } from '../ConfirmDialog';
@@ -21,17 +20,17 @@ export function accountText(account: AccountIdentity): string {
 }
 
 async function decide(action: 'keep' | 'discard', group: OtherAccountChanges): Promise<number> {
-  const answer = await askWorker(
-    {
-      type: 'other-account-changes',
+  try {
+    const answer = await worker.otherAccountChanges(
       action,
-      account: group.account.id,
-      ids: group.entries.map((entry) => entry.id),
-    },
-    otherAccountChangesResponseSchema,
-  );
-  if (answer === null) throw new ApiError('unexpected', t('otherAccounts.noAnswer'));
-  return answer.count;
+      group.account.id,
+      group.entries.map((entry) => entry.id),
+    );
+    return answer.count;
+  } catch (error) {
+    if (error instanceof WorkerUnanswered) throw new ApiError('unexpected', t('otherAccounts.noAnswer'));
+    throw error;
+  }
 }
 
 /**

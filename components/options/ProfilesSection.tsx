@@ -21,7 +21,7 @@ interface ProfilesSectionProps {
 const PERMANENT_PROFILE = 'default';
 
 export function ProfilesSection({ profiles, chosen, refreshing, onChanged, onChoose }: ProfilesSectionProps) {
-  const { client, form } = useAccount();
+  const { client, capabilities } = useAccount();
   const { status, run, busy } = useRemoteAction();
   const { confirm, dialog } = useConfirm();
   const [name, setName] = useState('');
@@ -75,14 +75,14 @@ export function ProfilesSection({ profiles, chosen, refreshing, onChanged, onCho
       <h2 id={headingId}>{t('profiles.heading')}</h2>
       <p class="hint">
         {t('profiles.about')}
-        {form === 'B' ? ` ${t('profiles.aboutFormB')}` : ''}
+        {capabilities.profileSelection ? '' : ` ${t('profiles.aboutFormB')}`}
       </p>
       <ul class="plain-list" aria-label={t('profiles.listName')} aria-busy={refreshing}>
         {profiles.map((profile) => (
           <li key={profile} class="row">
             <span class="row-text">
               {profile}
-              {form === 'A' && profile === chosen ? (
+              {capabilities.profileSelection && profile === chosen ? (
                 <span class="badge"> {t('profiles.shownBelow')}</span>
               ) : null}
             </span>

@@ -3,8 +3,8 @@ import { useAccount } from './account-context';
 
 /** Which profile a section acts on; in Form B, that it acts on the whole account and why. */
 export function ScopeNote() {
-  const { form, profile } = useAccount();
-  if (form === 'B') {
+  const { capabilities, profile } = useAccount();
+  if (!capabilities.profileSelection) {
     return (
       <p class="scope-note">
         {tParts('options.scope.wholeAccount', {

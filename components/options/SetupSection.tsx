@@ -4,8 +4,14 @@ import { createApiClient, validateBaseUrl } from '@/lib/api';
 import { ApiError } from '@/lib/api/errors';
 import type { ApiForm } from '@/lib/api/types';
 import { t, tn } from '@/lib/i18n';
-import { hostPermissionFor } from '@/lib/settings/host-permission';
-import { apiKeyItem, apiTimeoutForTestsItem, connectionItem, DEFAULT_BASE_URL } from '@/lib/settings/storage';
+import { hostPermissionFor } from '@/lib/permissions/host-permission';
+import {
+  apiKeyItem,
+  apiTimeoutForTestsItem,
+  connectionItem,
+  DEFAULT_BASE_URL,
+  readsApiTimeoutForTests,
+} from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 
@@ -87,7 +93,9 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
       t('setup.testing'),
       async () => {
         const checked = checkedDraft();
-        const timeoutMs = (await apiTimeoutForTestsItem.getValue()) ?? undefined;
+        const timeoutMs = readsApiTimeoutForTests
+          ? ((await apiTimeoutForTestsItem.getValue()) ?? undefined)
+          : undefined;
         const client = createApiClient({ ...checked, timeoutMs });
         return client.listProfiles();
       },

@@ -1,9 +1,9 @@
 import { useEffect, useId, useState } from 'preact/hooks';
-import { FORM_CAPABILITIES } from '@/lib/api/client';
 import { ApiError } from '@/lib/api/errors';
+import { capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
+import { followStored } from '@/lib/settings/follow';
 import { addedTldsItem } from '@/lib/settings/storage';
-import { followStored } from '@/lib/settings/validated-item';
 import { validateTld } from '@/lib/validation';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
@@ -48,7 +48,7 @@ export function TldSection() {
     if (done !== undefined) setTld('');
   };
 
-  if (!FORM_CAPABILITIES[form].tldBlocking) {
+  if (!capabilitiesOf(form).tldBlocking) {
     return (
       <section aria-labelledby={headingId}>
         <h2 id={headingId}>{t('tld.heading')}</h2>

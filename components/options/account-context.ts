@@ -1,6 +1,13 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { ApiForm, DnsFilterApi, DomainListKind } from '@/lib/api/types';
+import {
+  type ApiForm,
+  capabilitiesOf,
+  DEFAULT_PROFILE,
+  type FormDescription,
+  profileFor,
+} from '@/lib/api/forms';
+import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
 import { scopeKey } from '@/lib/settings/storage';
 
@@ -34,6 +41,8 @@ export interface AccountServices {
 
 export interface AccountScope extends AccountServices {
   form: ApiForm;
+  /** What the form can do (lib/api/forms.ts): sections offer only what works. */
+  capabilities: FormDescription['capabilities'];
   /** The chosen profile in Form A; undefined in Form B (whole account). */
   profile: string | undefined;
   /** Key of per-scope data kept in this browser. */
@@ -56,15 +65,22 @@ export function accountScope(
   profiles: readonly string[],
 ): AccountScope {
   const form = services.client.form;
-  const effective = form === 'A' ? profile : undefined;
-  return { ...services, form, profile: effective, scope: scopeKey(form, effective), profiles };
+  const effective = profileFor(form, profile);
+  return {
+    ...services,
+    form,
+    capabilities: capabilitiesOf(form),
+    profile: effective,
+    scope: scopeKey(form, effective),
+    profiles,
+  };
 }
 
 /** "profile work" or "the whole account", for status texts. */
 export function scopePhrase(form: ApiForm, profile: string | undefined): string {
-  return form === 'B'
-    ? t('common.wholeAccount')
-    : t('common.profileNamed', { profile: profile ?? 'default' });
+  return capabilitiesOf(form).profileSelection
+    ? t('common.profileNamed', { profile: profile ?? DEFAULT_PROFILE })
+    : t('common.wholeAccount');
 }
 
 /** decisions.md: say after a change that it takes time, never promise an immediate effect. */

@@ -2,9 +2,17 @@ import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { listName } from '@/lib/api/attempts';
 import { t, tn, tParts } from '@/lib/i18n';
 import type { ListChange } from '@/lib/messaging/protocol';
-import { type PageDiagnosis, PageDiagnosisPanel, pageKnowledge, usePageDiagnosis } from './FailedHostsList';
-import type { PopupController, PopupState, ReadyState } from './popup-controller';
-import { derivePopupView, type PopupView } from './popup-view';
+import type { PopupController } from '@/lib/popup/controller';
+import type { PopupState, ReadyState } from '@/lib/popup/state';
+import { pageKnowledge } from '@/lib/popup/verdict-inputs';
+import {
+  derivePopupView,
+  mentionsPropagation,
+  notReadyText,
+  type PopupView,
+  profileChoices,
+} from '@/lib/popup/view';
+import { PageDiagnosisPanel, usePageDiagnosis } from './PageDiagnosisPanel';
 import { RegistrationWarning } from './RegistrationWarning';
 
 export interface PopupAppProps {
@@ -26,35 +34,10 @@ function useControllerState(controller: PopupController): PopupState {
 
 export function PopupApp({ controller, openOptions, mark, now = Date.now }: PopupAppProps) {
   const state = useControllerState(controller);
-  const host = state.phase === 'ready' ? state.host : null;
-  const diagnosis = usePageDiagnosis(host);
-  const view = useMemo(
-    () => (state.phase === 'ready' ? derivePopupView(state, now(), pageKnowledge(diagnosis, host)) : null),
-    [state, now, diagnosis, host],
-  );
-
-  const marked = useRef({ verdict: false, fresh: false });
-  useLayoutEffect(() => {
-    if (view?.verdict && !marked.current.verdict) {
-      marked.current.verdict = true;
-      mark('verdict');
-    }
-    if (view?.fresh && !marked.current.fresh) {
-      marked.current.fresh = true;
-      mark('verdict-fresh');
-    }
-  }, [view, mark]);
-
   return (
     <main class="popup">
-      {state.phase === 'ready' && view ? (
-        <Ready
-          state={state}
-          view={view}
-          controller={controller}
-          openOptions={openOptions}
-          diagnosis={diagnosis}
-        />
+      {state.phase === 'ready' ? (
+        <Ready state={state} controller={controller} openOptions={openOptions} mark={mark} now={now} />
       ) : (
         <NotReady state={state} openOptions={openOptions} />
       )}
@@ -65,19 +48,11 @@ export function PopupApp({ controller, openOptions, mark, now = Date.now }: Popu
   );
 }
 
-function NotReady({ state, openOptions }: { state: PopupState; openOptions(): void }) {
-  let text = '';
-  if (state.phase === 'nothing-to-filter') {
-    text = state.unreadable ? t('popup.nothingUnreadable') : t('popup.nothingNoDomain');
-  } else if (state.phase === 'failed') {
-    text = t('popup.couldNotStart', { reason: state.message });
-  } else if (state.phase === 'no-key') {
-    text = t('popup.noKey');
-  }
+function NotReady({ state, openOptions }: { state: Exclude<PopupState, ReadyState>; openOptions(): void }) {
   return (
     <>
       <p role="status" aria-label={t('popup.verdictRegion')} class="verdict">
-        {text}
+        {notReadyText(state)}
       </p>
       {state.phase === 'no-key' && (
         <button type="button" class="primary" onClick={openOptions}>
@@ -88,15 +63,35 @@ function NotReady({ state, openOptions }: { state: PopupState; openOptions(): vo
   );
 }
 
-interface ReadyProps {
-  state: ReadyState;
-  view: PopupView;
-  controller: PopupController;
-  openOptions(): void;
-  diagnosis: PageDiagnosis;
+/** Marks the first verdict and the first fresh one, once each (`mark`). */
+function useVerdictMarks(view: PopupView, mark: PopupAppProps['mark']) {
+  const marked = useRef({ verdict: false, fresh: false });
+  useLayoutEffect(() => {
+    if (view.verdict && !marked.current.verdict) {
+      marked.current.verdict = true;
+      mark('verdict');
+    }
+    if (view.fresh && !marked.current.fresh) {
+      marked.current.fresh = true;
+      mark('verdict-fresh');
+    }
+  }, [view, mark]);
 }
 
-function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) {
+interface ReadyProps extends Pick<PopupAppProps, 'openOptions' | 'mark'> {
+  state: ReadyState;
+  controller: PopupController;
+  now: () => number;
+}
+
+function Ready({ state, controller, openOptions, mark, now }: ReadyProps) {
+  // Page diagnosis is read once the page is known, so it never delays the verdict.
+  const diagnosis = usePageDiagnosis(state);
+  const view = useMemo(
+    () => derivePopupView(state, now(), pageKnowledge(diagnosis, state.host)),
+    [state, now, diagnosis],
+  );
+  useVerdictMarks(view, mark);
   const busy = state.change.state === 'running';
   const verdictClass = view.verdict === null ? 'unknown' : view.verdict.kind;
   const act = (op: ListChange['op'], list: ListChange['list']) => {
@@ -231,9 +226,7 @@ function Ready({ state, view, controller, openOptions, diagnosis }: ReadyProps) 
 }
 
 function ProfilePicker({ state, onChoose }: { state: ReadyState; onChoose(profile: string): void }) {
-  const chosen = state.profile ?? 'default';
-  const profiles = state.profiles?.value ?? [];
-  const options = profiles.includes(chosen) ? profiles : [chosen, ...profiles];
+  const { chosen, options } = profileChoices(state);
   return (
     <p class="scope">
       <label>
@@ -251,9 +244,4 @@ function ProfilePicker({ state, onChoose }: { state: ReadyState; onChoose(profil
       </label>
     </p>
   );
-}
-
-/** The worker's outcome may carry the 30-to-45-minutes reminder already: it is not said twice. */
-function mentionsPropagation(message: string): boolean {
-  return /30\D+45/.test(message);
 }

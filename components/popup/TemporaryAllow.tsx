@@ -7,14 +7,13 @@ import {
   timeLeftText,
 } from '@/lib/diagnosis/temporary-allow';
 import { t } from '@/lib/i18n';
-import { askWorker } from '@/lib/messaging/ask-worker';
+import type { ChangeOutcome, TemporaryAllowResponse } from '@/lib/messaging/protocol';
 import {
-  type ChangeOutcome,
-  changeOutcomeSchema,
-  type Request,
-  type TemporaryAllowResponse,
-  temporaryAllowResponseSchema,
-} from '@/lib/messaging/protocol';
+  askWorkerToAllow,
+  keepAllowedRequest,
+  type AllowRequest as Request,
+  temporaryAllowRequest,
+} from '@/lib/popup/worker-requests';
 import { type TemporaryAllow as TemporaryAllowEntry, temporaryAllowsItem } from '@/lib/settings/storage';
 import { useStoredValue } from '../useStoredValue';
 
@@ -28,17 +27,6 @@ const FIELDSET_RESET = {
   alignItems: 'center',
 } as const;
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
-
-/** The outcome shown when the worker gave no answer a page could read: nothing was changed. */
-export function workerDidNotAnswer(): ChangeOutcome {
-  return { state: 'failed', message: t('popup.workerNoAnswer') };
-}
-
-/** Sends a request to the worker and reads its answer; never rejects. */
-export async function askWorkerToAllow(request: Request): Promise<TemporaryAllowResponse> {
-  const schema = request.type === 'temporary-allow' ? temporaryAllowResponseSchema : changeOutcomeSchema;
-  return (await askWorker(request, schema)) ?? workerDidNotAnswer();
-}
 
 /** The running temporary allows, following the worker's changes. */
 export function useTemporaryAllows(): readonly TemporaryAllowEntry[] {
@@ -95,25 +83,8 @@ export function TemporaryAllow({
     setOutcome(await ask(request));
     setBusy(false);
   };
-  const allow = (durationMs: number) =>
-    send({
-      type: 'temporary-allow',
-      domain,
-      ...(profile === undefined ? {} : { profile }),
-      durationMs,
-      before: membership ?? 'none',
-    });
-  const keep = () =>
-    send({
-      type: 'submit-change',
-      change: {
-        op: 'add',
-        list: 'whitelist',
-        domain,
-        ...(profile === undefined ? {} : { profile }),
-        source: 'popup',
-      },
-    });
+  const allow = (durationMs: number) => send(temporaryAllowRequest(domain, profile, durationMs, membership));
+  const keep = () => send(keepAllowedRequest(domain, profile));
 
   const status = (
     <p

@@ -2,20 +2,13 @@
  * What the worker does for each browser event. `index.ts` registers these at the top level.
  */
 import { browser } from 'wxt/browser';
+import { capabilitiesOf } from '@/lib/api/forms';
 import { notify } from '@/lib/badge';
 import { TEMPORARY_ALLOW_ALARM } from '@/lib/diagnosis/temporary-allow';
-import { registrableDomain } from '@/lib/filtering/domain';
 import { t } from '@/lib/i18n';
 import { domainForUrl, parseMenuItemId } from '@/lib/menus';
-import {
-  isOwnExtensionPage,
-  type ListChange,
-  type MessageSenderInfo,
-  type RegisterNowResponse,
-  type RegistrableDomainsResponse,
-  type RetryOutboxResponse,
-  requestSchema,
-} from '@/lib/messaging/protocol';
+import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
+import type { ListChange } from '@/lib/messaging/protocol';
 import { REGISTRATION_ALARM, REGISTRATION_RETRY_ALARM } from '@/lib/network';
 import { OUTBOX_ALARM } from '@/lib/outbox';
 import {
@@ -67,51 +60,11 @@ export async function onAlarm(alarm: { name: string }): Promise<void> {
   else if (alarm.name === TEMPORARY_ALLOW_ALARM) await expireTemporaryAllowsNow();
 }
 
-/**
- * Answers messages from the extension's own pages only; anything else, or anything that does not
- * match the protocol, gets no answer at all.
- */
-export function onMessage(message: unknown, sender: MessageSenderInfo): Promise<unknown> | undefined {
-  if (!isOwnExtensionPage(sender, browser.runtime.id, browser.runtime.getURL('/'))) return undefined;
-  const parsed = requestSchema.safeParse(message);
-  if (!parsed.success) return undefined;
-  const request = parsed.data;
-  switch (request.type) {
-    case 'submit-change':
-      return submit(request.change);
-    case 'register-now':
-      return registerNow();
-    case 'retry-outbox':
-      return retryOutbox();
-    case 'temporary-allow': {
-      const { type: _type, ...allow } = request;
-      return temporaryAllow(allow);
-    }
-    case 'other-account-changes':
-      return otherAccountChanges(request.action, request.account, request.ids);
-    case 'registrable-domains': {
-      const answer: RegistrableDomainsResponse = { domains: request.hosts.map(registrableDomain) };
-      return Promise.resolve(answer);
-    }
-    default:
-      return undefined;
-  }
-}
-
-async function registerNow(): Promise<RegisterNowResponse> {
-  const outcome = await register('user');
-  if (!outcome) return { ok: false, message: t('worker.registrationRunning') };
-  return {
-    ok: outcome.ok,
-    ...(outcome.ip === undefined ? {} : { ip: outcome.ip }),
-    message: outcome.message,
-  };
-}
-
-async function retryOutbox(): Promise<RetryOutboxResponse> {
-  const report = await deliverOutbox(true);
-  return { pending: report.remaining.length };
-}
+/** Requests from the extension's own pages (lib/messaging/handlers.ts checks who asks and what). */
+export const onMessage = createMessageListener(
+  createRequestHandlers({ submit, register, deliverOutbox, temporaryAllow, otherAccountChanges }),
+  browser.runtime,
+);
 
 /** Builds the change a menu click or a shortcut asks for; null when the page has no domain. */
 async function changeFor(
@@ -131,7 +84,7 @@ async function changeFor(
     return null;
   }
   const { form } = await connectionItem.getValue();
-  if (form === 'B') return { op: 'add', list, domain, source };
+  if (!capabilitiesOf(form).profileSelection) return { op: 'add', list, domain, source };
   return { op: 'add', list, domain, profile: profile ?? (await chosenProfileItem.getValue()), source };
 }
 

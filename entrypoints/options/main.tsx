@@ -2,7 +2,7 @@ import { render } from 'preact';
 import { OptionsApp } from '@/components/options/OptionsApp';
 import { messageLocale, t } from '@/lib/i18n';
 import { themeItem } from '@/lib/settings/storage';
-import { followStoredTheme } from '@/lib/settings/theme';
+import { followStoredTheme } from '@/lib/theme/theme';
 import './style.css';
 
 // index.html holds the English title and lang; the page follows the catalogue in use.

@@ -1,36 +1,21 @@
 import { render } from 'preact';
 import { browser } from 'wxt/browser';
 import { PopupApp } from '@/components/popup/PopupApp';
-import { createPopupController } from '@/components/popup/popup-controller';
-import { readTabAddress, takeEarlyTab } from '@/components/popup/read-tab';
-import { askWorkerForDomains } from '@/components/popup/registrable';
-import * as remote from '@/components/popup/remote';
-import { workerDidNotAnswer } from '@/components/popup/TemporaryAllow';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { messageLocale } from '@/lib/i18n';
-import { askWorker } from '@/lib/messaging/ask-worker';
-import {
-  type ChangeOutcome,
-  changeOutcomeSchema,
-  type ListChange,
-  retryOutboxResponseSchema,
-} from '@/lib/messaging/protocol';
-import { pageLocalStorage } from '@/lib/settings/first-paint';
+import { createPopupController } from '@/lib/popup/controller';
+import { readTabAddress, takeEarlyTab } from '@/lib/popup/read-tab';
+import { askWorkerForDomains } from '@/lib/popup/registrable';
+import * as remote from '@/lib/popup/remote';
+import { retryOutbox, submitChange } from '@/lib/popup/worker-requests';
 import { themeItem } from '@/lib/settings/storage';
-import { followStoredTheme, whenIdle } from '@/lib/settings/theme';
-import { rememberEarlyReads } from '@/lib/settings/validated-item';
+import { rememberEarlyReads } from '@/lib/settings/stored-reads';
+import { pageLocalStorage } from '@/lib/theme/first-paint';
+import { followStoredTheme, whenIdle } from '@/lib/theme/theme';
 import './style.css';
 
 /** The first script's reading of the tab (popup-start.ts), or one started now. */
 const readTab = () => takeEarlyTab() ?? readTabAddress(browser.tabs, location.search);
-
-async function submitChange(change: ListChange): Promise<ChangeOutcome> {
-  return (await askWorker({ type: 'submit-change', change }, changeOutcomeSchema)) ?? workerDidNotAnswer();
-}
-
-async function retryOutbox(): Promise<number | null> {
-  return (await askWorker({ type: 'retry-outbox' }, retryOutboxResponseSchema))?.pending ?? null;
-}
 
 const controller = createPopupController({
   readTab,

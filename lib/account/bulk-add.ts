@@ -50,7 +50,12 @@ export interface BulkAddSummary {
 /** Failures after which every following call would fail the same way. */
 function stopsTheRun(error: unknown): error is ApiError {
   return (
-    isApiError(error) && (error.kind === 'bad-key' || error.kind === 'network' || error.kind === 'aborted')
+    isApiError(error) &&
+    // 'server': the service is busy or failing; more calls now would only add to its load.
+    (error.kind === 'bad-key' ||
+      error.kind === 'network' ||
+      error.kind === 'server' ||
+      error.kind === 'aborted')
   );
 }
 

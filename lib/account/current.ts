@@ -2,8 +2,9 @@
  * The account configured now: its identity and its client, made from one reading of the
  * settings, so work is never checked against one key and then sent with another.
  */
+
+import { type ClientSettings, createConfiguredClient, readClientSettings } from '@/lib/api/configured-client';
 import type { DnsFilterApi } from '@/lib/api/types';
-import { type ClientSettings, createConfiguredClient, readClientSettings } from '@/lib/settings/api-client';
 import { type AccountIdentity, accountIdentity } from './identity';
 
 export interface CurrentAccount {

@@ -1,9 +1,10 @@
 /**
- * What each method attempts, in words that complete "Could not …" (api.couldNot). Shared by the
- * input checks and the adapters so a refusal and a service failure read the same way.
+ * What each client method attempts, in words that complete "Could not …" (api.couldNot). Shared
+ * by the input checks and the calls so a refusal and a service failure read the same way. Keyed
+ * by the methods of `DnsFilterApi`: a method without wording does not compile.
  */
 import { t } from '@/lib/i18n';
-import type { DomainListKind } from './types';
+import type { ApiMethod, DomainListKind } from './types';
 
 /** The list's name inside a sentence ("the whitelist"). */
 export const listName = (list: DomainListKind) =>
@@ -24,6 +25,7 @@ export const attempts = {
     profile === undefined
       ? t('attempts.listDomains', { list: listName(list) })
       : t('attempts.listDomainsOf', { list: listName(list), profile }),
+  listDomainsByProfile: (list: DomainListKind) => t('attempts.listDomains', { list: listName(list) }),
   addDomain: (list: DomainListKind, domain: string, profile?: string) =>
     profile === undefined
       ? t('attempts.addDomain', { domain, list: listName(list) })
@@ -49,4 +51,7 @@ export const attempts = {
   getStats: (date: string) => t('attempts.getStats', { date }),
   getDump: (date: string) => t('attempts.getDump', { date }),
   deleteLogDay: (date: string) => t('attempts.deleteLogDay', { date }),
-};
+} satisfies Record<ApiMethod, (...args: never[]) => string>;
+
+/** The client's methods at run time (test fakes wrap each one). */
+export const API_METHODS = Object.keys(attempts) as ApiMethod[];

@@ -13,6 +13,8 @@ export type ApiErrorKind =
   | 'timeout'
   /** An answer that is not the expected JSON (HTML page, malformed JSON, wrong shape); names the HTTP code. */
   | 'unexpected'
+  /** The service answered 5xx or 429: busy or failing for now, whatever the body says; retried. */
+  | 'server'
   /** An answer larger than the client accepts. */
   | 'too-large'
   /** The user's input was refused before any call was made. */
@@ -29,6 +31,8 @@ export interface ApiErrorDetails {
   httpStatus?: number;
   /** Which input field was refused (kind 'invalid-input'). */
   field?: string;
+  /** Kind 'server': how long the service asked to wait (Retry-After), in milliseconds. */
+  retryAfterMs?: number;
 }
 
 export class ApiError extends Error {

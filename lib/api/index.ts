@@ -13,10 +13,9 @@ export {
 } from '@/lib/validation';
 export { attempts } from './attempts';
 export { CATEGORY_CATALOGUE, type CategoryInfo, describeCategory, mergeWithCatalogue } from './categories';
-export { API_PATHS, createApiClient, FORM_CAPABILITIES } from './client';
+export { createApiClient } from './client';
 export { ApiError, type ApiErrorDetails, type ApiErrorKind, isApiError } from './errors';
-export { createFormAApi, DEFAULT_PROFILE } from './form-a';
-export { ACCOUNT_SCOPE, createFormBApi } from './form-b';
+export { ACCOUNT_SCOPE, capabilitiesOf, DEFAULT_PROFILE, FORMS, type FormDescription } from './forms';
 export * from './schemas';
 export {
   type ApiCall,

@@ -6,6 +6,7 @@
 import type * as z from 'zod/mini';
 import { formatNumber, t } from '@/lib/i18n';
 import { ApiError, type ApiErrorDetails, type ApiErrorKind } from './errors';
+import { endpointOf } from './forms';
 import { failureBodySchema, failureReason } from './schemas';
 import type { ApiForm, DumpChunk } from './types';
 
@@ -18,6 +19,19 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
  */
 export const DEFAULT_MAX_JSON_BYTES = 10 * 1024 * 1024;
 
+/**
+ * Longest failure text kept from the service, in characters. Cut where the ApiError is built, so
+ * the outbox, the settled changes, notifications and every status region get the same short
+ * text: a real reason is one sentence; a 5 MB one would fill storage and bury the page.
+ */
+export const MAX_REASON_CHARS = 300;
+
+/**
+ * Longest wait a Retry-After header can ask for. The outbox's own backoff never waits longer
+ * than 30 minutes; a server asking for days is not trusted to hold back a user's change.
+ */
+export const MAX_RETRY_AFTER_MS = 30 * 60_000;
+
 export interface TransportConfig {
   /** Already validated origin (validateBaseUrl). */
   origin: string;
@@ -26,6 +40,8 @@ export interface TransportConfig {
   fetch: typeof fetch;
   timeoutMs: number;
   maxJsonBytes: number;
+  /** For Retry-After given as a date; default Date.now. */
+  now?: () => number;
 }
 
 export interface ApiCall {
@@ -54,6 +70,32 @@ const BAD_KEY_VERDICT =
 /** True when a failure text says the key was refused ("Invalid API key", "apikey missing"). */
 export function isBadKeyReason(reason: string): boolean {
   return BAD_KEY_SUBJECT.test(reason) && BAD_KEY_VERDICT.test(reason);
+}
+
+/** `text` cut to `max` characters, the last one an ellipsis; never splits a surrogate pair. */
+export function capText(text: string, max = MAX_REASON_CHARS): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, max - 1);
+  const last = cut.charCodeAt(cut.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+/**
+ * Retry-After (RFC 9110): delay-seconds or an HTTP date, in milliseconds from `now`, capped at
+ * MAX_RETRY_AFTER_MS. Undefined when absent or unreadable; a date in the past is 0.
+ */
+export function parseRetryAfter(header: string | null, now: number): number | undefined {
+  const value = header?.trim() ?? '';
+  if (value === '') return undefined;
+  let ms: number;
+  if (/^\d+$/.test(value)) ms = Number(value) * 1000;
+  // An HTTP date starts with the day's name ("Wed, 21 Oct 2015 07:28:00 GMT"); Date.parse alone
+  // would also read "-5" as a year.
+  else if (/^[a-z]{3},/i.test(value)) ms = Date.parse(value) - now;
+  else return undefined;
+  if (Number.isNaN(ms)) return undefined;
+  return Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS);
 }
 
 type StopReason = 'timeout' | 'aborted';
@@ -157,7 +199,7 @@ function formatBytes(bytes: number): string {
 }
 
 export function createTransport(config: TransportConfig): Transport {
-  const endpoint = config.form === 'A' ? `${config.origin}/api` : `${config.origin}/api/v1/`;
+  const endpoint = endpointOf(config.origin, config.form);
   const secrets = [
     ...new Set([
       config.key,
@@ -179,8 +221,13 @@ export function createTransport(config: TransportConfig): Transport {
     extra: ApiErrorDetails = {},
   ): ApiError {
     const details: ApiErrorDetails = { ...extra, attempted: scrub(attempted) };
-    if (extra.reason !== undefined) details.reason = scrub(extra.reason);
-    return new ApiError(kind, scrub(t('api.couldNot', { attempted, detail })), details);
+    // Scrubbed before the cut: a cut through the key would leave a part of it the scrub misses.
+    if (extra.reason !== undefined) details.reason = capText(scrub(extra.reason));
+    return new ApiError(
+      kind,
+      scrub(t('api.couldNot', { attempted, detail: capText(scrub(detail)) })),
+      details,
+    );
   }
 
   const unexpected = (attempted: string, httpStatus: number, what: string) =>
@@ -190,6 +237,74 @@ export function createTransport(config: TransportConfig): Transport {
     error('too-large', attempted, t('api.tooLarge', { size: formatBytes(config.maxJsonBytes) }), {
       httpStatus,
     });
+
+  /**
+   * Decides from the HTTP status alone, before the body is looked at. The whole rule (the lead
+   * copies it to docs/service-api.md):
+   *
+   * | HTTP status              | body                          | kind                      | outbox, registration |
+   * | ------------------------ | ----------------------------- | ------------------------- | -------------------- |
+   * | 3xx, or opaque redirect  | anything (never read)         | 'unexpected' ("redirect") | retried              |
+   * | 5xx, 429                 | anything (failure text shown) | 'server' (+ Retry-After)  | retried              |
+   * | other (1xx, 2xx, 4xx)    | failure, key named as refused | 'bad-key'                 | retried (key fixed)  |
+   * | other                    | failure body                  | 'service'                 | final                |
+   * | other                    | success JSON of the shape     | (answer)                  | done                 |
+   * | other                    | HTML, not JSON, wrong shape   | 'unexpected'              | retried              |
+   * | other                    | larger than maxJsonBytes      | 'too-large'               | final                |
+   * | no answer                | -                             | 'network' / 'timeout'     | retried              |
+   *
+   * Redirects are refused (`redirect: 'manual'`): following one would carry the key in its query
+   * string to wherever the redirect points, `http://` or another host. Browsers hide the target
+   * and the code of a refused redirect (an opaque-redirect answer with status 0); other fetch
+   * implementations give the 3xx itself. A 5xx or 429 is the service busy or failing for now,
+   * whatever its body says, so a queued change is never dropped for it; its failure text, when it
+   * sends one, is still shown.
+   */
+  async function refuseByStatus(response: Response, guard: CallGuard, attempted: string): Promise<void> {
+    const status = response.status;
+    if (response.type === 'opaqueredirect' || (status >= 300 && status < 400)) {
+      response.body?.cancel().catch(noop);
+      throw status === 0
+        ? error('unexpected', attempted, t('api.redirectHidden'))
+        : unexpected(attempted, status, t('api.redirect'));
+    }
+    if (status < 500 && status !== 429) return;
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), (config.now ?? Date.now)());
+    const reason = await failureTextOf(response, guard, attempted);
+    const busy =
+      retryAfterMs === undefined
+        ? t('api.server', { status })
+        : t('api.serverRetryAfter', { status, duration: formatDuration(retryAfterMs) });
+    throw error('server', attempted, reason === null ? busy : `${busy} ${reason}`, {
+      httpStatus: status,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      ...(reason === null ? {} : { reason }),
+    });
+  }
+
+  /** The failure text of a 5xx/429 body, if it is a failure body; null for anything else. */
+  async function failureTextOf(
+    response: Response,
+    guard: CallGuard,
+    attempted: string,
+  ): Promise<string | null> {
+    const contentType = response.headers.get('content-type')?.toLowerCase() ?? '';
+    if (!contentType.includes('json')) {
+      response.body?.cancel().catch(noop);
+      return null;
+    }
+    try {
+      const body: unknown = JSON.parse(
+        new TextDecoder().decode(await readCapped(response, guard, attempted)),
+      );
+      const failure = failureBodySchema.safeParse(body);
+      return failure.success ? failureReason(failure.data) : null;
+    } catch (thrown) {
+      // Cancelled or out of time: that is the outcome. Anything else about the body: no text.
+      if (guard.stopReason !== null) throw thrown;
+      return null;
+    }
+  }
 
   function fromThrown(thrown: unknown, guard: CallGuard, attempted: string): ApiError {
     if (thrown instanceof ApiError) return thrown;
@@ -222,6 +337,8 @@ export function createTransport(config: TransportConfig): Transport {
         // The key is the only credential; cookies of the provider's dashboard must not ride along.
         credentials: 'omit',
         cache: 'no-store',
+        // A redirect is answered, not followed: it would carry the key elsewhere (refuseByStatus).
+        redirect: 'manual',
       }),
     );
     // Once the caller has given up, a late response must not keep its connection open.
@@ -307,6 +424,7 @@ export function createTransport(config: TransportConfig): Transport {
     const guard = new CallGuard(config.timeoutMs, request.signal, 'whole');
     try {
       const response = await send(request, guard, 'application/json');
+      await refuseByStatus(response, guard, request.attempted);
       const body = parseJson(
         await readCapped(response, guard, request.attempted),
         response.status,
@@ -335,6 +453,7 @@ export function createTransport(config: TransportConfig): Transport {
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     try {
       const response = await send(request, guard, 'text/plain, application/json');
+      await refuseByStatus(response, guard, request.attempted);
       const contentType = response.headers.get('content-type')?.toLowerCase() ?? '';
       if (contentType.includes('json')) {
         readFailure(await readCapped(response, guard, request.attempted), response.status, request.attempted);

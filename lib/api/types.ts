@@ -1,12 +1,16 @@
 /**
- * The form-neutral interface the UI and the worker use. Adapters for Form A (`/api`) and
- * Form B (`/api/v1/`) implement it; callers never see `domain_name` or `category_name`.
+ * The form-neutral interface the UI and the worker use: the one list of the client's methods.
+ * The adapter (adapter.ts) implements it for both forms; callers never see `domain_name` or
+ * `category_name`. Adding a method here asks for its wording (attempts.ts), its call
+ * (adapter.ts) and its behaviour in the test fake, and nothing else.
  *
  * Every method rejects only with `ApiError` (lib/api/errors.ts).
- * `profile` arguments are ignored in Form B, whose API has no profile selection
- * (decisions.md: "whole account").
+ * `profile` arguments are ignored in a form without profile selection (Form B: the whole
+ * account, see docs/service-api.md).
  */
-export type ApiForm = 'A' | 'B';
+import type { ApiForm } from './forms';
+
+export type { ApiForm } from './forms';
 
 export type DomainListKind = 'whitelist' | 'blocklist';
 
@@ -77,6 +81,9 @@ export interface DnsFilterApi {
   getDump(date: string, opts?: CallOptions): Promise<AsyncIterable<DumpChunk>>;
   deleteLogDay(date: string, opts?: CallOptions): Promise<void>;
 }
+
+/** The name of one client method (`'addDomain'` …). */
+export type ApiMethod = Exclude<keyof DnsFilterApi, 'form'>;
 
 export interface ApiClientConfig {
   /** Origin of the service, e.g. `https://my.cleanbrowsing.org` (https, or http on loopback only). */

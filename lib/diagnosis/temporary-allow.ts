@@ -13,6 +13,7 @@
  */
 import type { CurrentAccount } from '@/lib/account/current';
 import type { AccountId } from '@/lib/account/identity';
+import { DEFAULT_PROFILE, profileFor } from '@/lib/api/forms';
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { t, tn } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange, TemporaryAllowResponse } from '@/lib/messaging/protocol';
@@ -221,7 +222,7 @@ export async function startTemporaryAllow(
     return { state: 'failed', message: t('temporaryAllow.couldNot', { reason: normalised.message }) };
   const domain = normalised.value;
   const { identity, client } = await deps.getAccount();
-  const profile = identity.form === 'A' ? (request.profile ?? 'default') : undefined;
+  const profile = profileFor(identity.form, request.profile ?? DEFAULT_PROFILE);
   const target: TemporaryAllowTarget = { domain, profile, account: identity.id };
   const expiresAt = now() + request.durationMs;
 

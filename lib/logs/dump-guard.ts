@@ -23,9 +23,9 @@ export function dumpAllowance(lastAt: number | null, now: number): DumpAllowance
 
 /**
  * Whether a failed request leaves the hour unused: no dump was served. A failure body (a deleted
- * day, a bad key, the service's own rate limit) means the service declined before sending any
- * log; invalid input was refused before sending; a network failure got no answer at all; an
- * unexpected answer (an error status, a web page, JSON that is not a failure body) is refused
+ * day, a bad key) or a 5xx or 429 answer (the service's own rate limit among them) means the
+ * service declined before sending any log; invalid input was refused before sending; a network
+ * failure got no answer at all; an unexpected answer (an error status, a web page, JSON that is not a failure body) is refused
  * before the first line, so it was not the log. A timeout, a cancel or an unknown crash may have
  * followed a served dump.
  */
@@ -36,6 +36,7 @@ export function failureKeepsAllowance(error: unknown): boolean {
       error.kind === 'network' ||
       error.kind === 'service' ||
       error.kind === 'bad-key' ||
+      error.kind === 'server' ||
       error.kind === 'unexpected')
   );
 }

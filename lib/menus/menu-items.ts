@@ -3,6 +3,7 @@
  * a link's domain, each with one item per profile in Form A. `buildMenuItems` is pure; the
  * worker creates what it returns after removing everything (so ids never collide).
  */
+import { type ApiForm, capabilitiesOf } from '@/lib/api/forms';
 import type { DomainListKind } from '@/lib/api/types';
 import { hostnameFromUrl, registrableDomain } from '@/lib/filtering/domain';
 import { type PlainKey, t } from '@/lib/i18n';
@@ -21,7 +22,7 @@ export interface MenuItem {
 
 export interface MenuInput {
   enabled: boolean;
-  form: 'A' | 'B';
+  form: ApiForm;
   /** Profiles as last listed; empty when not known yet. */
   profiles: readonly string[];
   /** Acts on this profile when the list of profiles is not known (Form A). */
@@ -61,7 +62,7 @@ export function buildMenuItems(input: MenuInput): MenuItem[] {
         contexts: [target] as ['page'] | ['link'],
         ...patterns,
       };
-      if (input.form === 'B') {
+      if (!capabilitiesOf(input.form).profileSelection) {
         items.push({ id: actionId({ list, target }), ...common });
       } else if (profiles.length === 0) {
         items.push({ id: actionId({ list, target, profile: input.fallbackProfile }), ...common });

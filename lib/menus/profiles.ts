@@ -3,6 +3,7 @@
  * and must not wait for the network, so the last listed profiles are kept in storage.
  */
 import type { CurrentAccount } from '@/lib/account/current';
+import { capabilitiesOf } from '@/lib/api/forms';
 import {
   chosenProfileItem,
   contextMenuSettingsItem,
@@ -11,12 +12,12 @@ import {
 } from '@/lib/settings/storage';
 import type { MenuInput } from './menu-items';
 
-/** Lists the profiles and keeps them for the menu; Form B has no profile selection, so no call. */
+/** Lists the profiles and keeps them for the menu; without profile selection (Form B) no call. */
 export async function refreshProfilesCache(
   { identity, client }: CurrentAccount,
   now: () => number = Date.now,
 ): Promise<void> {
-  if (identity.form !== 'A' || !client) return;
+  if (!capabilitiesOf(identity.form).profileSelection || !client) return;
   const profiles = await client.listProfiles();
   await profilesCacheItem.setValue({ account: identity.id, profiles, at: now() });
 }

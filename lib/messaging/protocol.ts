@@ -94,6 +94,23 @@ export const registrableDomainsResponseSchema = z.object({
 });
 export type RegistrableDomainsResponse = z.infer<typeof registrableDomainsResponseSchema>;
 
+/**
+ * What the worker answers to each request, checked by the page that asked
+ * (lib/messaging/worker-client.ts). A request type without an answer here does not compile.
+ */
+export const responseSchemas = {
+  'submit-change': changeOutcomeSchema,
+  'register-now': registerNowResponseSchema,
+  'retry-outbox': retryOutboxResponseSchema,
+  'temporary-allow': temporaryAllowResponseSchema,
+  'other-account-changes': otherAccountChangesResponseSchema,
+  'registrable-domains': registrableDomainsResponseSchema,
+} as const satisfies Record<Request['type'], z.ZodMiniType>;
+
+export type RequestType = Request['type'];
+export type RequestOf<K extends RequestType> = Extract<Request, { type: K }>;
+export type ResponseOf<K extends RequestType> = z.infer<(typeof responseSchemas)[K]>;
+
 /** The fields of `runtime.MessageSender` the worker checks. */
 export interface MessageSenderInfo {
   id?: string;

@@ -4,6 +4,7 @@
  * settings. Everything it remembers is in storage (lib/settings/storage.ts).
  */
 import type { CurrentAccount } from '@/lib/account/current';
+import { capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { tryAcquireLease } from '@/lib/outbox/lease';
@@ -135,7 +136,7 @@ async function registerWithSettings(deps: DynamicIpDeps, settings: DynamicIpSett
   // deleted through the client of the account it was registered with.
   const { identity, client } = await deps.getAccount();
   let profile: string | undefined;
-  if (identity.form === 'A') {
+  if (capabilitiesOf(identity.form).profileSelection) {
     const checked = validateProfileReference(settings.profile);
     if (!checked.ok)
       return {

@@ -20,6 +20,28 @@ export interface LookupOptions {
 const MAX_ANSWER_CHARS = 512;
 const jsonAnswerSchema = z.object({ ip: z.string() });
 
+/**
+ * The answer's text, read only until it is longer than MAX_ANSWER_CHARS: a lookup service that
+ * sends megabytes is cut off there (the rest is cancelled, not downloaded) and its answer then
+ * fails the length check of parseLookupAnswer.
+ */
+async function readAnswer(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (text.length <= MAX_ANSWER_CHARS) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return text;
+}
+
 type Answer = { ok: true; ip: string } | { ok: false; reason: 'ipv6' | 'malformed'; problem: string };
 
 /** Reads a plain-text (`203.0.113.7\n`) or JSON (`{"ip": "203.0.113.7"}`) answer. Pure. */
@@ -77,7 +99,7 @@ export async function lookupPublicIpv4(
         problems.push(t('ipLookup.http', { url, status: response.status }));
         continue;
       }
-      body = await response.text();
+      body = await readAnswer(response);
     } catch (error) {
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
       problems.push(

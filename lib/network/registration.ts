@@ -57,7 +57,13 @@ export function addressKey(address: Pick<RegisteredAddress, 'ip' | 'profile' | '
 
 /** Failures worth retrying: the service may answer later. A refusal will not change by itself. */
 export function isTransientKind(kind: string | undefined): boolean {
-  return kind === 'network' || kind === 'timeout' || kind === 'unexpected' || kind === 'aborted';
+  return (
+    kind === 'network' ||
+    kind === 'timeout' ||
+    kind === 'unexpected' ||
+    kind === 'server' ||
+    kind === 'aborted'
+  );
 }
 
 export function isTransient(error: ApiError): boolean {

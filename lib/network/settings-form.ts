@@ -2,6 +2,7 @@
  * Checks the Dynamic IP section's form before anything is stored, and says which origins the
  * IP lookups need permission for. Pure: the options page and its tests share it.
  */
+import { type ApiForm, capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
 import { DYNAMIC_IP_INTERVAL, type DynamicIpSettings } from '@/lib/settings/storage';
 import {
@@ -60,7 +61,7 @@ export function validateLookupUrl(input: string): Validation {
 /**
  * `profile` is kept as typed in Form B, where it is not used: switching back to Form A finds it.
  */
-export function checkDynamicIpDraft(draft: DynamicIpDraft, form: 'A' | 'B'): Validation<DynamicIpSettings> {
+export function checkDynamicIpDraft(draft: DynamicIpDraft, form: ApiForm): Validation<DynamicIpSettings> {
   const interval = Number(draft.interval.trim());
   if (
     !/^\d+$/.test(draft.interval.trim()) ||
@@ -72,7 +73,7 @@ export function checkDynamicIpDraft(draft: DynamicIpDraft, form: 'A' | 'B'): Val
   const label = validateNetworkLabel(draft.label);
   if (!label.ok) return label;
   let profile = draft.profile.trim() || 'default';
-  if (form === 'A') {
+  if (capabilitiesOf(form).profileSelection) {
     const checked = validateProfileReference(profile);
     if (!checked.ok) return checked;
     profile = checked.value;

@@ -75,6 +75,7 @@ export function isRetryable(error: ApiError): boolean {
     error.kind === 'network' ||
     error.kind === 'timeout' ||
     error.kind === 'unexpected' ||
+    error.kind === 'server' ||
     error.kind === 'aborted' ||
     error.kind === 'bad-key'
   );

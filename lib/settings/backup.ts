@@ -14,12 +14,21 @@
  *
  * Import is a trust boundary: the file is checked with zod and with the validators the forms use,
  * setting by setting, before anything is written. A file that is not a backup changes nothing; a
- * setting that fails its check is refused and its current value stays.
+ * setting that fails its check is refused and its current value stays. A file that would change
+ * where the key goes (the service origin) or which services tell the address to register (the IP
+ * lookup URLs) is applied only once the user confirmed the old and new values: the worker and the
+ * options page call the service as soon as the connection is stored, so nothing is stored before.
  */
 import * as z from 'zod/mini';
+import { FORMS } from '@/lib/api/forms';
 import { DIAGNOSIS_PERMISSIONS, type PermissionSet } from '@/lib/diagnosis/permissions';
 import { t, tn } from '@/lib/i18n';
 import { lookupPermissionOrigins, validateLookupUrl } from '@/lib/network/settings-form';
+import {
+  changeSettingsKeepingHostPermissions,
+  type HostPermissionsApi,
+  hostPermissionFor,
+} from '@/lib/permissions/host-permission';
 import {
   quoteInput,
   type Validation,
@@ -29,7 +38,6 @@ import {
   validateNetworkLabel,
   validateProfileReference,
 } from '@/lib/validation';
-import { hostPermissionFor } from './host-permission';
 import {
   addedTldsItem,
   apiKeyItem,
@@ -43,7 +51,7 @@ import {
   dynamicIpSettingsSchema,
   themeItem,
 } from './storage';
-import { themeSchema } from './theme';
+import { themeSchema } from './theme-choice';
 import type { ValidatedItem } from './validated-item';
 
 export const BACKUP_FORMAT = 'dns-filter-companion-settings';
@@ -124,7 +132,7 @@ const DEFINITIONS: Definitions = {
       const base = validateBaseUrl(value.baseUrl);
       return base.ok ? valid({ baseUrl: base.value, form: value.form }) : base;
     },
-    describe: (value) => `${value.baseUrl}, ${value.form === 'A' ? '/api' : '/api/v1/'}`,
+    describe: (value) => `${value.baseUrl}, ${FORMS[value.form].path}`,
   },
   apiKey: {
     label: () => t('backup.setting.apiKey'),
@@ -414,8 +422,92 @@ export interface ImportReport {
   notInFile: ReportLine[];
 }
 
-/** Writes the accepted settings, each on its own: one that cannot be saved leaves the others. */
-export async function applyBackup(parsed: Extract<ParsedBackup, { ok: true }>): Promise<ImportReport> {
+/** A setting of the file that changes where something is sent, with both values for the user. */
+export interface DestinationChange {
+  name: 'connection' | 'dynamicIp';
+  label: string;
+  /** What this browser uses now, and what the file would set. */
+  before: string;
+  after: string;
+}
+
+function originOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return baseUrl;
+  }
+}
+
+/**
+ * The accepted settings that change a destination: the service origin (the key goes there), or
+ * IP lookup URLs this browser does not use yet (their answer is the address registered). A new
+ * API form on the same origin, or lookup URLs it already uses, change nothing of the kind.
+ */
+export function destinationChanges(
+  accepted: Partial<BackupSettings>,
+  current: { connection: { baseUrl: string }; dynamicIp: { lookupUrls: readonly string[] } },
+): DestinationChange[] {
+  const changes: DestinationChange[] = [];
+  if (accepted.connection && originOf(accepted.connection.baseUrl) !== originOf(current.connection.baseUrl)) {
+    changes.push({
+      name: 'connection',
+      label: t('backup.destination.service'),
+      before: originOf(current.connection.baseUrl),
+      after: originOf(accepted.connection.baseUrl),
+    });
+  }
+  const urls = accepted.dynamicIp?.lookupUrls;
+  if (urls?.some((url) => !current.dynamicIp.lookupUrls.includes(url))) {
+    changes.push({
+      name: 'dynamicIp',
+      label: t('backup.destination.lookups'),
+      before: current.dynamicIp.lookupUrls.join(', '),
+      after: urls.join(', '),
+    });
+  }
+  return changes;
+}
+
+export interface ApplyDeps {
+  /**
+   * Shows the changes of destination and resolves true only when the user confirmed them. Asked
+   * before anything is written; false leaves every setting as it is.
+   */
+  confirmDestinations: (changes: DestinationChange[]) => Promise<boolean>;
+  /** To give back the host permissions the replaced settings held; default: none given back. */
+  permissions?: HostPermissionsApi;
+}
+
+export type ImportOutcome =
+  | ({ cancelled: false } & ImportReport)
+  /** The user did not confirm the changes of destination: nothing was written. */
+  | { cancelled: true; changes: DestinationChange[] };
+
+/**
+ * Writes the accepted settings, each on its own: one that cannot be saved leaves the others. When
+ * the file changes a destination, nothing is written until `confirmDestinations` says yes.
+ */
+export async function applyBackup(
+  parsed: Extract<ParsedBackup, { ok: true }>,
+  deps: ApplyDeps,
+): Promise<ImportOutcome> {
+  const [connection, dynamicIp] = await Promise.all([
+    connectionItem.getValue(),
+    dynamicIpSettingsItem.getValue(),
+  ]);
+  const changes = destinationChanges(parsed.accepted, { connection, dynamicIp });
+  if (changes.length > 0 && !(await deps.confirmDestinations(changes))) {
+    return { cancelled: true, changes };
+  }
+  const write = () => writeSettings(parsed);
+  const report = deps.permissions
+    ? await changeSettingsKeepingHostPermissions({ permissions: deps.permissions }, write)
+    : await write();
+  return { cancelled: false, ...report };
+}
+
+async function writeSettings(parsed: Extract<ParsedBackup, { ok: true }>): Promise<ImportReport> {
   const imported: ReportLine[] = [];
   const refused = [...parsed.refused];
   const notInFile: ReportLine[] = [];

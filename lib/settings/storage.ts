@@ -16,13 +16,15 @@ import {
   accountIdSchema,
   identityForLegacyTag,
 } from '@/lib/account/identity';
+import { API_FORMS, scopeOf } from '@/lib/api/forms';
 import { listChangeSchema } from '@/lib/messaging/protocol';
-import { THEME_CHOICES } from './theme';
-import { defineValidatedItem, readStoredValue } from './validated-item';
+import { readStoredValue } from './stored-reads';
+import { THEME_CHOICES } from './theme-choice';
+import { defineValidatedItem } from './validated-item';
 
 export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
 
-export const apiFormSchema = z.enum(['A', 'B']);
+export const apiFormSchema = z.enum(API_FORMS);
 
 export const connectionSchema = z.lazy(() =>
   z.object({
@@ -46,7 +48,7 @@ export const connectionItem = defineValidatedItem('local:connection', () => conn
  * key so switching forms never mixes the two accounts' views.
  */
 export function scopeKey(form: z.infer<typeof apiFormSchema>, profile: string | undefined): string {
-  return form === 'B' ? 'B:account' : `A:${profile ?? 'default'}`;
+  return `${form}:${scopeOf(form, profile)}`;
 }
 
 const tldSchema = z.lazy(() => z.string().check(z.regex(/^\.[a-z0-9-]+$/)));
@@ -505,11 +507,18 @@ export const apiTimeoutForTestsItem = defineValidatedItem(
   { fallback: null, version: 1 },
 );
 
+/**
+ * Whether this build reads `apiTimeoutForTestsItem`: only the build the fault tests load
+ * (API_TIMEOUT_FROM_STORAGE=1, wxt.config.ts). The shipped extension never reads it, so no
+ * popup opening pays for a setting only tests write.
+ */
+export const readsApiTimeoutForTests: boolean = import.meta.env.API_TIMEOUT_FROM_STORAGE === true;
+
 // --- Appearance (issue 8) ---
 
 /**
  * Light or dark pages: 'system' follows the browser. Pages also keep a synchronous copy in
- * localStorage for their first paint (lib/settings/theme.ts says why).
+ * localStorage for their first paint (lib/theme/theme.ts says why).
  */
 export const themeItem = defineValidatedItem('local:theme', () => z.enum(THEME_CHOICES), {
   fallback: 'system',

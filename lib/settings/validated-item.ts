@@ -1,27 +1,6 @@
 import { type StorageItemKey, storage, type WxtStorageItem } from 'wxt/utils/storage';
 import type * as z from 'zod/mini';
-import { createEarlyReadSource } from './early-reads';
-
-/** Answers the popup's classic script already asked for (early-reads.ts); other pages have none. */
-const earlyReads = createEarlyReadSource();
-
-const readNow = async (keys: string[]) =>
-  new Map((await storage.getItems(keys as StorageItemKey[])).map(({ key, value }) => [key, value] as const));
-
-/** Raw stored values of `keys` in one storage round trip (or none, when they were read early). */
-function readStored(keys: readonly StorageItemKey[]): Promise<Map<string, unknown>> {
-  return earlyReads.read(keys, readNow);
-}
-
-/** One raw stored value, null when nothing is stored; for items not made by `defineValidatedItem`. */
-export async function readStoredValue(key: StorageItemKey): Promise<unknown> {
-  return (await readStored([key])).get(key) ?? null;
-}
-
-/** Keeps the storage keys this page has read, for the next opening's early reads. */
-export function rememberEarlyReads(hints: Pick<Storage, 'getItem' | 'setItem'> | undefined): void {
-  if (hints) earlyReads.remember(hints);
-}
+import { getValues, readStoredValue } from './stored-reads';
 
 /**
  * A storage item whose value is checked with zod on every read and write. Storage is a trust
@@ -94,62 +73,23 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
       version: options.version,
       migrations: options.migrations,
     }));
+  const migrating = {
+    key,
+    version: options.version,
+    migrates: true,
+    parse,
+    getValue: async () => parse(await item().getValue()),
+  };
   return {
     ...common,
     migrates: true,
-    getValue: async () => parse(await item().getValue()),
+    // Read with its version record in one round trip (getValues); WXT's item, and with it the
+    // migrations, only when the stored value is in an older shape.
+    getValue: async () => (await getValues([migrating] as const))[0],
     setValue: async (value) => {
       await item().setValue(schema().parse(value));
     },
     removeValue: () => item().removeValue(),
     watch: (callback) => item().watch((raw) => callback(parse(raw))),
   };
-}
-
-/** What `followStored` needs of an item: a read and a watch. */
-export interface Followable<T> {
-  getValue(): Promise<T>;
-  watch(callback: (value: T) => void): () => void;
-}
-
-/**
- * Calls back with the item's stored value, then with every change, until the returned function is
- * called. A change seen while the first read is on its way is newer than what that read brings,
- * so that read is then dropped. A failed first read is left unsaid: the next change still comes.
- */
-export function followStored<T>(item: Followable<T>, onValue: (value: T) => void): () => void {
-  let live = true;
-  let changed = false;
-  item.getValue().then(
-    (value) => {
-      if (live && !changed) onValue(value);
-    },
-    () => undefined,
-  );
-  const unwatch = item.watch((value) => {
-    changed = true;
-    onValue(value);
-  });
-  return () => {
-    live = false;
-    unwatch();
-  };
-}
-
-type ValuesOf<Items extends readonly ValidatedItem<unknown>[]> = {
-  -readonly [I in keyof Items]: Items[I] extends ValidatedItem<infer T> ? T : never;
-};
-
-/**
- * The values of several items in one storage round trip (one `get` per area), each checked like
- * `getValue`. An item with migrations is read on its own, so its migrations still run first.
- */
-export async function getValues<const Items extends readonly ValidatedItem<unknown>[]>(
-  items: Items,
-): Promise<ValuesOf<Items>> {
-  const plain = items.filter((item) => !item.migrates);
-  const read = await readStored(plain.map((item) => item.key));
-  return Promise.all(
-    items.map((item) => (item.migrates ? item.getValue() : item.parse(read.get(item.key) ?? null))),
-  ) as Promise<ValuesOf<Items>>;
 }

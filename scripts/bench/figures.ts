@@ -1,22 +1,39 @@
 /**
- * A figure of the benchmark: samples of one quantity, summarised as median, min and max, with its
+ * A figure of the benchmark: samples of one quantity, summarised as median, quartiles, min and max, with its
  * goal. Missing a goal marks the figure; it never fails the run (a slow machine is not a bug).
  */
 
 export interface Summary {
   median: number;
+  /** First and third quartiles (linear interpolation between the closest samples). */
+  q1: number;
+  q3: number;
   min: number;
   max: number;
   runs: number;
 }
 
+function quantile(sorted: readonly number[], p: number): number {
+  const at = (sorted.length - 1) * p;
+  const below = Math.floor(at);
+  const above = Math.ceil(at);
+  return sorted[below]! + (sorted[above]! - sorted[below]!) * (at - below);
+}
+
 export function summarise(samples: readonly number[]): Summary {
   const finite = samples.filter(Number.isFinite);
-  if (finite.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN, runs: 0 };
+  if (finite.length === 0) {
+    return { median: Number.NaN, q1: Number.NaN, q3: Number.NaN, min: Number.NaN, max: Number.NaN, runs: 0 };
+  }
   const sorted = [...finite].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  const median = sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-  return { median, min: sorted[0]!, max: sorted[sorted.length - 1]!, runs: finite.length };
+  return {
+    median: quantile(sorted, 0.5),
+    q1: quantile(sorted, 0.25),
+    q3: quantile(sorted, 0.75),
+    min: sorted[0]!,
+    max: sorted[sorted.length - 1]!,
+    runs: finite.length,
+  };
 }
 
 /** `at-most`: the median must not exceed `limit`; `below`: strictly under; `at-least`: not under. */
@@ -100,10 +117,12 @@ const MARK = { met: 'ok', missed: 'MISSED', none: '' } as const;
 
 /** The figures as a plain-text table, one row each, goals and misses in their own columns. */
 export function formatTable(figures: readonly Figure[]): string {
-  const header = ['Figure', 'Median', 'Min', 'Max', 'Runs', 'Goal', ''];
+  const header = ['Figure', 'Median', 'Q1', 'Q3', 'Min', 'Max', 'Runs', 'Goal', ''];
   const rows = figures.map((f) => [
     f.name,
     f.runs === 0 ? '–' : `${medianText(f)} ${f.unit}`,
+    f.runs === 0 ? '–' : formatNumber(f.q1),
+    f.runs === 0 ? '–' : formatNumber(f.q3),
     f.runs === 0 ? '–' : formatNumber(f.min),
     f.runs === 0 ? '–' : formatNumber(f.max),
     String(f.runs),
@@ -116,7 +135,7 @@ export function formatTable(figures: readonly Figure[]): string {
   const line = (cells: string[]) =>
     cells
       .map((cell, column) =>
-        column >= 1 && column <= 4 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!),
+        column >= 1 && column <= 6 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!),
       )
       .join('  ')
       .trimEnd();

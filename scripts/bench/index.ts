@@ -1,31 +1,40 @@
 /**
- * `npm run bench`: the product's speed and size, measured in headless Chromium against the
- * emulator (README.md, "Benchmarks"). A measurement, not a test: a figure that misses its goal is
- * marked, and the run still succeeds. Prints a table and writes the same as JSON to
+ * `npm run bench`: the product's speed and size, measured in headless Chromium and Firefox ESR
+ * against the emulator (README.md, "Benchmarks"). A measurement, not a test: a figure that misses
+ * its goal is marked, and the run still succeeds. Prints a table and writes the same as JSON to
  * bench-results/.
  *
- * Options: --no-build (reuse the last bench builds), --only=sizes,verdict,popup,worker,logs
- * (a subset), --quick (fewer runs, for trying the script itself).
+ * Options: --no-build (reuse the last bench builds),
+ * --only=sizes,verdict,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
+ * `firefox` Firefox's), --quick (fewer runs, for trying the script itself).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEmulator } from '../../emulator/index.ts';
-import { launchChromium } from '../../tests/e2e/harness/chromium.ts';
+import { type ChromiumSession, launchChromium } from '../../tests/e2e/harness/chromium.ts';
+import { findExtensionPage, launchFirefox } from '../../tests/e2e/harness/firefox.ts';
+import { startSiteServer } from '../../tests/e2e/harness/site-server.ts';
 import { sizeOfPage, sizeOfWorker } from './bundle-size.ts';
 import { below, type Figure, figure, formatTable, unmeasured } from './figures.ts';
+import { buildFloorExtension, FLOOR_ADDON_ID, type FloorTarget } from './floor-extension.ts';
 import { measureLogs } from './logs.ts';
-import { configureExtension, untilQuiet } from './page.ts';
-import { measurePopup } from './popup.ts';
+import { configureExtension, inPage, untilQuiet } from './page.ts';
+import { measurePopup, SITE_HOST } from './popup.ts';
+import { chromiumDriver, firefoxDriver, measureRealPopups } from './real-popup.ts';
 import { measureVerdictLookup } from './verdict-lookup.ts';
 import { measureWorker } from './worker.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const FLOOR_BUILD = join(ROOT, '.output/bench-floor-chrome-mv3');
 const SHIPPED_BUILD = join(ROOT, '.output/bench-shipped-chrome-mv3');
+const SHIPPED_FIREFOX_BUILD = join(ROOT, '.output/bench-shipped-firefox-mv3');
+const FLOOR_BUILDS: Record<FloorTarget, string> = {
+  chrome: join(ROOT, '.output/bench-floor-extension-chrome'),
+  firefox: join(ROOT, '.output/bench-floor-extension-firefox'),
+};
 const RESULTS_DIR = join(ROOT, 'bench-results');
-const GROUPS = ['sizes', 'verdict', 'popup', 'worker', 'logs'] as const;
+const GROUPS = ['sizes', 'verdict', 'popup', 'firefox', 'worker', 'logs'] as const;
 type Group = (typeof GROUPS)[number];
 
 const args = process.argv.slice(2);
@@ -35,21 +44,87 @@ const groups = new Set<Group>(
   onlyArg ? (onlyArg.split(',').filter((g) => (GROUPS as readonly string[]).includes(g)) as Group[]) : GROUPS,
 );
 
-/** Run counts: enough for a stable median, few enough for a few minutes on two cores. */
+/**
+ * Run counts: enough for a stable median, few enough for a few minutes on two cores. `pairs` is
+ * the real popups' openings of the product and of the floor each (alternating), per browser.
+ */
 const RUNS = quick
-  ? { warm: 4, bigLists: 2, cold: 2, stats: 2, dump: 1, workerBlocks: 2, verdict: 3 }
-  : { warm: 30, bigLists: 7, cold: 7, stats: 5, dump: 3, workerBlocks: 3, verdict: 7 };
+  ? { pairs: 6, bigListPairs: 3, warm: 4, cold: 2, stats: 2, dump: 1, workerBlocks: 2, verdict: 3 }
+  : { pairs: 31, bigListPairs: 11, warm: 12, cold: 7, stats: 5, dump: 3, workerBlocks: 3, verdict: 7 };
+/** After each real popup closes, before the next opening. */
+const PAUSE_MS = 300;
+/** Every cached view of the service (lib/settings/storage.ts): left out when settings are copied. */
+const CACHE_KEYS = /^(cachedLists:|cachedBlockedToday|profilesCache)/;
 
 const log = (line: string) => console.log(line);
 
-function build(kind: 'floor' | 'shipped'): void {
-  log(`Building the extension (${kind === 'floor' ? 'with the floor page' : 'as shipped'})…`);
-  const result = spawnSync('npx', ['wxt', 'build'], {
+/** The shipped extension, built into a folder of the bench's own (.output/bench-shipped-<browser>-mv3). */
+function build(browser: 'chrome' | 'firefox'): void {
+  log(`Building the extension for ${browser}…`);
+  const result = spawnSync('npx', ['wxt', 'build', '-b', browser], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: { ...process.env, WXT_BENCH: kind },
+    env: { ...process.env, WXT_BENCH: 'shipped' },
   });
-  if (result.status !== 0) throw new Error(`The ${kind} build failed:\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`The ${browser} build failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+/** Installs the floor extension beside the product in a Chromium session; returns it and its host page. */
+async function installChromiumFloor(session: ChromiumSession) {
+  const id = await session.browser.installExtension(FLOOR_BUILDS.chrome);
+  const extension = (await session.browser.extensions()).get(id);
+  if (!extension) throw new Error('The floor extension was installed but is not listed');
+  const hostUrl = `chrome-extension://${id}/host.html`;
+  const host = await (await session.browser.waitForTarget((t) => t.url() === hostUrl)).asPage();
+  return { extension, host };
+}
+
+/**
+ * Firefox's real popups, product and floor. Firefox gets the settings the Chromium run saved
+ * through the options page (copied into its storage, caches left out), so both browsers use the
+ * same account; its popups are read from pages of each add-on (the product's first-run page,
+ * turned into a quiet popup.html?tabId=-1, and the floor's host.html).
+ */
+async function measureFirefox(
+  emulator: Awaited<ReturnType<typeof startEmulator>>,
+  settings: Record<string, unknown>,
+): Promise<Figure[]> {
+  const site = await startSiteServer();
+  const session = await launchFirefox({
+    extensionDir: SHIPPED_FIREFOX_BUILD,
+    site,
+    // Full timer precision in every document, as Chromium gives extension pages.
+    prefs: { 'privacy.reduceTimerPrecision': false },
+  });
+  try {
+    const floorId = await session.browser.installExtension(FLOOR_BUILDS.firefox);
+    if (floorId !== FLOOR_ADDON_ID) throw new Error(`The floor extension has the id ${floorId}`);
+    const floorHost = await findExtensionPage(session.browser, 'host.html', 20_000);
+    const host = session.optionsPage;
+    await inPage(host, `chrome.storage.local.set(${JSON.stringify(settings)})`);
+    await inPage(host, "location.assign('popup.html?tabId=-1')");
+    await findExtensionPage(session.browser, 'popup.html', 20_000);
+    const tab = await session.openSiteTab(SITE_HOST, '/');
+    const driver = firefoxDriver(
+      session.browser,
+      session.window,
+      { product: { addonId: session.extensionId, host }, floor: { addonId: floorId, host: floorHost } },
+      tab,
+    );
+    return await measureRealPopups({
+      driver,
+      emulator,
+      control: host,
+      pairs: RUNS.pairs,
+      bigListPairs: RUNS.bigListPairs,
+      pauseMs: PAUSE_MS,
+      log,
+    });
+  } finally {
+    await session.close();
+    await site.close();
+  }
 }
 
 function bundleFigures(): Figure[] {
@@ -110,10 +185,14 @@ function dateDaysAgo(days: number): string {
 async function main(): Promise<void> {
   const startedAt = new Date();
   const load = loadavg()[0]!;
-  const browserGroups = ['popup', 'worker', 'logs'].some((g) => groups.has(g as Group));
+  const browserGroups = ['popup', 'firefox', 'worker', 'logs'].some((g) => groups.has(g as Group));
   if (!args.includes('--no-build')) {
-    if (browserGroups) build('floor');
-    if (groups.has('sizes')) build('shipped');
+    if (browserGroups || groups.has('sizes')) build('chrome');
+    if (groups.has('firefox')) build('firefox');
+    if (groups.has('popup') || groups.has('firefox')) {
+      log('Building the floor extension…');
+      for (const target of ['chrome', 'firefox'] as const) await buildFloorExtension(target);
+    }
   }
 
   const figures: Figure[] = [];
@@ -131,33 +210,58 @@ async function main(): Promise<void> {
       dumpGuard: false,
       bigStatsDay: statsDay,
     });
-    log(`Emulator at ${emulator.url}; Chromium with ${FLOOR_BUILD}`);
-    const session = await launchChromium({ extensionDir: FLOOR_BUILD });
+    log(`Emulator at ${emulator.url}; Chromium with ${SHIPPED_BUILD}`);
+    const session = await launchChromium({ extensionDir: SHIPPED_BUILD });
+    let settings: Record<string, unknown> = {};
     try {
       const setup = await session.firstRunPage();
       await configureExtension(setup, emulator);
       await untilQuiet(emulator);
+      // A quiet page of the product, to read and write its storage: a popup page with no tab.
       const control = await session.browser.newPage();
-      await control.goto(session.extensionUrl('floor.html'), { waitUntil: 'load' });
+      await control.goto(session.extensionUrl('popup.html?tabId=-1'), { waitUntil: 'load' });
+      settings = await inPage<Record<string, unknown>>(
+        control,
+        `chrome.storage.local.get(null).then((all) => Object.fromEntries(
+          Object.entries(all).filter(([key]) => !${CACHE_KEYS}.test(key))))`,
+      );
+      await setup.close();
 
       if (groups.has('popup')) {
-        log('Popup…');
+        log('Popup in Chromium…');
         figures.push(
           ...(await guarded(
-            'the popup',
-            [placeholder('popup-warm-ratio', 'Popup warm ÷ floor (same run)', '×')],
-            () =>
-              measurePopup({
+            'the Chromium popup',
+            [placeholder('chromium-popup-ratio', 'Chromium: real popup ÷ floor, in document', '×')],
+            async () => {
+              const floor = await installChromiumFloor(session);
+              const site = await session.openSiteTab(SITE_HOST, '/');
+              const real = await measureRealPopups({
+                driver: chromiumDriver(
+                  { product: { extension: session.extension, host: control }, floor },
+                  site,
+                ),
+                emulator,
+                control,
+                pairs: RUNS.pairs,
+                bigListPairs: RUNS.bigListPairs,
+                pauseMs: PAUSE_MS,
+                log,
+              });
+              await site.close();
+              const inTab = await measurePopup({
                 session,
                 emulator,
                 control,
-                buildDir: FLOOR_BUILD,
+                buildDir: SHIPPED_BUILD,
+                floorUrl: `chrome-extension://${floor.extension.id}/popup.html`,
                 warmRuns: RUNS.warm,
-                bigListRuns: RUNS.bigLists,
                 coldRuns: RUNS.cold,
                 latencies: [0, 100],
                 log,
-              }),
+              });
+              return [...real, ...inTab];
+            },
           )),
         );
       }
@@ -208,6 +312,19 @@ async function main(): Promise<void> {
       }
     } finally {
       await session.close();
+    }
+    try {
+      if (groups.has('firefox')) {
+        log('Popup in Firefox…');
+        figures.push(
+          ...(await guarded(
+            'the Firefox popup',
+            [placeholder('firefox-popup-ratio', 'Firefox: real popup ÷ floor, in document', '×')],
+            () => measureFirefox(emulator, settings),
+          )),
+        );
+      }
+    } finally {
       await emulator.close();
     }
   }

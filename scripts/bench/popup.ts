@@ -1,11 +1,13 @@
 /**
- * Popup figures: time to verdict with a warm cache against the floor page, time to the fresh
- * verdict with a cold cache at two service latencies, API calls per opening, and the JavaScript
- * a popup opening really loads.
+ * Popup figures in a tab (Chromium), secondary to the real toolbar popup's (real-popup.ts): time
+ * to verdict with a warm cache against the floor extension's popup page in the same tab, time to
+ * the fresh verdict with a cold cache at two service latencies, API calls per opening, and the
+ * JavaScript a popup opening really loads (a tab shows every script request; a toolbar popup is
+ * attached too late to see its first ones).
  *
  * The popup is measured as `popup.html?tabId=<site tab>` in a tab of its own (ui-contract.md),
  * so every opening is a plain navigation whose timing the page itself reports. The extension may
- * read the site tab because the bench first clicks the toolbar button on it once (DevTools
+ * read the site tab because the bench first opens the real popup on it once (DevTools
  * `Extensions.triggerAction`), which grants `activeTab` for that tab until it navigates: the same
  * grant a person gives, and no permission the shipped extension lacks.
  */
@@ -25,14 +27,13 @@ const LISTS_NEEDED = 3;
 /** Every cached view of the service the popup keeps (lib/settings/storage.ts). */
 const CACHE_KEYS = /^(cachedLists:|cachedBlockedToday|profilesCache)/;
 const VERDICT = /^(Blocked|Allowed|Not blocked)/;
-const BIG_LIST_ENTRIES = 100_000;
 
 /**
  * Replaces the cached lists of the popup's scope with two lists of `entries` entries, in the form
  * lib/cache/view-cache.ts stores them (packed strings; canonical sorted arrays in earlier
  * versions), fetched just now. Returns the scope key.
  */
-async function cacheBigLists(control: Page, entries: number): Promise<string> {
+export async function cacheBigLists(control: Page, entries: number): Promise<string> {
   const [key, packed] = await inPage<[string | undefined, boolean]>(
     control,
     `chrome.storage.local.get(null).then((all) => {
@@ -57,11 +58,12 @@ async function cacheBigLists(control: Page, entries: number): Promise<string> {
 export interface PopupBenchOptions {
   session: ChromiumSession;
   emulator: EmulatorHandle;
-  /** A quiet extension page (the floor) used to read and clear storage between openings. */
+  /** A quiet page of the product used to read and clear storage between openings. */
   control: Page;
   buildDir: string;
+  /** The floor extension's popup page (scripts/bench/floor-extension/), opened in the same tab. */
+  floorUrl: string;
   warmRuns: number;
-  bigListRuns: number;
   coldRuns: number;
   latencies: readonly number[];
   log(line: string): void;
@@ -125,7 +127,7 @@ async function openPopup(
 
 async function openFloor(page: Page, url: string): Promise<number> {
   await page.goto(url, { waitUntil: 'load' });
-  return waitForMark(page, 'floor');
+  return waitForMark(page, 'ready');
 }
 
 const countBy = (items: string[]) => {
@@ -140,7 +142,7 @@ export async function measurePopup(options: PopupBenchOptions): Promise<Figure[]
   const tabId = await grantAndReadTabId(session, site);
   await untilQuiet(emulator);
   const popupUrl = session.extensionUrl(`popup.html?tabId=${tabId}`);
-  const floorUrl = session.extensionUrl('floor.html');
+  const { floorUrl } = options;
 
   const page = await session.browser.newPage();
   const popup: PopupTab = { page, url: popupUrl, requested: watchScripts(page) };
@@ -149,18 +151,15 @@ export async function measurePopup(options: PopupBenchOptions): Promise<Figure[]
   const shown = await statusMatching(page, /^(Blocked|Allowed|Not blocked|Nothing to filter)/);
   if (!VERDICT.test(shown)) throw new Error(`The popup could not read the site tab: "${shown}"`);
   log(`  popup on ${SITE_HOST}: ${shown.slice(0, 90)}…`);
-  const floorWithStorageUrl = session.extensionUrl('floor-storage.html');
   // Warm-up of every page (first compilation, code cache), not counted.
   for (let i = 0; i < 2; i++) {
     await openPopup(popup, emulator, false, 100);
     await openFloor(page, floorUrl);
-    await openFloor(page, floorWithStorageUrl);
   }
 
   // Warm cache: the views fetched by the openings above are fresh for five minutes.
   const warm: Opening[] = [];
   const floor: number[] = [];
-  const floorWithStorage: number[] = [];
   const ratios: number[] = [];
   for (let run = 0; run < options.warmRuns; run++) {
     let opening: Opening | undefined;
@@ -173,9 +172,6 @@ export async function measurePopup(options: PopupBenchOptions): Promise<Figure[]
       async () => {
         floorMs = await openFloor(page, floorUrl);
       },
-      async () => {
-        floorWithStorage.push(await openFloor(page, floorWithStorageUrl));
-      },
     ];
     for (let step = 0; step < steps.length; step++) await steps[(run + step) % steps.length]!();
     warm.push(opening!);
@@ -183,20 +179,6 @@ export async function measurePopup(options: PopupBenchOptions): Promise<Figure[]
     ratios.push(opening!.verdictMs / floorMs);
   }
   log(`  warm: ${warm.length} openings of the popup and of each floor page`);
-
-  // Warm cache again, with a whitelist and a blocklist of 100,000 entries each in the cache (as
-  // a fetch of such lists leaves it), to see what large lists cost an opening.
-  const bigLists = await cacheBigLists(control, BIG_LIST_ENTRIES);
-  const warmBig: number[] = [];
-  let bigListCalls = 0;
-  for (let run = 0; run < options.bigListRuns; run++) {
-    const opening = await openPopup(popup, emulator, false, 100);
-    warmBig.push(opening.verdictMs);
-    bigListCalls += opening.calls.length;
-  }
-  log(
-    `  warm with 2 × ${BIG_LIST_ENTRIES.toLocaleString('en')} cached entries (${bigLists}): ${warmBig.length} openings`,
-  );
 
   // Cold cache: every cached view removed before each opening, at each service latency.
   const cold = new Map<number, Opening[]>();
@@ -219,7 +201,7 @@ export async function measurePopup(options: PopupBenchOptions): Promise<Figure[]
   const figures: Figure[] = [
     figure(
       'popup-warm-ms',
-      'Popup to verdict, warm cache',
+      'In a tab: popup to verdict, warm cache',
       'ms',
       warmMs,
       null,
@@ -227,35 +209,19 @@ export async function measurePopup(options: PopupBenchOptions): Promise<Figure[]
     ),
     figure(
       'floor-ms',
-      'Floor page to its word',
+      'In a tab: floor popup page to ready',
       'ms',
       floor,
       null,
-      'one storage.local read, one Preact render',
-    ),
-    figure(
-      'floor-storage-ms',
-      'Floor + storage layer to its word',
-      'ms',
-      floorWithStorage,
-      null,
-      'the floor reading one item through lib/settings/storage.ts (zod schemas, WXT storage): what every page pays for that layer',
+      "the floor extension's popup.html opened in the same tab",
     ),
     figure(
       'popup-warm-ratio',
-      'Popup warm ÷ floor (same run)',
+      'In a tab: popup warm ÷ floor',
       '×',
       ratios,
-      atMost(1.3, '≤ 1.3'),
-      'per run, popup and floor measured back to back',
-    ),
-    figure(
-      'popup-warm-big-lists-ms',
-      'Popup to verdict, warm, 2 × 100k cached entries',
-      'ms',
-      warmBig,
       null,
-      `the same opening with both cached lists at 100,000 entries: ${(summarise(warmBig).median / summarise(floor).median).toFixed(2)} × the floor median${bigListCalls > 0 ? `; the popup called the service ${bigListCalls} times, so it did not answer from these lists` : ''}`,
+      'per run, popup and floor measured back to back',
     ),
   ];
   for (const [latency, openings] of cold) {
@@ -263,7 +229,7 @@ export async function measurePopup(options: PopupBenchOptions): Promise<Figure[]
     figures.push(
       figure(
         `popup-cold-${latency}ms`,
-        `Popup to fresh verdict, cold, ${latency} ms latency`,
+        `In a tab: popup to fresh verdict, cold, ${latency} ms`,
         'ms',
         openings.map((o) => o.freshMs ?? Number.NaN),
         atMost(budget, `≤ ${Math.round(budget)} ms`),
@@ -275,7 +241,7 @@ export async function measurePopup(options: PopupBenchOptions): Promise<Figure[]
   figures.push(
     figure(
       'popup-calls-warm',
-      'API calls per popup opening, warm',
+      'In a tab: API calls per popup opening, warm',
       'calls',
       warmCalls,
       atMost(0, '0'),
@@ -286,7 +252,7 @@ export async function measurePopup(options: PopupBenchOptions): Promise<Figure[]
   figures.push(
     figure(
       'popup-calls-cold',
-      'API calls per popup opening, cold',
+      'In a tab: API calls per popup opening, cold',
       'calls',
       coldOpenings.map((o) => o.calls.length),
       null,

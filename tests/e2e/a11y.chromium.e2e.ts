@@ -19,9 +19,9 @@ import { type BrowserContext, chromium, type Page, type Worker } from 'playwrigh
 import { afterAll, beforeAll } from 'vitest';
 import type { EmulatorHandle } from '../../emulator/index.ts';
 import { QUIET_CHROMIUM_ARGS } from './harness/chromium.ts';
-import { buildDiagnosisTestBuild } from './harness/diagnosis-build.ts';
 import { describe, expect, type SiteServer, test } from './harness/index.ts';
 import { CHROMIUM_EXECUTABLE, E2E_BUILD_SNAPSHOTS_DIR } from './harness/paths.ts';
+import { buildDiagnosisTestBuild } from './harness/test-builds.ts';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const SITE_HOST = 'news.example';

@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, WebWorker } from 'puppeteer-core';
 import { beforeAll } from 'vitest';
-import { buildDiagnosisTestBuild, DIAGNOSIS_TEST_BUILD_DIR } from './harness/diagnosis-build.ts';
 import {
   allByRole,
   test as base,
@@ -24,6 +23,7 @@ import {
   saveFailureArtifacts,
   waitForStatus,
 } from './harness/index.ts';
+import { buildDiagnosisTestBuild, DIAGNOSIS_TEST_BUILD_DIR } from './harness/test-builds.ts';
 
 const UNRESOLVABLE = ['broken-cdn.example', 'blocked-site.example'];
 const RESOLVER_RULES = `--host-resolver-rules=${UNRESOLVABLE.map((host) => `MAP ${host} ~NOTFOUND`).join(', ')}, MAP * 127.0.0.1`;

@@ -8,32 +8,61 @@
  * each cell works on its own domain, day or address, so cells do not lean on each other.
  *
  * "Slower than the timeout" uses the test-only client time limit (local:testOnlyApiTimeoutMs,
- * lib/settings/storage.ts): 2 s instead of 15 s, against an emulator answering after 4 s.
+ * lib/settings/storage.ts): 2 s instead of 15 s, against an emulator answering after 4 s. Only the
+ * timeout test build (API_TIMEOUT_FROM_STORAGE=1, .output/test-timeout-chrome-mv3) reads it, so
+ * these tests load that build.
  *
  * The matrix and its pass count are printed when the file ends.
  */
 import type { Page } from 'puppeteer-core';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import type { EmulatorHandle, FaultKind } from '../../emulator/index.ts';
 import { removeStoredKeys, storedValue, storeValues, watchDialogs } from './harness/extension-storage.ts';
 import {
   allByRole,
+  test as base,
   byRole,
   type ChromiumSession,
   chooseOption,
   configureExtension,
   describe,
   expect,
+  launchChromium,
   pressAndWaitForOutcome,
-  test,
+  saveFailureArtifacts,
   waitForStatus,
 } from './harness/index.ts';
+import { buildTimeoutTestBuild, TIMEOUT_TEST_BUILD_DIR } from './harness/test-builds.ts';
 import { fieldValueIn, fillIn, listItems, press, sectionText, toggle } from './options-helpers.ts';
+
+beforeAll(() => {
+  buildTimeoutTestBuild();
+}, 120_000);
+
+/** Chromium with the timeout test build, asked for as `timeoutChromium: chromium`. */
+const test = base.extend('timeoutChromium', async ({ site, task }, { onCleanup }) => {
+  const session = await launchChromium({ site, extensionDir: TIMEOUT_TEST_BUILD_DIR });
+  onCleanup(async () => {
+    if (task.result?.state === 'fail') await saveFailureArtifacts(task, session);
+    await session.close();
+  });
+  return session;
+});
 
 const CLIENT_TIMEOUT_MS = 2000;
 const SLOW_ANSWER_MS = 4000;
 
-const FAULTS: FaultKind[] = ['http-500', 'html', 'malformed-json', 'slow', 'drop', 'odd-reason'];
+const FAULTS: FaultKind[] = [
+  'http-500',
+  'html',
+  'malformed-json',
+  'slow',
+  'drop',
+  'odd-reason',
+  'redirect',
+  'http-503-failure',
+  'rate-limit',
+];
 const FAULT_NAMES: Record<FaultKind, string> = {
   'http-500': 'HTTP 500',
   html: 'HTML page',
@@ -41,17 +70,24 @@ const FAULT_NAMES: Record<FaultKind, string> = {
   slow: 'too slow',
   drop: 'dropped',
   'odd-reason': 'odd reason',
+  redirect: 'redirect',
+  'http-503-failure': '503+reason',
+  'rate-limit': '429+wait',
 };
 
 /** What the message must say about why, per fault (the transport's words, lib/api/transport.ts). */
 const WHY: Record<FaultKind, RegExp> = {
-  'http-500': /HTTP 500/,
+  'http-500': /busy or failing right now \(HTTP 500\)/,
   html: /a web page instead of/,
   'malformed-json': /not valid JSON/,
   slow: /did not answer within 2 seconds/,
   drop: /could not be reached/,
   // The emulator's default odd reason: markup, a line break, German and Japanese, ~600 characters.
   'odd-reason': /<img src=x onerror="alert\('xss'\)"> Überprüfung fehlgeschlagen – 検証に失敗しました/,
+  // A browser hides a refused redirect's code and target (an opaque redirect).
+  redirect: /a redirect to another address, which this extension does not follow/,
+  'http-503-failure': /busy or failing right now \(HTTP 503\).*Service temporarily unavailable/,
+  'rate-limit': /\(HTTP 429\); it asks to wait 120 seconds\. Too many requests/,
 };
 
 const SURFACES = [
@@ -181,7 +217,7 @@ const CELL_TEST_TIMEOUT = 300_000;
 describe('fault matrix (Chromium)', () => {
   test(
     'Test connection',
-    async ({ chromium, emulator }) => {
+    async ({ timeoutChromium: chromium, emulator }) => {
       const page = await setUp(chromium, emulator);
       const dialogs = watchDialogs(page);
       await runCells('Test connection', emulator, async (fault) => {
@@ -201,7 +237,7 @@ describe('fault matrix (Chromium)', () => {
 
   test(
     'List add and delete',
-    async ({ chromium, emulator }) => {
+    async ({ timeoutChromium: chromium, emulator }) => {
       const page = await setUp(chromium, emulator);
       const dialogs = watchDialogs(page);
       await byRole(page, 'button', 'Remove allowed-demo.example from the whitelist').wait();
@@ -248,7 +284,7 @@ describe('fault matrix (Chromium)', () => {
 
   test(
     'Category toggle',
-    async ({ chromium, emulator }) => {
+    async ({ timeoutChromium: chromium, emulator }) => {
       const page = await setUp(chromium, emulator);
       const dialogs = watchDialogs(page);
       const gambling = () =>
@@ -284,7 +320,7 @@ describe('fault matrix (Chromium)', () => {
 
   test(
     'Popup open',
-    async ({ chromium, emulator }) => {
+    async ({ timeoutChromium: chromium, emulator }) => {
       const options = await setUp(chromium, emulator);
       const tab = await chromium.openSiteTab('blocked-demo.example', '/page');
       await runCells('Popup open', emulator, async (fault) => {
@@ -323,7 +359,7 @@ describe('fault matrix (Chromium)', () => {
 
   test(
     'One-click whitelist',
-    async ({ chromium, emulator }) => {
+    async ({ timeoutChromium: chromium, emulator }) => {
       const options = await setUp(chromium, emulator);
       const whitelist = () => emulator.admin.state().profiles.default?.whitelist ?? [];
       const changeOutcome = (popup: Page) =>
@@ -384,7 +420,7 @@ describe('fault matrix (Chromium)', () => {
 
   test(
     'Register now',
-    async ({ chromium, emulator }) => {
+    async ({ timeoutChromium: chromium, emulator }) => {
       const page = await setUp(chromium, emulator);
       const dialogs = watchDialogs(page);
       const label = 'Fault matrix laptop';
@@ -425,7 +461,7 @@ describe('fault matrix (Chromium)', () => {
 
   test(
     'Statistics',
-    async ({ chromium, emulator }) => {
+    async ({ timeoutChromium: chromium, emulator }) => {
       const page = await setUp(chromium, emulator);
       const dialogs = watchDialogs(page);
       const days = emulator.admin.state().logs.map((day) => day.date);
@@ -461,7 +497,7 @@ describe('fault matrix (Chromium)', () => {
 
   test(
     'Raw log',
-    async ({ chromium, emulator }) => {
+    async ({ timeoutChromium: chromium, emulator }) => {
       const page = await setUp(chromium, emulator);
       const dialogs = watchDialogs(page);
       const newest = emulator.admin.state().logs[0]?.date as string;

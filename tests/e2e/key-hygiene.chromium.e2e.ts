@@ -15,7 +15,6 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll } from 'vitest';
 import { type EmulatorHandle, startEmulator } from '../../emulator/index.ts';
 import { allowDownloads } from './harness/downloads.ts';
-import { storeValues } from './harness/extension-storage.ts';
 import {
   allByRole,
   byRole,
@@ -84,7 +83,6 @@ test('the key stays in storage.local and nowhere else, whatever the user does (C
 
     // Setup: typed into a masked field, saved, tested.
     const options = await chromium.openOptions();
-    await storeValues(options, { testOnlyApiTimeoutMs: 2000 });
     expect(await keyFieldType(options)).toBe('password');
     expect(await configureExtension(options, { baseUrl: emulator.url, key: KEY, form: 'A' })).toMatch(
       /^Saved/,

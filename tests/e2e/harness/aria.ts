@@ -52,9 +52,8 @@ export function readVisibleText(element: Element): string {
   return rendered.replace(/\s+/g, ' ').trim();
 }
 
-/** The puppeteer selector for elements with this role and accessible name (see `byRole`). */
-export function roleSelector(role: string, name?: TextMatch, options: RoleOptions = {}): string {
-  ensureRoleHandlerRegistered();
+/** The argument `queryAllByRole` (in-page-role-query.ts) takes for this role and name. */
+export function encodedRoleSpec(role: string, name?: TextMatch, options: RoleOptions = {}): string {
   const spec = {
     role,
     name: encodeMatcher(name),
@@ -62,10 +61,16 @@ export function roleSelector(role: string, name?: TextMatch, options: RoleOption
     within: options.within && { role: options.within.role, name: encodeMatcher(options.within.name) },
     includeHidden: options.includeHidden,
   };
-  return `::-p-${HANDLER_NAME}(${encodeForSelector(spec)})`;
+  return encodeForSelector(spec);
 }
 
-function describe(role: string, name?: TextMatch, options: RoleOptions = {}): string {
+/** The puppeteer selector for elements with this role and accessible name (see `byRole`). */
+export function roleSelector(role: string, name?: TextMatch, options: RoleOptions = {}): string {
+  ensureRoleHandlerRegistered();
+  return `::-p-${HANDLER_NAME}(${encodedRoleSpec(role, name, options)})`;
+}
+
+export function describeRole(role: string, name?: TextMatch, options: RoleOptions = {}): string {
   const parts = [`role=${role}`];
   if (name !== undefined) parts.push(`name=${formatMatch(name)}`);
   if (options.text !== undefined) parts.push(`text=${formatMatch(options.text)}`);
@@ -73,7 +78,7 @@ function describe(role: string, name?: TextMatch, options: RoleOptions = {}): st
   return parts.join(' ');
 }
 
-function formatMatch(match: TextMatch): string {
+export function formatMatch(match: TextMatch): string {
   if (typeof match === 'string') return JSON.stringify(match);
   if (match instanceof RegExp) return String(match);
   if ('startsWith' in match) return `starts with ${JSON.stringify(match.startsWith)}`;
@@ -117,7 +122,7 @@ export async function textOf(
   const handle = await where.waitForSelector(roleSelector(role, name, options), {
     timeout: options?.timeout,
   });
-  if (!handle) throw new Error(`No element: ${describe(role, name, options)}`);
+  if (!handle) throw new Error(`No element: ${describeRole(role, name, options)}`);
   try {
     return await handle.evaluate(readVisibleText);
   } finally {

@@ -43,8 +43,8 @@ export const test = base
     });
     return session;
   })
-  .extend('firefox', async ({ task }, { onCleanup }) => {
-    const session = await launchFirefox();
+  .extend('firefox', async ({ site, task }, { onCleanup }) => {
+    const session = await launchFirefox({ site });
     onCleanup(async () => {
       if (task.result?.state === 'fail') await saveFailureArtifacts(task, session);
       await session.close();

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { ApiError, CATEGORY_CATALOGUE, createApiClient, FORM_CAPABILITIES } from '@/lib/api';
+import { ApiError, CATEGORY_CATALOGUE, capabilitiesOf, createApiClient } from '@/lib/api';
 import type { ApiForm, DnsFilterApi } from '@/lib/api/types';
 import { fakeFetch, json, type RecordedRequest, rejectionOf, text } from './fake-fetch';
 
@@ -439,7 +439,7 @@ describe('inputs are refused before any call', () => {
     expect(error.kind).toBe('invalid-input');
     expect(error.message).toMatch(/^Could not block the top-level domain \.xyz: .*no TLD blocking/);
     expect(mock).not.toHaveBeenCalled();
-    expect(FORM_CAPABILITIES.B.tldBlocking).toBe(false);
+    expect(capabilitiesOf('B').tldBlocking).toBe(false);
   });
 });
 

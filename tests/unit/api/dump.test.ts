@@ -187,9 +187,9 @@ describe('getDump failures', () => {
   });
 
   it.each([
-    ['an HTML page', () => text('<html><body>Server error</body></html>', 500, 'text/html'), /HTTP 500/],
+    ['an HTML page', () => text('<html><body>Not found</body></html>', 404, 'text/html'), /HTTP 404/],
     ['an HTML page sent as text', () => text('<!doctype html><p>maintenance</p>', 200), /HTTP 200/],
-    ['a plain-text error page', () => text('Internal Server Error', 500), /HTTP 500/],
+    ['a plain-text error page', () => text('Not Found', 404), /HTTP 404/],
     ['malformed JSON', () => text('{"status": nope', 200, 'application/json'), /not valid JSON/],
     ['JSON that is not a failure', () => json({ status: 'success', lines: [] }), /JSON instead of the log/],
   ])('%s is unexpected', async (_, respond, message) => {

@@ -65,8 +65,9 @@ describe('service failures', () => {
     [200, 'service'],
     [400, 'service'],
     [404, 'service'],
-    [500, 'service'],
-  ])('reads the JSON status whatever the HTTP code (%i)', async (httpStatus, kind) => {
+    // 5xx and 429 are decided by the status alone (see 'busy or failing service' below).
+    [500, 'server'],
+  ])('reads the JSON status whatever the HTTP code below 500 (%i)', async (httpStatus, kind) => {
     const { api } = client(() => json({ status: 'failed', reason: 'Unknown profile' }, httpStatus));
     const error = await apiError(api.listDomains('whitelist', 'nobody'));
     expect(error.kind).toBe(kind);
@@ -113,9 +114,9 @@ describe('unexpected answers name the HTTP code', () => {
   it.each([
     [
       'an HTML error page',
-      () => text('<!doctype html><h1>Bad gateway</h1>', 502, 'text/html'),
-      502,
-      /HTTP 502, a web page/,
+      () => text('<!doctype html><h1>Not found</h1>', 404, 'text/html'),
+      404,
+      /HTTP 404, a web page/,
     ],
     [
       'malformed JSON',
@@ -323,7 +324,8 @@ describe('the key never appears in an error', () => {
 
   it.each([
     ['network', () => Promise.reject(new TypeError(`fetch to https://dns.example/api?apikey=${KEY} failed`))],
-    ['unexpected', () => text(`<html>apikey=${KEY}</html>`, 500, 'text/html')],
+    ['unexpected', () => text(`<html>apikey=${KEY}</html>`, 404, 'text/html')],
+    ['server', () => json({ status: 'failed', reason: `overloaded for apikey=${KEY}` }, 503)],
     ['too-large', () => json({ status: 'success', profiles: [KEY.repeat(100)] })],
   ])('%s errors', async (kind, respond) => {
     const { api } = client(respond as Responder, { maxJsonBytes: 500 });

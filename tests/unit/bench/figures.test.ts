@@ -12,10 +12,18 @@ import {
 
 describe('summarise', () => {
   it.each([
-    ['odd count', [5, 1, 3], { median: 3, min: 1, max: 5, runs: 3 }],
-    ['even count: mean of the middle two', [4, 1, 3, 2], { median: 2.5, min: 1, max: 4, runs: 4 }],
-    ['one sample', [7], { median: 7, min: 7, max: 7, runs: 1 }],
-    ['failed samples (NaN) are left out', [Number.NaN, 2, 4], { median: 3, min: 2, max: 4, runs: 2 }],
+    ['odd count', [5, 1, 3], { median: 3, q1: 2, q3: 4, min: 1, max: 5, runs: 3 }],
+    [
+      'even count: mean of the middle two',
+      [4, 1, 3, 2],
+      { median: 2.5, q1: 1.75, q3: 3.25, min: 1, max: 4, runs: 4 },
+    ],
+    ['one sample', [7], { median: 7, q1: 7, q3: 7, min: 7, max: 7, runs: 1 }],
+    [
+      'failed samples (NaN) are left out',
+      [Number.NaN, 2, 4],
+      { median: 3, q1: 2.5, q3: 3.5, min: 2, max: 4, runs: 2 },
+    ],
   ])('%s', (_name, samples, expected) => {
     expect(summarise(samples)).toEqual(expected);
   });
@@ -58,10 +66,12 @@ describe('formatTable', () => {
       unmeasured('c', 'Raw log', 'MB/s', atLeast(50, '≥ 50 MB/s'), 'the emulator has no big day'),
     ]);
     const [header, , popup, worker, dump] = table.split('\n');
-    expect(header).toMatch(/^Figure\s+Median\s+Min\s+Max\s+Runs\s+Goal$/);
-    expect(popup).toMatch(/Popup warm ÷ floor\s+1\.50 ×\s+1\.40\s+1\.60\s+3\s+≤ 1\.3\s+MISSED$/);
+    expect(header).toMatch(/^Figure\s+Median\s+Q1\s+Q3\s+Min\s+Max\s+Runs\s+Goal$/);
+    expect(popup).toMatch(
+      /Popup warm ÷ floor\s+1\.50 ×\s+1\.45\s+1\.55\s+1\.40\s+1\.60\s+3\s+≤ 1\.3\s+MISSED$/,
+    );
     expect(worker).toMatch(/Worker JS, gzip\s+97\.4 kB .* < 100 kB\s+ok$/);
-    expect(dump).toMatch(/Raw log\s+–\s+–\s+–\s+0\s+≥ 50 MB\/s$/);
+    expect(dump).toMatch(/Raw log\s+–\s+–\s+–\s+–\s+–\s+0\s+≥ 50 MB\/s$/);
     expect(table).toContain('- Worker JS, gzip: background.js');
     expect(table).toContain('- Raw log: not measured: the emulator has no big day');
   });

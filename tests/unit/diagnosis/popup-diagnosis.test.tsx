@@ -1,16 +1,13 @@
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { PageDiagnosisPanel } from '@/components/popup/FailedHostsList';
-import type { ReadyState } from '@/components/popup/popup-controller';
-import { derivePopupView } from '@/components/popup/popup-view';
 import {
   diagnosisSettingsItem,
   failedHostsItem,
   type TabFailures,
   temporaryAllowsItem,
 } from '@/lib/settings/storage';
-import { accountOf, createFakeApi, openPopup, T0 } from '../popup/popup-harness';
+import { accountOf, cacheAt, createFakeApi, MINUTE, openPopup, T0 } from '../popup/popup-harness';
 
 const HOUR = 60 * 60_000;
 const tabId = 7;
@@ -137,35 +134,23 @@ describe('failed hosts in the popup', () => {
 
   it('fetches today’s statistics once when the popup had no need of them', async () => {
     await record({ pageHost: 'news.example', mainFrame: null, hosts: [failed('cdn.broken.example')] });
-    const api = createFakeApi('A', { blocklist: { default: ['news.example'] } });
+    // Fresh lists in the cache settle the verdict: the popup needs no statistics of its own.
+    await cacheAt(T0 - 2 * MINUTE).saveLists('A:default', accountOf('A'), {
+      whitelist: [],
+      blocklist: ['news.example'],
+    });
+    const api = createFakeApi('A', {
+      blocklist: { default: ['news.example'] },
+      blockedToday: { 'cdn.broken.example': 7 },
+    });
+    const fetchStats = vi.spyOn(api, 'getStats');
     const popup = await openPopup({ url: 'https://news.example/', api });
     await popup.started;
     await waitFor(() => expect(verdictText()).toMatch(/^Blocked: news\.example is on the blocklist/));
-    cleanup();
-    // As if the popup had not fetched them: its lists settled the verdict.
-    const state = { ...(popup.controller.getState() as ReadyState), blockedToday: null };
-    const fetchStats = vi.fn(async () => new Map([['cdn.broken.example', 7]]));
-    const diagnosis = { enabled: true, record: (await failedHostsItem.getValue())[String(tabId)]! };
-    const view = derivePopupView(state, T0);
-    const panel = render(
-      <PageDiagnosisPanel
-        state={state}
-        view={view}
-        controller={popup.controller}
-        diagnosis={diagnosis}
-        fetchStats={fetchStats}
-      />,
-    );
-    await panel.findByText(/confirm a block: 7 blocked queries/);
-    panel.rerender(
-      <PageDiagnosisPanel
-        state={state}
-        view={view}
-        controller={popup.controller}
-        diagnosis={diagnosis}
-        fetchStats={fetchStats}
-      />,
-    );
+    await screen.findByText(/confirm a block: 7 blocked queries/);
+    // The panel renders again (another domain chosen): nothing is fetched again.
+    popup.controller.chooseDomain('news.example');
+    await screen.findByText(/confirm a block: 7 blocked queries/);
     expect(fetchStats).toHaveBeenCalledTimes(1);
   });
 });

@@ -17,7 +17,8 @@ import {
 import type { ListChange } from '@/lib/messaging/protocol';
 import { deliverPending, enqueueChange, type OutboxDeps, submitChange } from '@/lib/outbox';
 import { connectionItem, outboxItem, type TemporaryAllow, temporaryAllowsItem } from '@/lib/settings/storage';
-import { createFakeService, type FakeService, offline, testAccount } from '../worker/fake-api';
+import { createFakeClient, type FakeClient, offline } from '../../fakes/fake-client';
+import { testAccount } from '../account-ids';
 
 const HOUR = 60 * 60_000;
 const T0 = Date.UTC(2026, 4, 1, 12, 0, 0);
@@ -118,7 +119,7 @@ describe('pure parts', () => {
 });
 
 describe('allowing for a while, and the end of it', () => {
-  let service: FakeService;
+  let service: FakeClient;
   let clock: number;
   let notified: string[];
   let deps: TemporaryAllowDeps;
@@ -127,7 +128,7 @@ describe('allowing for a while, and the end of it', () => {
 
   beforeEach(async () => {
     fakeBrowser.reset();
-    service = createFakeService('A');
+    service = createFakeClient('A');
     clock = T0;
     notified = [];
     current = { identity: IDENTITY, client: service };
@@ -150,8 +151,8 @@ describe('allowing for a while, and the end of it', () => {
     await connectionItem.setValue({ baseUrl: 'http://127.0.0.1:8787', form: 'A' });
   });
 
-  const whitelisted = (profile = 'default') => [...(service.lists.whitelist.get(profile) ?? [])];
-  const blocklisted = (profile = 'default') => [...(service.lists.blocklist.get(profile) ?? [])];
+  const whitelisted = (profile = 'default') => [...(service.state.lists.whitelist[profile] ?? [])];
+  const blocklisted = (profile = 'default') => [...(service.state.lists.blocklist[profile] ?? [])];
   const alarm = () => fakeBrowser.alarms.get(TEMPORARY_ALLOW_ALARM);
 
   it('whitelists now, wakes at the end, and takes it off the whitelist then', async () => {
@@ -181,7 +182,7 @@ describe('allowing for a while, and the end of it', () => {
   });
 
   it('a blocklisted domain goes back on the blocklist at the end', async () => {
-    service.lists.blocklist.set('default', new Set(['cdn.example']));
+    service.state.lists.blocklist.default = new Set(['cdn.example']);
     await startTemporaryAllow(deps, {
       domain: 'cdn.example',
       profile: 'default',
@@ -195,7 +196,7 @@ describe('allowing for a while, and the end of it', () => {
   });
 
   it('a domain the user had whitelisted for good is left alone, then and at the end', async () => {
-    service.lists.whitelist.set('default', new Set(['cdn.example']));
+    service.state.lists.whitelist.default = new Set(['cdn.example']);
     const answer = await startTemporaryAllow(deps, {
       domain: 'cdn.example',
       profile: 'default',
@@ -293,7 +294,7 @@ describe('allowing for a while, and the end of it', () => {
   it('an allow made in another account is not ended in this one; the user is told', async () => {
     const other = testAccount('B', '0123456789abcdef', 'https://other.example');
     await temporaryAllowsItem.setValue([entry({ account: other.id, expiresAt: T0 - 1 })]);
-    service.lists.whitelist.set('default', new Set(['cdn.example']));
+    service.state.lists.whitelist.default = new Set(['cdn.example']);
     await expireTemporaryAllows(deps);
     expect(whitelisted()).toEqual(['cdn.example']);
     expect(notified).toEqual([
@@ -316,12 +317,12 @@ describe('allowing for a while, and the end of it', () => {
     expect(whitelisted()).toEqual(['cdn.example']);
 
     // A new key is saved on the same origin; its account has the same domain whitelisted for good.
-    const newService = createFakeService('A');
-    newService.lists.whitelist.set('default', new Set(['cdn.example']));
+    const newService = createFakeClient('A');
+    newService.state.lists.whitelist.default = new Set(['cdn.example']);
     current = { identity: testAccount('A', 'fedcba9876543210', 'http://127.0.0.1:8787'), client: newService };
     clock = T0 + HOUR;
     await expireTemporaryAllows(deps);
-    expect([...(newService.lists.whitelist.get('default') ?? [])]).toEqual(['cdn.example']);
+    expect([...(newService.state.lists.whitelist.default ?? [])]).toEqual(['cdn.example']);
     expect(newService.calls).toEqual([]);
     expect(whitelisted()).toEqual(['cdn.example']);
 
@@ -338,7 +339,7 @@ describe('allowing for a while, and the end of it', () => {
       entry({ domain: 'b.example', expiresAt: T0 - 1, before: 'blocklist' }),
       entry({ domain: 'c.example', expiresAt: T0 + HOUR }),
     ]);
-    service.lists.whitelist.set('default', new Set(['a.example', 'b.example', 'c.example']));
+    service.state.lists.whitelist.default = new Set(['a.example', 'b.example', 'c.example']);
     await expireTemporaryAllows(deps);
     expect(whitelisted()).toEqual(['c.example']);
     expect(blocklisted()).toEqual(['b.example']);

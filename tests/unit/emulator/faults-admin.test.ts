@@ -25,6 +25,32 @@ describe('fault injection', () => {
     expect((await A('profiles/list')).httpStatus).toBe(200);
   });
 
+  it('redirect answers a 302 to another host, without running the action', async () => {
+    admin().injectFault({ kind: 'redirect' });
+    const response = await fetch(
+      apiUrl(ctx.emulator, 'A', { action: 'profile/add', profile_name: 'lab43' }),
+      {
+        redirect: 'manual',
+      },
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('http://redirect-target.invalid/collect');
+    expect(admin().state().profiles).not.toHaveProperty('lab43');
+  });
+
+  it('http-503-failure and rate-limit answer a failure body of the form, 429 with Retry-After', async () => {
+    admin().injectFault({ kind: 'http-503-failure' });
+    admin().injectFault({ kind: 'rate-limit', retryAfter: '30' });
+    const busy = await fetchA('profiles/list');
+    expect(busy.status).toBe(503);
+    expect(await busy.json()).toEqual({ status: 'failed', reason: 'Service temporarily unavailable' });
+    const limited = await fetch(apiUrl(ctx.emulator, 'B', { action: 'profiles/list' }));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('30');
+    expect(limited.headers.get('access-control-expose-headers')).toContain('Retry-After');
+    expect(await limited.json()).toEqual({ status: 'error', message: 'Too many requests' });
+  });
+
   it('html answers an HTML page', async () => {
     admin().injectFault({ kind: 'html' });
     const response = await fetchA('profiles/list');

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { ApiError } from '@/lib/api/errors';
 import { managedProfileItem } from '@/lib/settings/storage';
-import { createFakeClient } from './fake-client';
+import { createFakeClient } from '../../fakes/fake-client';
 import { renderAccount, section } from './render-account';
 
 beforeEach(() => fakeBrowser.reset());

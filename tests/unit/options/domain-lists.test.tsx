@@ -2,7 +2,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/pr
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { ApiError } from '@/lib/api/errors';
-import { createFakeClient } from './fake-client';
+import { createFakeClient } from '../../fakes/fake-client';
 import { renderAccount, section } from './render-account';
 
 beforeEach(() => fakeBrowser.reset());
@@ -36,11 +36,9 @@ describe('Whitelist and Blocklist sections', () => {
     release();
 
     await waitFor(() => expect(whitelist.getByRole('status').textContent).toContain('Added 2 of 3 domains'));
-    expect(client.calls.filter((call) => call.method === 'addDomain').map((call) => call.args[1])).toEqual([
-      'bad.com',
-      'good.example.org',
-      'third.net',
-    ]);
+    expect(
+      client.invocations.filter((call) => call.method === 'addDomain').map((call) => call.args[1]),
+    ).toEqual(['bad.com', 'good.example.org', 'third.net']);
     const results = whitelist.getByRole('list', { name: 'Results of adding to the whitelist' });
     const lines = within(results)
       .getAllByRole('listitem')
@@ -73,7 +71,7 @@ describe('Whitelist and Blocklist sections', () => {
     fireEvent.input(box('blocklist'), { target: { value: '*.ads.com' } });
     fireEvent.click(blocklist.getByRole('button', { name: 'Add to blocklist' }));
     await waitFor(() => expect(blocklist.getByRole('status').textContent).toContain('Nothing added'));
-    expect(client.calls.some((call) => call.method === 'addDomain')).toBe(false);
+    expect(client.invocations.some((call) => call.method === 'addDomain')).toBe(false);
     expect(box('blocklist').value).toBe('*.ads.com');
   });
 

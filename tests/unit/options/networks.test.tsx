@@ -2,7 +2,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/pr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { ApiError } from '@/lib/api/errors';
-import { createFakeClient } from './fake-client';
+import { createFakeClient } from '../../fakes/fake-client';
 import { renderAccount, section } from './render-account';
 
 beforeEach(() => fakeBrowser.reset());
@@ -65,7 +65,7 @@ describe('Networks section', () => {
         'Added network 192.0.2.9 (Kids room) with profile kids1.',
       ),
     );
-    expect(client.calls.find((call) => call.method === 'addNetwork')?.args[0]).toEqual({
+    expect(client.invocations.find((call) => call.method === 'addNetwork')?.args[0]).toEqual({
       ip: '192.0.2.9',
       label: 'Kids room',
       profile: 'kids1',
@@ -88,7 +88,7 @@ describe('Networks section', () => {
     fireEvent.input(ip, { target: { value: '203.0.113.60' } });
     fireEvent.click(networks.getByRole('button', { name: 'Add network' }));
     await waitFor(() => expect(networks.getByRole('status').textContent).toBe('Added network 203.0.113.60.'));
-    expect(client.calls.find((call) => call.method === 'addNetwork')?.args[0]).toEqual({
+    expect(client.invocations.find((call) => call.method === 'addNetwork')?.args[0]).toEqual({
       ip: '203.0.113.60',
     });
   });

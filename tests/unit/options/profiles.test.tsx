@@ -4,7 +4,7 @@ import { fakeBrowser } from 'wxt/testing';
 import { AccountManagement } from '@/components/options/AccountManagement';
 import { ApiError } from '@/lib/api/errors';
 import { managedProfileItem } from '@/lib/settings/storage';
-import { createFakeClient } from './fake-client';
+import { createFakeClient } from '../../fakes/fake-client';
 import { renderAccount, section } from './render-account';
 
 beforeEach(() => fakeBrowser.reset());
@@ -53,7 +53,7 @@ describe('Profiles section', () => {
     fireEvent.input(profiles.getByRole('textbox', { name: 'New profile name' }), { target: { value: name } });
     fireEvent.click(profiles.getByRole('button', { name: 'Add profile' }));
     await waitFor(() => expect(profiles.getByRole('status').textContent).toContain(reason));
-    expect(client.calls.some((call) => call.method === 'addProfile')).toBe(false);
+    expect(client.invocations.some((call) => call.method === 'addProfile')).toBe(false);
     expect((profiles.getByRole('textbox', { name: 'New profile name' }) as HTMLInputElement).value).toBe(
       name,
     );

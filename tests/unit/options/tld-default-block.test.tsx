@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { ApiError } from '@/lib/api/errors';
 import { addedTldsItem, defaultBlockItem } from '@/lib/settings/storage';
-import { createFakeClient } from './fake-client';
+import { createFakeClient } from '../../fakes/fake-client';
 import { renderAccount, section } from './render-account';
 
 beforeEach(() => fakeBrowser.reset());
@@ -40,7 +40,7 @@ describe('Top-level domains section', () => {
     });
     fireEvent.click(tlds.getByRole('button', { name: 'Block top-level domain' }));
     await waitFor(() => expect(tlds.getByRole('status').textContent).toContain('not a full domain'));
-    expect(client.calls.some((call) => call.method === 'blockTld')).toBe(false);
+    expect(client.invocations.some((call) => call.method === 'blockTld')).toBe(false);
     expect((tlds.getByRole('textbox', { name: 'Top-level domain' }) as HTMLInputElement).value).toBe(
       'example.com',
     );

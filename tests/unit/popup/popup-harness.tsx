@@ -4,14 +4,15 @@
  * answers.
  */
 import { render } from '@testing-library/preact';
+import { fakeBrowser } from 'wxt/testing';
 import { PopupApp } from '@/components/popup/PopupApp';
-import { createPopupController } from '@/components/popup/popup-controller';
-import type { AskWorkerForDomains } from '@/components/popup/registrable';
-import { ApiError } from '@/lib/api/errors';
-import type { ApiForm, DayStats, DnsFilterApi, DomainListKind } from '@/lib/api/types';
+import type { ApiForm } from '@/lib/api/types';
 import { createViewCache } from '@/lib/cache/view-cache';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import { createPopupController } from '@/lib/popup/controller';
+import type { AskWorkerForDomains } from '@/lib/popup/registrable';
 import { apiKeyItem, chosenProfileItem, connectionItem } from '@/lib/settings/storage';
+import { createFakeClient, type FakeClient } from '../../fakes/fake-client';
 import { accountIdFor } from '../account-ids';
 
 export const BASE_URL = 'http://127.0.0.1:8787';
@@ -27,67 +28,17 @@ export interface FakeAccount {
   blockedToday: Record<string, number>;
 }
 
-export interface FakeApi extends DnsFilterApi {
-  calls: string[];
-  failWith(error: ApiError | null): void;
-}
+/** The shared fake client, seeded with the account the popup reads. */
+export type FakeApi = FakeClient;
 
 export function createFakeApi(form: ApiForm, account: Partial<FakeAccount> = {}): FakeApi {
-  const data: FakeAccount = {
-    profiles: ['default'],
-    whitelist: {},
-    blocklist: {},
-    blockedToday: {},
-    ...account,
-  };
-  const calls: string[] = [];
-  let failure: ApiError | null = null;
-  const call = async <T,>(name: string, answer: () => T): Promise<T> => {
-    calls.push(name);
-    if (failure) throw failure;
-    return answer();
-  };
-  const scope = (profile: string | undefined) => (form === 'B' ? 'account' : (profile ?? 'default'));
-  const unused = () => Promise.reject(new Error('not used by the popup'));
-  return {
-    form,
-    calls,
-    failWith(error) {
-      failure = error;
-    },
-    listProfiles: () => call('profiles/list', () => [...data.profiles]),
-    listDomains: (list: DomainListKind, profile?: string) =>
-      call(`${list}/list ${scope(profile)}`, () => [...(data[list][scope(profile)] ?? [])]),
-    getStats: (date: string) =>
-      call(`logs/getstats ${date}`, (): DayStats => {
-        const blocked = Object.fromEntries(
-          Object.entries(data.blockedToday).map(([host, n]) => [`${host}.`, n]),
-        );
-        const hour = `${date} 09:00`;
-        return {
-          ips: {},
-          reqtypes: {},
-          action: {},
-          blocks: {},
-          domains: { [hour]: { Allowed: {}, Blocked: blocked } },
-        };
-      }),
-    addProfile: unused,
-    deleteProfile: unused,
-    listCategories: unused,
-    setCategoryBlocked: unused,
-    listDomainsByProfile: unused,
-    addDomain: unused,
-    deleteDomain: unused,
-    blockTld: unused,
-    setDefaultBlock: unused,
-    listNetworks: unused,
-    addNetwork: unused,
-    deleteNetwork: unused,
-    listLogDays: unused,
-    getDump: unused,
-    deleteLogDay: unused,
-  };
+  const asSets = (byScope: Record<string, string[]> = {}) =>
+    Object.fromEntries(Object.entries(byScope).map(([scope, domains]) => [scope, new Set(domains)]));
+  return createFakeClient(form, {
+    profiles: [...(account.profiles ?? ['default'])],
+    lists: { whitelist: asSets(account.whitelist), blocklist: asSets(account.blocklist) },
+    blockedToday: { ...account.blockedToday },
+  });
 }
 
 export interface OpenOptions {
@@ -127,7 +78,11 @@ export async function openPopup(options: OpenOptions) {
   const marks: string[] = [];
   let optionsOpened = 0;
   const controller = createPopupController({
-    readTab: async () => ({ url: options.url }),
+    // The active tab's id, as the real reader takes it (lib/popup/read-tab.ts); the test decides the address.
+    readTab: async () => ({
+      id: (await fakeBrowser.tabs.query({ active: true, currentWindow: true }))[0]?.id,
+      url: options.url,
+    }),
     ...(options.askWorkerForDomains ? { askWorkerForDomains: options.askWorkerForDomains } : {}),
     cache: createViewCache({ now }),
     loadRemote: async () => ({
@@ -160,4 +115,4 @@ export async function openPopup(options: OpenOptions) {
   };
 }
 
-export { ApiError };
+export { ApiError } from '@/lib/api/errors';

@@ -1,17 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
-import { publishEarlyTab, readTabAddress, takeEarlyTab } from '@/components/popup/read-tab';
+import { publishEarlyTab, readTabAddress, takeEarlyTab } from '@/lib/popup/read-tab';
 
 function tabsApi() {
   return {
     get: vi.fn(async (id: number) => ({ url: `https://tab${id}.example/` })),
-    query: vi.fn(async () => [{ url: 'https://active.example/page' }]),
+    query: vi.fn(async () => [{ id: 3, url: 'https://active.example/page' }]),
   };
 }
 
 describe('readTabAddress', () => {
   it.each([
-    ['no tabId: the active tab', '', { url: 'https://active.example/page' }],
-    ['?tabId=7: that tab', '?tabId=7', { url: 'https://tab7.example/' }],
+    ['no tabId: the active tab', '', { id: 3, url: 'https://active.example/page' }],
+    ['?tabId=7: that tab', '?tabId=7', { id: 7, url: 'https://tab7.example/' }],
     ['a tabId that is not a tab id: nothing', '?tabId=-1', { url: undefined }],
     ['a tabId that is not a number: nothing', '?tabId=abc', { url: undefined }],
   ])('%s', async (_name, search, address) => {
@@ -27,8 +27,8 @@ describe('readTabAddress', () => {
 describe('the first script’s reading of the tab', () => {
   it('is taken once; later the popup reads the tab itself', async () => {
     const scope = {};
-    publishEarlyTab(Promise.resolve({ url: 'https://early.example/' }), scope);
-    expect(await takeEarlyTab(scope)).toEqual({ url: 'https://early.example/' });
+    publishEarlyTab(Promise.resolve({ id: 4, url: 'https://early.example/' }), scope);
+    expect(await takeEarlyTab(scope)).toEqual({ id: 4, url: 'https://early.example/' });
     expect(takeEarlyTab(scope)).toBeUndefined();
   });
 

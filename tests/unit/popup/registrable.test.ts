@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { registrableDomainsOf } from '@/components/popup/registrable';
+import { registrableDomainsOf } from '@/lib/popup/registrable';
 
 describe('registrableDomainsOf (popup)', () => {
   it("takes the worker's answer", async () => {

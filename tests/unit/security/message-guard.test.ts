@@ -1,5 +1,5 @@
 /**
- * The worker's message guard (entrypoints/background/handlers.ts `onMessage`): only this
+ * The worker's message guard (lib/messaging/handlers.ts `createMessageListener`): only this
  * extension's own pages are answered, and only with messages the zod protocol accepts. Anything
  * else, whoever sends it and whatever it holds, gets no answer and starts no job.
  * (tests/unit/worker/worker.test.ts checks a few cases end to end against the emulator.)
@@ -7,21 +7,17 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
 
-const jobs = vi.hoisted(() => ({
-  submit: vi.fn(async () => ({ state: 'delivered', message: 'ok' })),
+const jobs = {
+  submit: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
   register: vi.fn(async () => null),
   deliverOutbox: vi.fn(async () => ({ ran: true, remaining: [] })),
-}));
-vi.mock('@/entrypoints/background/jobs', () => ({
-  ...jobs,
-  rebuildContextMenu: vi.fn(async () => {}),
-  refreshBadge: vi.fn(async () => {}),
-  refreshProfiles: vi.fn(async () => {}),
-  syncRegistrationAlarm: vi.fn(async () => {}),
-}));
+  temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
+  otherAccountChanges: vi.fn(async () => ({ count: 0 })),
+};
 
-const { onMessage } = await import('@/entrypoints/background/handlers');
+const onMessage = createMessageListener(createRequestHandlers(jobs), fakeBrowser.runtime);
 
 const OWN_ID = fakeBrowser.runtime.id;
 const OWN_BASE = fakeBrowser.runtime.getURL('/');
@@ -36,7 +32,10 @@ beforeEach(() => {
 });
 
 const startedJobs = () =>
-  jobs.submit.mock.calls.length + jobs.register.mock.calls.length + jobs.deliverOutbox.mock.calls.length;
+  jobs.submit.mock.calls.length +
+  jobs.register.mock.calls.length +
+  jobs.deliverOutbox.mock.calls.length +
+  jobs.temporaryAllow.mock.calls.length;
 
 describe('who may talk to the worker', () => {
   it('answers its own popup and options page', async () => {

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { type BackupPermissionsApi, BackupSection } from '@/components/options/BackupSection';
@@ -21,6 +21,10 @@ function fakePermissions(answer: boolean) {
       requests.push(names(set));
       if (answer) for (const name of names(set)) held.add(name);
       return answer;
+    },
+    remove: async (set) => {
+      for (const name of names(set)) held.delete(name);
+      return true;
     },
   };
   return { api, requests };
@@ -100,6 +104,12 @@ describe('Import settings', () => {
         },
       }),
     );
+    // The file moves the service: the old and new addresses are shown, and confirmed first.
+    const dialog = await screen.findByRole('dialog', { name: 'Use the addresses in this file?' });
+    expect(dialog.textContent).toContain(
+      'Service address (where the API key goes): now https://my.cleanbrowsing.org; the file says https://dns.example.net',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Import' }));
 
     await waitFor(() =>
       expect(status().textContent).toBe(

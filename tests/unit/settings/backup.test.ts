@@ -71,11 +71,16 @@ async function storedSettings() {
   };
 }
 
-/** Parses and applies as the options page does; fails the test when the file is refused. */
+/**
+ * Parses and applies as the options page does, the user confirming any change of destination;
+ * fails the test when the file is refused.
+ */
 async function importText(text: string) {
   const parsed = parseBackup(text);
   if (!parsed.ok) throw new Error(`refused: ${parsed.message}`);
-  return applyBackup(parsed);
+  const outcome = await applyBackup(parsed, { confirmDestinations: async () => true });
+  if (outcome.cancelled) throw new Error('cancelled');
+  return outcome;
 }
 
 function fileWith(settings: Record<string, unknown>, extra: Record<string, unknown> = {}): string {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { AppearanceSection } from '@/components/options/AppearanceSection';
 import { themeItem } from '@/lib/settings/storage';
-import { THEME_CACHE_KEY } from '@/lib/settings/theme';
+import { THEME_CACHE_KEY } from '@/lib/theme/theme';
 
 beforeEach(() => {
   fakeBrowser.reset();

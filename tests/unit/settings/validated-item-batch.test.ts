@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import * as z from 'zod/mini';
-import { defineValidatedItem, followStored, getValues } from '@/lib/settings/validated-item';
+import { getValues } from '@/lib/settings/stored-reads';
+import { defineValidatedItem } from '@/lib/settings/validated-item';
 
 beforeEach(() => fakeBrowser.reset());
 
@@ -33,6 +34,18 @@ describe('getValues', () => {
   it('runs an item’s migrations before reading it', async () => {
     await fakeBrowser.storage.local.set({ batchMigrated: '5', batchCount: 1 });
     expect(await getValues([migrated, count] as const)).toEqual([{ n: 5 }, 1]);
+  });
+
+  it('reads an item already in its current shape in the same storage call, without migrating it', async () => {
+    await fakeBrowser.storage.local.set({ batchMigrated: { n: 3 }, batchMigrated$: { v: 2 }, batchCount: 1 });
+    const calls: unknown[] = [];
+    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
+    fakeBrowser.storage.local.get = ((keys: unknown) => {
+      calls.push(keys);
+      return get(keys as string[]);
+    }) as typeof fakeBrowser.storage.local.get;
+    expect(await getValues([migrated, count] as const)).toEqual([{ n: 3 }, 1]);
+    expect(calls).toEqual([['batchMigrated', 'batchMigrated$', 'batchCount']]);
   });
 
   it('gives the fallbacks when nothing is stored', async () => {
@@ -74,63 +87,5 @@ describe('an item without migrations', () => {
     expect(await count.getValue()).toBe(0);
     stop();
     expect(seen).toEqual([4, 0]);
-  });
-});
-
-describe('followStored', () => {
-  /** An item whose first read answers when the test says so. */
-  function slowItem<T>(stored: T) {
-    let answer: (value: T) => void = () => {};
-    let fail: (error: Error) => void = () => {};
-    const listeners = new Set<(value: T) => void>();
-    return {
-      getValue: () =>
-        new Promise<T>((resolve, reject) => {
-          answer = () => resolve(stored);
-          fail = reject;
-        }),
-      watch(callback: (value: T) => void) {
-        listeners.add(callback);
-        return () => listeners.delete(callback);
-      },
-      answer: () => answer(stored),
-      fail: () => fail(new Error('storage unreadable')),
-      change: (value: T) => {
-        for (const listener of listeners) listener(value);
-      },
-    };
-  }
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-  it('gives the stored value, then every change', async () => {
-    const item = slowItem('stored');
-    const seen: string[] = [];
-    followStored(item, (value) => seen.push(value));
-    item.answer();
-    await settle();
-    item.change('changed');
-    expect(seen).toEqual(['stored', 'changed']);
-  });
-
-  it('a change seen while the first read is on its way wins over that read', async () => {
-    const item = slowItem('old');
-    const seen: string[] = [];
-    followStored(item, (value) => seen.push(value));
-    item.change('new');
-    item.answer();
-    await settle();
-    expect(seen).toEqual(['new']);
-  });
-
-  it('a failed first read is left unsaid, and changes still come; after stopping, nothing comes', async () => {
-    const item = slowItem('stored');
-    const seen: string[] = [];
-    const stop = followStored(item, (value) => seen.push(value));
-    item.fail();
-    await settle();
-    item.change('changed');
-    stop();
-    item.change('after stop');
-    expect(seen).toEqual(['changed']);
   });
 });

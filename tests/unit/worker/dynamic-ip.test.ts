@@ -13,14 +13,15 @@ import {
   registeredAddressesItem,
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
-import { accountOf, createFakeService, type FakeService, offline, testAccount } from './fake-api';
+import { createFakeClient, type FakeClient, offline } from '../../fakes/fake-client';
+import { currentAccountOf as accountOf, testAccount } from '../account-ids';
 
 beforeEach(() => fakeBrowser.reset());
 
 const LOOKUP = 'http://127.0.0.1:9/ip';
 
-async function setUp(options: { enabled?: boolean; service?: FakeService | null } = {}) {
-  const service = options.service === undefined ? createFakeService('A') : options.service;
+async function setUp(options: { enabled?: boolean; service?: FakeClient | null } = {}) {
+  const service = options.service === undefined ? createFakeClient('A') : options.service;
   let publicIp: string | Error = '198.51.100.1';
   let clock = 5_000_000;
   await connectionItem.setValue({ baseUrl: 'http://127.0.0.1:9', form: 'A' });
@@ -61,7 +62,7 @@ describe('registerOnce', () => {
     expect(outcome).toMatchObject({ ok: true, ip: '198.51.100.1', consecutiveFailures: 0, at: now() });
     expect(outcome?.message).toBe('Registered 198.51.100.1 as “Home” (profile default).');
     expect(await registrationOutcomeItem.getValue()).toEqual(outcome);
-    expect(service?.networks).toEqual([{ ip: '198.51.100.1', profile: 'default', label: 'Home' }]);
+    expect(service?.state.networks).toEqual([{ ip: '198.51.100.1', profile: 'default', label: 'Home' }]);
     expect((await registeredAddressesItem.getValue()).current?.ip).toBe('198.51.100.1');
   });
 
@@ -71,7 +72,7 @@ describe('registerOnce', () => {
     setPublicIp('198.51.100.2');
     const outcome = await registerOnce(deps, 'alarm');
     expect(outcome?.message).toMatch(/removed the previous address 198\.51\.100\.1/);
-    expect(service?.networks.map((n) => n.ip)).toEqual(['198.51.100.2']);
+    expect(service?.state.networks.map((n) => n.ip)).toEqual(['198.51.100.2']);
   });
 
   it('failures back off with a retry alarm, and the regular alarm does not pile up on it', async () => {
@@ -149,7 +150,7 @@ describe('registerOnce', () => {
   });
 });
 
-function holdAddNetwork(service: FakeService): () => void {
+function holdAddNetwork(service: FakeClient): () => void {
   let release = () => {};
   const gate = new Promise<void>((resolve) => {
     release = resolve;
@@ -188,21 +189,21 @@ describe('registrations belong to their account', () => {
   it("never deletes the old account's address from the account configured now", async () => {
     const { deps, service: oldService, setPublicIp } = await setUp();
     await registerOnce(deps, 'user');
-    expect(oldService?.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
+    expect(oldService?.state.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
 
     // A new key on the same origin, and the address changed meanwhile.
-    const newService = createFakeService('A');
+    const newService = createFakeClient('A');
     const newKey = testAccount('A', 'fedcba9876543210', 'http://127.0.0.1:9');
     setPublicIp('198.51.100.2');
     const outcome = await registerOnce({ ...deps, getAccount: accountOf(newService, newKey) }, 'user');
     expect(outcome?.ok).toBe(true);
     expect(newService.calls).toEqual(['network/add 198.51.100.2 default']);
-    expect(oldService?.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
+    expect(oldService?.state.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
 
     // Back to the old key: its own earlier address goes, from its own account.
     setPublicIp('198.51.100.3');
     await registerOnce(deps, 'user');
-    expect(oldService?.networks.map((network) => network.ip)).toEqual(['198.51.100.3']);
-    expect(newService.networks.map((network) => network.ip)).toEqual(['198.51.100.2']);
+    expect(oldService?.state.networks.map((network) => network.ip)).toEqual(['198.51.100.3']);
+    expect(newService.state.networks.map((network) => network.ip)).toEqual(['198.51.100.2']);
   });
 });

@@ -16,15 +16,8 @@ import {
   tryAcquireLease,
 } from '@/lib/outbox';
 import { OUTBOX_LIMIT, outboxItem, type SettledChange, settledChangesItem } from '@/lib/settings/storage';
-import {
-  accountOf,
-  createFakeService,
-  type FakeService,
-  offline,
-  refused,
-  testAccount,
-  timedOut,
-} from './fake-api';
+import { createFakeClient, type FakeClient, offline, refused, timedOut } from '../../fakes/fake-client';
+import { currentAccountOf as accountOf, testAccount } from '../account-ids';
 
 const ACCOUNT = testAccount('A').id;
 
@@ -38,7 +31,7 @@ const whitelist = (domain: string, profile = 'default'): ListChange => ({
   source: 'popup',
 });
 
-function setUp(service: FakeService | null, start = 1_000_000) {
+function setUp(service: FakeClient | null, start = 1_000_000) {
   let clock = start;
   const reported: { settled: SettledChange; afterRetry: boolean }[] = [];
   const deps: OutboxDeps = {
@@ -52,8 +45,8 @@ function setUp(service: FakeService | null, start = 1_000_000) {
 
 describe('delivering a change', () => {
   it('adding to the whitelist removes the domain from the blocklist first', async () => {
-    const service = createFakeService('A');
-    service.lists.blocklist.set('default', new Set(['example.com']));
+    const service = createFakeClient('A');
+    service.state.lists.blocklist.default = new Set(['example.com']);
     const { deps } = setUp(service);
     const outcome = await submitChange(whitelist('example.com'), deps);
     expect(outcome).toMatchObject({ state: 'delivered' });
@@ -65,20 +58,20 @@ describe('delivering a change', () => {
       'blocklist/delete example.com default',
       'whitelist/add example.com default',
     ]);
-    expect([...service.lists.blocklist.get('default')!]).toEqual([]);
+    expect([...service.state.lists.blocklist.default!]).toEqual([]);
     expect(await outboxItem.getValue()).toEqual([]);
   });
 
   it('a "not found" refusal on the other list does not stop the add', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     const { deps } = setUp(service);
     const outcome = await submitChange({ ...whitelist('example.com'), list: 'blocklist' }, deps);
     expect(outcome.state).toBe('delivered');
-    expect([...service.lists.blocklist.get('default')!]).toEqual(['example.com']);
+    expect([...service.state.lists.blocklist.default!]).toEqual(['example.com']);
   });
 
   it('a refusal of the change itself is final and carries the service reason', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('addDomain', refused('Profile kids does not exist'));
     const { deps } = setUp(service);
     const outcome = await submitChange(whitelist('example.com', 'kids'), deps);
@@ -89,14 +82,14 @@ describe('delivering a change', () => {
   });
 
   it('a retry of a change the service already applied counts as delivered, not refused', async () => {
-    const service = createFakeService('A');
-    service.lists.whitelist.set('default', new Set(['example.com']));
+    const service = createFakeClient('A');
+    service.state.lists.whitelist.default = new Set(['example.com']);
     const { deps } = setUp(service);
     const outcome = await submitChange({ ...whitelist('example.com'), op: 'remove' }, deps);
     expect(outcome.state).toBe('delivered');
     // Removed now; the retry after a lost answer finds it gone, and says so without failing.
     service.loseAnswerNext('deleteDomain');
-    service.lists.whitelist.get('default')!.add('example.com');
+    service.state.lists.whitelist.default!.add('example.com');
     const lost = await submitChange({ ...whitelist('example.com'), op: 'remove' }, deps);
     expect(lost.state).toBe('pending');
     const retried = await deliverPending(deps, { force: true });
@@ -108,7 +101,7 @@ describe('delivering a change', () => {
   });
 
   it('an invalid domain is refused without queueing anything', async () => {
-    const { deps } = setUp(createFakeService('A'));
+    const { deps } = setUp(createFakeClient('A'));
     const outcome = await submitChange(whitelist('not a domain'), deps);
     expect(outcome.state).toBe('failed');
     expect(await outboxItem.getValue()).toEqual([]);
@@ -132,7 +125,7 @@ describe('retry rules', () => {
     { name: 'service refusal', error: refused('Invalid domain'), expected: 'failed' },
     { name: 'input refused', error: new ApiError('invalid-input', 'Not a domain.'), expected: 'failed' },
   ] as const)('$name → $expected', async ({ error, expected }) => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('addDomain', error);
     const { deps } = setUp(service);
     const outcome = await submitChange(whitelist('example.com'), deps);
@@ -147,7 +140,7 @@ describe('retry rules', () => {
   });
 
   it('a pending change is kept, retried by the alarm at its time, and reported when it goes through', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('deleteDomain', offline(), 2);
     const { deps, advance, now, reported } = setUp(service);
     const first = await submitChange(whitelist('example.com'), deps);
@@ -171,7 +164,7 @@ describe('retry rules', () => {
     advance(60_000);
     const report = await deliverPending(deps, { force: false });
     expect(report.remaining).toEqual([]);
-    expect(service.lists.whitelist.get('default')?.has('example.com')).toBe(true);
+    expect(service.state.lists.whitelist.default?.has('example.com')).toBe(true);
     expect(reported).toEqual([
       { settled: expect.objectContaining({ state: 'delivered' }), afterRetry: true },
     ]);
@@ -179,7 +172,7 @@ describe('retry rules', () => {
   });
 
   it('keeps the order: a change waits behind an earlier one that cannot be sent yet', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('addDomain', offline());
     const { deps } = setUp(service);
     await submitChange(whitelist('example.com'), deps);
@@ -191,11 +184,11 @@ describe('retry rules', () => {
       'whitelist/add example.com default',
       'whitelist/delete example.com default',
     ]);
-    expect(service.lists.whitelist.get('default')?.has('example.com')).toBe(false);
+    expect(service.state.lists.whitelist.default?.has('example.com')).toBe(false);
   });
 
   it('the same change clicked twice while waiting is queued once', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     service.failNext('deleteDomain', offline(), 10);
     const { deps } = setUp(service);
     await submitChange(whitelist('example.com'), deps);
@@ -214,8 +207,8 @@ describe('retry rules', () => {
   });
 
   it('without a key the change waits, and goes once a key is there', async () => {
-    const service = createFakeService('A');
-    let client: FakeService | null = null;
+    const service = createFakeClient('A');
+    let client: FakeClient | null = null;
     const { deps } = setUp(service);
     const outcome = await submitChange(whitelist('example.com'), {
       ...deps,
@@ -236,7 +229,7 @@ describe('retry rules', () => {
 
 describe('one delivery at a time, across worker restarts', () => {
   it('does nothing while a delivery of this worker holds the lease', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     const { deps, now } = setUp(service);
     await enqueueChange(whitelist('example.com'), ACCOUNT, deps.now);
     const lease = await tryAcquireLease('outbox', { ttlMs: 60_000, now });
@@ -249,18 +242,18 @@ describe('one delivery at a time, across worker restarts', () => {
   });
 
   it('a lease left by a stopped worker is taken over at once, and the change is delivered', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     const { deps, now } = setUp(service);
     await enqueueChange(whitelist('example.com'), ACCOUNT, deps.now);
     // A previous worker instance was stopped mid-delivery, holding the lease.
     await tryAcquireLease('outbox', { ttlMs: 60_000, now, instance: 'stopped-worker' });
     const report = await deliverPending(deps, { force: false });
     expect(report).toMatchObject({ ran: true, remaining: [] });
-    expect(service.lists.whitelist.get('default')?.has('example.com')).toBe(true);
+    expect(service.state.lists.whitelist.default?.has('example.com')).toBe(true);
   });
 
   it('concurrent submissions each get their own outcome and nothing is sent twice', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     const { deps } = setUp(service);
     const outcomes = await Promise.all([
       submitChange(whitelist('a.example'), deps),
@@ -272,7 +265,7 @@ describe('one delivery at a time, across worker restarts', () => {
   });
 
   it('before sending, an alarm is set that wakes a restarted worker', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     const { deps, now } = setUp(service);
     let alarmDuringSend: number | undefined;
     const original = service.addDomain;
@@ -329,17 +322,17 @@ describe('changes belong to the account they were made for', () => {
   const newKey = testAccount('A', 'fedcba9876543210');
 
   it('a Form A change for profile kids is not sent account-wide once Form B is chosen', async () => {
-    const serviceA = createFakeService('A');
+    const serviceA = createFakeClient('A');
     serviceA.failNext('deleteDomain', offline());
     const { deps } = setUp(serviceA);
     const outcome = await submitChange(whitelist('games.example', 'kids'), deps);
     expect(outcome.state).toBe('pending');
 
     // Setup now says Form B, same key and origin: the whole account's lists.
-    const serviceB = createFakeService('B');
+    const serviceB = createFakeClient('B');
     const report = await deliverPending({ ...deps, getAccount: accountOf(serviceB, formB) }, { force: true });
     expect(serviceB.calls).toEqual([]);
-    expect(serviceB.lists.whitelist.get('account')?.has('games.example') ?? false).toBe(false);
+    expect(serviceB.state.lists.whitelist.account?.has('games.example') ?? false).toBe(false);
     expect(report.remaining).toMatchObject([{ account: formA.id, change: { profile: 'kids' } }]);
     expect(changesForOtherAccounts(report.remaining, formB.id)).toMatchObject([
       { account: { id: formA.id, form: 'A' }, undecided: true },
@@ -347,34 +340,34 @@ describe('changes belong to the account they were made for', () => {
 
     // Back to Form A: it goes to profile kids there.
     await deliverPending({ ...deps, getAccount: accountOf(serviceA, formA) }, { force: true });
-    expect(serviceA.lists.whitelist.get('kids')?.has('games.example')).toBe(true);
+    expect(serviceA.state.lists.whitelist.kids?.has('games.example')).toBe(true);
     expect(await outboxItem.getValue()).toEqual([]);
     expect((await settledChangesItem.getValue())[0]).toMatchObject({ account: formA.id, state: 'delivered' });
   });
 
   it('after a new key on the same origin, the old change is not sent with it', async () => {
-    const oldAccount = createFakeService('A');
+    const oldAccount = createFakeClient('A');
     oldAccount.failNext('deleteDomain', offline());
     const { deps } = setUp(oldAccount);
     await submitChange(whitelist('example.com'), deps);
 
-    const newAccount = createFakeService('A');
+    const newAccount = createFakeClient('A');
     await deliverPending({ ...deps, getAccount: accountOf(newAccount, newKey) }, { force: true });
     expect(newAccount.calls).toEqual([]);
     expect(await outboxItem.getValue()).toMatchObject([{ account: formA.id }]);
   });
 
   it("another account's waiting changes hold nothing of the account configured now", async () => {
-    const oldAccount = createFakeService('A');
+    const oldAccount = createFakeClient('A');
     oldAccount.failNext('deleteDomain', offline());
     const { deps } = setUp(oldAccount);
     await submitChange(whitelist('old.example'), deps);
 
-    const newAccount = createFakeService('A');
+    const newAccount = createFakeClient('A');
     const withNewKey = { ...deps, getAccount: accountOf(newAccount, newKey) };
     const outcome = await submitChange(whitelist('new.example'), withNewKey);
     expect(outcome.state).toBe('delivered');
-    expect(newAccount.lists.whitelist.get('default')).toEqual(new Set(['new.example']));
+    expect(newAccount.state.lists.whitelist.default).toEqual(new Set(['new.example']));
     expect(await outboxItem.getValue()).toMatchObject([
       { account: formA.id, change: { domain: 'old.example' } },
     ]);
@@ -382,7 +375,7 @@ describe('changes belong to the account they were made for', () => {
   });
 
   it('a run that began for the account before still serves the account Setup ends in', async () => {
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     const { deps } = setUp(service);
     await enqueueChange(whitelist('example.com'), formA.id, deps.now);
     // The key was written first (another account for a moment), the connection right after.
@@ -390,7 +383,7 @@ describe('changes belong to the account they were made for', () => {
     const getAccount = async () => ({ identity: reads++ === 0 ? newKey : formA, client: service });
     const report = await deliverPending({ ...deps, getAccount }, { force: true });
     expect(report.remaining).toEqual([]);
-    expect(service.lists.whitelist.get('default')?.has('example.com')).toBe(true);
+    expect(service.state.lists.whitelist.default?.has('example.com')).toBe(true);
   });
 
   it('kept changes wait for their account past the age limit; discarding removes only the ones named', async () => {
@@ -403,9 +396,9 @@ describe('changes belong to the account they were made for', () => {
     expect((await outboxItem.getValue()).map((entry) => entry.id)).toEqual([kept.id, later.id]);
 
     advance(MAX_AGE_MS + 1);
-    const service = createFakeService('A');
+    const service = createFakeClient('A');
     await deliverPending({ ...deps, getAccount: accountOf(service, formA) }, { force: false });
-    expect(service.lists.whitelist.get('default')?.has('kept.example')).toBe(true);
+    expect(service.state.lists.whitelist.default?.has('kept.example')).toBe(true);
     expect((await settledChangesItem.getValue())[0]).toMatchObject({ state: 'delivered' });
   });
 });

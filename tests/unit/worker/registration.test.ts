@@ -10,7 +10,7 @@ import {
   runRegistration,
 } from '@/lib/network';
 import type { RegisteredAddress } from '@/lib/settings/storage';
-import { createFakeService, offline, refused } from './fake-api';
+import { createFakeClient, offline, refused } from '../../fakes/fake-client';
 
 const ACCOUNT = 'A http://127.0.0.1:1';
 const target = { label: 'Home', profile: 'default', account: ACCOUNT };
@@ -221,8 +221,8 @@ describe('runRegistration against a service', () => {
     },
   ];
   it.each(cases)('$name', async ({ answer, before, failAdd, failDelete, after, ok, message }) => {
-    const service = createFakeService('A');
-    for (const ip of before) service.networks.push({ ip, profile: 'default' });
+    const service = createFakeClient('A');
+    for (const ip of before) service.state.networks.push({ ip, profile: 'default' });
     if (failAdd) service.failNext('addNetwork', failAdd);
     if (failDelete) service.failNext('deleteNetwork', failDelete);
     const result = await runRegistration({
@@ -235,12 +235,12 @@ describe('runRegistration against a service', () => {
     });
     expect(result.verdict.ok).toBe(ok);
     expect(result.verdict.message).toMatch(message);
-    expect(service.networks.map((n) => n.ip).sort()).toEqual(after);
+    expect(service.state.networks.map((n) => n.ip).sort()).toEqual(after);
   });
 
   it('retries a deletion that failed on the next run, then forgets it', async () => {
-    const service = createFakeService('A');
-    service.networks.push({ ip: '198.51.100.1', profile: 'default' });
+    const service = createFakeClient('A');
+    service.state.networks.push({ ip: '198.51.100.1', profile: 'default' });
     service.failNext('deleteNetwork', offline());
     const input = {
       lookup: async () => found('198.51.100.2'),
@@ -255,7 +255,7 @@ describe('runRegistration against a service', () => {
     });
     expect(first.registered.stale.map((a) => a.ip)).toEqual(['198.51.100.1']);
     const second = await runRegistration({ ...input, registered: first.registered });
-    expect(service.networks.map((n) => n.ip)).toEqual(['198.51.100.2']);
+    expect(service.state.networks.map((n) => n.ip)).toEqual(['198.51.100.2']);
     expect(second.registered.stale).toEqual([]);
   });
 });

@@ -1,0 +1,91 @@
+/**
+ * Page diagnosis in the popup: the temporary allow of the shown domain and, while "Diagnose pages"
+ * is on, the failed hosts of the page under the verdict. What the worker recorded is read through
+ * lib/popup/page-diagnosis.ts; today's statistics and registrable domains come from the popup
+ * controller; changes go through the controller and the worker's outbox like every other
+ * one-click change.
+ */
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { t } from '@/lib/i18n';
+import type { PopupController } from '@/lib/popup/controller';
+import { failedHostsOf, type PageDiagnosis, pageDiagnosisOf, statisticsOf } from '@/lib/popup/page-diagnosis';
+import type { ReadyState } from '@/lib/popup/state';
+import { membershipOf } from '@/lib/popup/verdict-inputs';
+import type { PopupView } from '@/lib/popup/view';
+import { diagnosisSettingsItem, type FailedHost, failedHostsItem } from '@/lib/settings/storage';
+import { useStoredValue } from '../useStoredValue';
+import { FailedHostsList } from './FailedHostsList';
+import { TemporaryAllow, useTemporaryAllows } from './TemporaryAllow';
+
+/** What the worker recorded for the page the popup shows, following new failures while it is open. */
+export function usePageDiagnosis(state: Pick<ReadyState, 'host' | 'tabId'>): PageDiagnosis {
+  const settings = useStoredValue(diagnosisSettingsItem, null);
+  const records = useStoredValue(failedHostsItem, null);
+  const { host, tabId } = state;
+  return useMemo(() => pageDiagnosisOf(settings, records, tabId, host), [settings, records, tabId, host]);
+}
+
+/**
+ * The registrable domain of each failed host, asked of the worker once the hosts are known (the
+ * popup does not load the Public Suffix List itself); undefined until the answer is in.
+ */
+function useRegistrable(
+  hosts: readonly FailedHost[],
+  lookup: PopupController['registrableDomainsOf'],
+): ((host: string) => string) | undefined {
+  const names = hosts.map((failed) => failed.host).join(' ');
+  const [known, setKnown] = useState<{ names: string; domains: ReadonlyMap<string, string> } | null>(null);
+  useEffect(() => {
+    if (names === '') return;
+    let live = true;
+    const asked = names.split(' ');
+    void lookup(asked).then(
+      (domains) => live && setKnown({ names, domains: new Map(asked.map((host, i) => [host, domains[i]!])) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [names, lookup]);
+  if (known === null || known.names !== names) return undefined;
+  return (host) => known.domains.get(host) ?? host;
+}
+
+export interface PageDiagnosisPanelProps {
+  state: ReadyState;
+  view: PopupView;
+  controller: Pick<PopupController, 'act' | 'requestStatistics' | 'registrableDomainsOf'>;
+  diagnosis: PageDiagnosis;
+}
+
+/** Everything page diagnosis adds to the popup, in one place under the verdict and its buttons. */
+export function PageDiagnosisPanel({ state, view, controller, diagnosis }: PageDiagnosisPanelProps) {
+  const allows = useTemporaryAllows();
+  const hosts = failedHostsOf(diagnosis);
+  const registrable = useRegistrable(hosts, controller.registrableDomainsOf);
+  const anyFailed = hosts.length > 0;
+  // What today's statistics say of each failed host: the verdict's own when it had them.
+  useEffect(() => {
+    if (anyFailed) void controller.requestStatistics();
+  }, [anyFailed, controller]);
+  const temporaryAllow = { profile: state.profile, account: state.account, allows };
+  return (
+    <>
+      <TemporaryAllow domain={view.domain} membership={view.membership} {...temporaryAllow} />
+      {diagnosis.enabled &&
+        (anyFailed ? (
+          <FailedHostsList
+            hosts={hosts}
+            pageHost={state.host}
+            statistics={statisticsOf(state)}
+            registrable={registrable}
+            membershipOf={(domain) => membershipOf(state, domain)}
+            busy={state.change.state === 'running'}
+            onWhitelist={(domain, before) => void controller.act('add', 'whitelist', domain, before)}
+            temporaryAllow={temporaryAllow}
+          />
+        ) : (
+          <p class="hint">{t('popup.failedHosts.noneFailed')}</p>
+        ))}
+    </>
+  );
+}

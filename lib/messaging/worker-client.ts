@@ -1,0 +1,63 @@
+/**
+ * The extension pages' client of the background worker: one function per request, all sent
+ * through `ask`, which checks the answer with the schema its request promises
+ * (protocol.ts `responseSchemas`). The answer is a trust boundary like any other.
+ */
+import { browser } from 'wxt/browser';
+import type * as z from 'zod/mini';
+import { type ListChange, type Request, type RequestOf, type ResponseOf, responseSchemas } from './protocol';
+
+/** How a message reaches the worker: `runtime.sendMessage`; tests pass a stand-in. */
+export type SendMessage = (message: Request) => Promise<unknown>;
+
+/**
+ * A request that got no answer a page can use: the worker could not be reached ('no-answer'), or
+ * its answer does not match the protocol ('not-understood'). Pages say which to the user.
+ */
+export class WorkerUnanswered extends Error {
+  constructor(readonly reason: 'no-answer' | 'not-understood') {
+    super(
+      reason === 'no-answer' ? 'The worker did not answer' : 'The worker’s answer does not fit the protocol',
+    );
+    this.name = 'WorkerUnanswered';
+  }
+}
+
+export function createWorkerClient(send: SendMessage = (message) => browser.runtime.sendMessage(message)) {
+  /** Sends `request`; resolves with the worker's checked answer, rejects with `WorkerUnanswered`. */
+  async function ask<R extends Request>(request: R): Promise<ResponseOf<R['type']>> {
+    let answer: unknown;
+    try {
+      answer = await send(request);
+    } catch {
+      throw new WorkerUnanswered('no-answer');
+    }
+    const schema: z.ZodMiniType = responseSchemas[request.type];
+    const parsed = schema.safeParse(answer);
+    if (!parsed.success) throw new WorkerUnanswered('not-understood');
+    return parsed.data as ResponseOf<R['type']>;
+  }
+
+  return {
+    ask,
+    /** Hands a list change to the worker's outbox, which delivers it or queues it. */
+    submitChange: (change: ListChange) => ask({ type: 'submit-change', change }),
+    /** Runs a dynamic IP registration now. */
+    registerNow: () => ask({ type: 'register-now' }),
+    /** Sends the waiting outbox changes now, ignoring their backoff. */
+    retryOutbox: () => ask({ type: 'retry-outbox' }),
+    /** Whitelists a domain for a while. */
+    temporaryAllow: (allow: Omit<RequestOf<'temporary-allow'>, 'type'>) =>
+      ask({ type: 'temporary-allow', ...allow }),
+    /** Keeps (until that account is configured again) or discards changes waiting for another account. */
+    otherAccountChanges: (action: 'keep' | 'discard', account: string, ids: readonly string[]) =>
+      ask({ type: 'other-account-changes', action, account, ids: [...ids] }),
+    /** The registrable domain of each host, in order. */
+    registrableDomains: (hosts: readonly string[]) => ask({ type: 'registrable-domains', hosts: [...hosts] }),
+  };
+}
+
+export type WorkerClient = ReturnType<typeof createWorkerClient>;
+
+/** This page's client of the worker. */
+export const worker: WorkerClient = createWorkerClient();

@@ -1,0 +1,91 @@
+/**
+ * Host permissions the settings need, asked for when a setting needs one and given back when no
+ * setting needs it any more (the README's promise: turning a feature off gives its permission
+ * back). Two features hold host permissions: a service origin other than the default, and the IP
+ * lookup services while dynamic IP registration is on. Page diagnosis holds `<all_urls>`, asked
+ * and given back by its own switch (lib/diagnosis/permissions.ts).
+ */
+import { lookupPermissionOrigins } from '@/lib/network/settings-form';
+import {
+  type ConnectionSettings,
+  connectionItem,
+  DEFAULT_BASE_URL,
+  type DynamicIpSettings,
+  dynamicIpSettingsItem,
+} from '@/lib/settings/storage';
+
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * The default service origin is granted at install (host_permissions). A loopback server used for
+ * local testing answers with CORS headers, so it needs nothing. Any other origin is asked for at
+ * runtime, when the user saves it: the extension never holds access to hosts the user did not choose.
+ */
+export function hostPermissionFor(origin: string): string | null {
+  const url = new URL(origin);
+  if (url.origin === new URL(DEFAULT_BASE_URL).origin) return null;
+  if (LOOPBACK_HOST.test(url.hostname)) return null;
+  return `${url.origin}/*`;
+}
+
+/** The settings that hold host permissions. */
+export interface HostPermissionSettings {
+  connection: Pick<ConnectionSettings, 'baseUrl'>;
+  dynamicIp: Pick<DynamicIpSettings, 'enabled' | 'lookupUrls'>;
+}
+
+/**
+ * Match patterns these settings need: the service's origin (unless default or loopback), the
+ * lookup services' origins while dynamic IP is on. "Find this browser's address" asks the lookup
+ * services without a permission of its own (they answer with CORS headers), so it holds none.
+ */
+export function originsNeeded(settings: HostPermissionSettings): string[] {
+  const origins = new Set<string>(
+    settings.dynamicIp.enabled ? lookupPermissionOrigins(settings.dynamicIp.lookupUrls) : [],
+  );
+  try {
+    const service = hostPermissionFor(settings.connection.baseUrl);
+    if (service !== null) origins.add(service);
+  } catch {
+    // An unusable base URL needs nothing; Setup reports it.
+  }
+  return [...origins];
+}
+
+/** The part of `browser.permissions` used here; tests pass a stand-in. */
+export interface HostPermissionsApi {
+  remove(permissions: { origins: string[] }): Promise<boolean>;
+}
+
+export async function readHostPermissionSettings(): Promise<HostPermissionSettings> {
+  const [connection, dynamicIp] = await Promise.all([
+    connectionItem.getValue(),
+    dynamicIpSettingsItem.getValue(),
+  ]);
+  return { connection, dynamicIp };
+}
+
+export interface HostPermissionDeps {
+  permissions: HostPermissionsApi;
+  /** Default: the stored settings. */
+  read?: () => Promise<HostPermissionSettings>;
+}
+
+/**
+ * Runs `change` (a write of the settings) and then gives back each host permission the settings
+ * needed before and need no more: a custom service origin left for another, lookup services of
+ * dynamic IP turned off or replaced. An origin still needed by the other feature is kept. Giving
+ * back needs no user gesture; a failure to give back changes nothing the user asked for.
+ */
+export async function changeSettingsKeepingHostPermissions<T>(
+  deps: HostPermissionDeps,
+  change: () => Promise<T>,
+): Promise<T> {
+  const read = deps.read ?? readHostPermissionSettings;
+  const before = originsNeeded(await read());
+  const result = await change();
+  const after = new Set(originsNeeded(await read()));
+  const unneeded = before.filter((origin) => !after.has(origin));
+  if (unneeded.length > 0) await deps.permissions.remove({ origins: unneeded }).catch(() => false);
+  return result;
+}

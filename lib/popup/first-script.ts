@@ -1,0 +1,27 @@
+/**
+ * What the popup's first script (entrypoints/popup-start.ts) does, a classic script at the top of
+ * popup.html: it puts the cached theme on the page before the first paint, and starts reading the
+ * tab and the storage keys the last opening read; they answer while the modules still load
+ * (early-reads.ts).
+ *
+ * No WXT browser import: the polyfill would make the script as big as what it runs ahead of;
+ * both browsers' own APIs return promises.
+ */
+import { applyCachedTheme, pageLocalStorage } from '@/lib/theme/first-paint';
+import { publishEarlyReads, startEarlyReads } from './early-reads';
+import { publishEarlyTab, readTabAddress } from './read-tab';
+
+type ExtensionApi = {
+  storage: { local: { get(keys: string[]): Promise<Record<string, unknown>> } };
+  tabs: Parameters<typeof readTabAddress>[0];
+};
+
+export function startPopupEarly(page: { document: Document; location: Location }): void {
+  const hints = pageLocalStorage();
+  applyCachedTheme(page.document.documentElement, hints);
+  const scope = globalThis as { browser?: ExtensionApi; chrome?: ExtensionApi };
+  const api = scope.browser ?? scope.chrome;
+  if (!api) return;
+  publishEarlyReads(startEarlyReads(api.storage.local, hints ?? { getItem: () => null }));
+  publishEarlyTab(readTabAddress(api.tabs, page.location.search));
+}

@@ -1,0 +1,25 @@
+/**
+ * Registrable domains for the popup. The worker already bundles the Public Suffix List (the
+ * context menu needs it), so the popup asks it rather than loading the list's 47 kB itself; only
+ * when the worker gives no usable answer is the list loaded here.
+ */
+import { worker } from '@/lib/messaging/worker-client';
+
+/** One registrable domain per host, in order; null when the worker gave no usable answer. */
+export type AskWorkerForDomains = (hosts: readonly string[]) => Promise<readonly string[] | null>;
+
+export const askWorkerForDomains: AskWorkerForDomains = async (hosts) => {
+  const answer = await worker.registrableDomains(hosts).catch(() => null);
+  return answer !== null && answer.domains.length === hosts.length ? answer.domains : null;
+};
+
+export async function registrableDomainsOf(
+  hosts: readonly string[],
+  ask: AskWorkerForDomains = askWorkerForDomains,
+): Promise<readonly string[]> {
+  if (hosts.length === 0) return [];
+  const answered = await ask(hosts);
+  if (answered !== null) return answered;
+  const { registrableDomain } = await import('@/lib/filtering/domain');
+  return hosts.map(registrableDomain);
+}

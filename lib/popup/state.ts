@@ -1,0 +1,63 @@
+/**
+ * The popup's state, as the controller (controller.ts) keeps it and the view model (view.ts) and
+ * the components read it. Types only: both sides import them from here, never from each other.
+ */
+import type { ApiForm } from '@/lib/api/types';
+import type { CachedView, ListsView } from '@/lib/cache/view-cache';
+import type { ListChange } from '@/lib/messaging/protocol';
+import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
+
+export interface ChangeStatus {
+  state: 'idle' | 'running' | 'delivered' | 'pending' | 'failed';
+  message: string;
+}
+
+export interface UndoOffer {
+  change: ListChange;
+  /** What the undo button does, in words ("Put example.com back on the blocklist"). */
+  description: string;
+  /** What the popup says while undoing ("Undoing: put example.com back on the blocklist…"). */
+  progress: string;
+}
+
+/** `settings`: the key was refused or the settings cannot work; the fix is on the options page. */
+export type Problem = { kind: 'settings' | 'other'; message: string };
+
+export type PopupState =
+  | { phase: 'starting' }
+  | { phase: 'nothing-to-filter'; unreadable: boolean }
+  | { phase: 'no-key' }
+  /** Storage could not be read: nothing else can be shown. */
+  | { phase: 'failed'; message: string }
+  | ReadyState;
+
+export interface ReadyState {
+  phase: 'ready';
+  host: string;
+  /** The tab the popup is about (read-tab.ts); page diagnosis finds its record by it. */
+  tabId: number | undefined;
+  /** From the Public Suffix List, remembered per host (lib/cache/registrable-domains.ts). */
+  registrable: string | undefined;
+  form: ApiForm;
+  /** Form A: the chosen profile; Form B: undefined (whole account). */
+  profile: string | undefined;
+  scope: string;
+  /** The configured account's identity (lib/account/identity.ts): views and changes of another are not shown. */
+  account: string;
+  profiles: CachedView<readonly string[]> | null;
+  lists: CachedView<ListsView> | null;
+  blockedToday: CachedView<ReadonlyMap<string, number>> | null;
+  blockedTlds: readonly string[];
+  defaultBlock: boolean;
+  outbox: readonly OutboxEntry[];
+  settled: readonly SettledChange[];
+  refreshing: boolean;
+  /** The lists could not be refreshed. */
+  problem: Problem | null;
+  /** Today's statistics could not be fetched (the verdict then rests on the lists alone). */
+  statsProblem: string | null;
+  /** The domain the user switched to; the view falls back to its default when unset. */
+  chosenDomain: string | undefined;
+  change: ChangeStatus;
+  undo: UndoOffer | null;
+}

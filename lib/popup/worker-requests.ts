@@ -1,0 +1,64 @@
+/**
+ * What the popup asks of the worker: one-click changes, "send now" on the outbox, and temporary
+ * allows. Each resolves with an answer the popup can show, never rejects.
+ */
+import type { Membership } from '@/lib/cache/list-changes';
+import { t } from '@/lib/i18n';
+import type { ChangeOutcome, ListChange, RequestOf, TemporaryAllowResponse } from '@/lib/messaging/protocol';
+import { worker } from '@/lib/messaging/worker-client';
+
+/** What the temporary allow sends: an allow for a while, or keeping the domain for good. */
+export type AllowRequest = RequestOf<'temporary-allow' | 'submit-change'>;
+
+/** The outcome shown when the worker gave no answer a page could read: nothing was changed. */
+export function workerDidNotAnswer(): ChangeOutcome {
+  return { state: 'failed', message: t('popup.workerNoAnswer') };
+}
+
+/** Sends `{ type: 'submit-change' }` to the worker's outbox. */
+export function submitChange(change: ListChange): Promise<ChangeOutcome> {
+  return worker.submitChange(change).catch(workerDidNotAnswer);
+}
+
+/** How many changes still wait after the worker tried them now; null when it did not answer. */
+export function retryOutbox(): Promise<number | null> {
+  return worker.retryOutbox().then(
+    ({ pending }) => pending,
+    () => null,
+  );
+}
+
+/** Sends a request to the worker and reads its answer; never rejects. */
+export function askWorkerToAllow(request: AllowRequest): Promise<TemporaryAllowResponse> {
+  return worker.ask(request).catch(workerDidNotAnswer);
+}
+
+/** Whitelists `domain` for `durationMs`; the worker puts it back where it was (`before`) after. */
+export function temporaryAllowRequest(
+  domain: string,
+  profile: string | undefined,
+  durationMs: number,
+  membership: Membership | null,
+): AllowRequest {
+  return {
+    type: 'temporary-allow',
+    domain,
+    ...(profile === undefined ? {} : { profile }),
+    durationMs,
+    before: membership ?? 'none',
+  };
+}
+
+/** Keeps a temporarily allowed domain on the whitelist for good: an ordinary one-click change. */
+export function keepAllowedRequest(domain: string, profile: string | undefined): AllowRequest {
+  return {
+    type: 'submit-change',
+    change: {
+      op: 'add',
+      list: 'whitelist',
+      domain,
+      ...(profile === undefined ? {} : { profile }),
+      source: 'popup',
+    },
+  };
+}

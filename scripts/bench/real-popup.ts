@@ -1,0 +1,251 @@
+/**
+ * The real toolbar popup, opened as a person opens it, timed against the floor extension's popup
+ * (scripts/bench/floor-extension/) opened the same way in the same browser run.
+ *
+ * - Chromium: DevTools `Extensions.triggerAction` on the site's tab (puppeteer's
+ *   `page.triggerExtensionAction`), which opens the popup and grants activeTab as a click does.
+ * - Firefox: a real click on the Extensions button, then on the extension's item, in the browser
+ *   window (tests/e2e/harness/firefox-popup.ts); the popup is read from an extension page.
+ *
+ * Each opening gives two times: in the document (the popup document's navigation start to its
+ * mark: `verdict` for the product, `ready` for the floor) and from the click (the moment the
+ * action was triggered to that mark, on the same wall clock). The product and the floor
+ * alternate, the order turning each pair, with a pause after every opening so one popup's
+ * teardown does not land in the next one's time.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Browser, Extension, Page } from 'puppeteer-core';
+import type { EmulatorHandle } from '../../emulator/index.ts';
+import {
+  type BrowserWindow,
+  type ExtensionPopup,
+  openFirefoxPopup,
+  readPopupFrom,
+  waitForPopupCount,
+} from '../../tests/e2e/harness/firefox-popup.ts';
+import { atMost, type Figure, figure, summarise } from './figures.ts';
+import { inPage, sleep, untilQuiet } from './page.ts';
+import { cacheBigLists } from './popup.ts';
+
+export type PopupKind = 'product' | 'floor';
+
+export interface PopupTiming {
+  inDocumentMs: number;
+  fromClickMs: number;
+}
+
+/** Opens one extension's real popup on the site tab, waits for its mark, closes it. */
+export interface RealPopupDriver {
+  /** 'Chromium' or 'Firefox', as the table names it. */
+  browserName: string;
+  open(kind: PopupKind): Promise<PopupTiming>;
+}
+
+const MARK: Record<PopupKind, string> = { product: 'verdict', floor: 'ready' };
+
+/** In the popup: `[mark start time, performance.timeOrigin]` once the mark exists, else null. */
+const markTimes = (mark: string) =>
+  `(() => { const entry = view.performance.getEntriesByName(${JSON.stringify(mark)}, 'mark')[0];
+    return entry ? [entry.startTime, view.performance.timeOrigin] : null; })()`;
+
+const nowEpochMs = () => performance.timeOrigin + performance.now();
+
+export interface ChromiumPopupExtension {
+  extension: Extension;
+  /** One of the extension's own pages, through which its popup is read. */
+  host: Page;
+}
+
+/**
+ * Chromium: the popup is read from a page of its own extension (as in Firefox) rather than
+ * attached to: puppeteer setting up a Page on the popup would run DevTools commands on the
+ * popup's renderer while it loads, and add the same delay to both popups' times.
+ */
+export function chromiumDriver(
+  extensions: Record<PopupKind, ChromiumPopupExtension>,
+  site: Page,
+): RealPopupDriver {
+  return {
+    browserName: 'Chromium',
+    async open(kind) {
+      const { extension, host } = extensions[kind];
+      await waitForPopupCount(host, 0);
+      await site.bringToFront();
+      const clickedAt = nowEpochMs();
+      await site.triggerExtensionAction(extension);
+      await waitForPopupCount(host, 1);
+      return timeAndClose(readPopupFrom(host, clickedAt), kind);
+    },
+  };
+}
+
+async function timeAndClose(popup: ExtensionPopup, kind: PopupKind): Promise<PopupTiming> {
+  try {
+    const [startTime, timeOrigin] = await popup.waitFor<[number, number]>(markTimes(MARK[kind]));
+    return { inDocumentMs: startTime, fromClickMs: timeOrigin + startTime - popup.clickedAt };
+  } finally {
+    await popup.close();
+  }
+}
+
+export interface FirefoxAddon {
+  addonId: string;
+  /** One of the add-on's own pages, through which its popup is read. */
+  host: Page;
+}
+
+export function firefoxDriver(
+  browser: Browser,
+  window: BrowserWindow,
+  addons: Record<PopupKind, FirefoxAddon>,
+  site: Page,
+): RealPopupDriver {
+  return {
+    browserName: 'Firefox',
+    async open(kind) {
+      const { addonId, host } = addons[kind];
+      return timeAndClose(await openFirefoxPopup({ browser, window, addonId, host, tab: site }), kind);
+    },
+  };
+}
+
+interface Alternation {
+  product: PopupTiming[];
+  floor: PopupTiming[];
+  /** Service calls during each product opening and the pause after it. */
+  productCalls: string[][];
+}
+
+async function alternate(
+  driver: RealPopupDriver,
+  emulator: EmulatorHandle,
+  pairs: number,
+  pauseMs: number,
+): Promise<Alternation> {
+  const result: Alternation = { product: [], floor: [], productCalls: [] };
+  for (let pair = 0; pair < pairs; pair++) {
+    const order: PopupKind[] = pair % 2 === 0 ? ['product', 'floor'] : ['floor', 'product'];
+    for (const kind of order) {
+      const before = emulator.admin.calls().length;
+      result[kind].push(await driver.open(kind));
+      await sleep(pauseMs);
+      if (kind === 'product') {
+        result.productCalls.push(
+          emulator.admin
+            .calls()
+            .slice(before)
+            .map((call) => call.action),
+        );
+      }
+    }
+  }
+  return result;
+}
+
+export interface RealPopupBenchOptions {
+  driver: RealPopupDriver;
+  emulator: EmulatorHandle;
+  /** A quiet page of the product (its storage is written from there for the large-lists case). */
+  control: Page;
+  pairs: number;
+  bigListPairs: number;
+  pauseMs: number;
+  log(line: string): void;
+}
+
+const ratiosOf = (a: readonly number[], b: readonly number[]) => a.map((value, i) => value / b[i]!);
+const medianOf = (samples: readonly number[]) => summarise(samples).median;
+
+export async function measureRealPopups(options: RealPopupBenchOptions): Promise<Figure[]> {
+  const { driver, emulator, control, log } = options;
+  const name = driver.browserName;
+  const id = name.toLowerCase();
+
+  // Warm-up, not counted: the first openings fill the product's cache and compile both popups.
+  await alternate(driver, emulator, 2, options.pauseMs);
+  await untilQuiet(emulator);
+
+  const run = await alternate(driver, emulator, options.pairs, options.pauseMs);
+  log(`  ${name}: ${options.pairs} openings of each popup, alternating`);
+  const productDoc = run.product.map((t) => t.inDocumentMs);
+  const floorDoc = run.floor.map((t) => t.inDocumentMs);
+  const productClick = run.product.map((t) => t.fromClickMs);
+  const floorClick = run.floor.map((t) => t.fromClickMs);
+
+  // Both cached lists at 100,000 entries each, as a fetch of such lists leaves them.
+  const bigKey = await cacheBigLists(control, 100_000);
+  await untilQuiet(emulator, 300);
+  await alternate(driver, emulator, 1, options.pauseMs);
+  const big = await alternate(driver, emulator, options.bigListPairs, options.pauseMs);
+  await inPage(control, `chrome.storage.local.remove(${JSON.stringify(bigKey)})`);
+  log(`  ${name}: ${options.bigListPairs} pairs with 2 × 100,000 cached entries`);
+  const bigDoc = big.product.map((t) => t.inDocumentMs);
+  const bigFloorDoc = big.floor.map((t) => t.inDocumentMs);
+  const bigCalls = big.productCalls.flat().length;
+
+  const calls = run.productCalls.map((c) => c.length);
+  const callNames = [...new Set(run.productCalls.flat())];
+  const ratioNote = (a: number[], b: number[]) =>
+    `per pair; ratio of the medians ${(medianOf(a) / medianOf(b)).toFixed(2)}`;
+  return [
+    figure(
+      `${id}-popup-verdict-ms`,
+      `${name}: real popup to verdict, in document`,
+      'ms',
+      productDoc,
+      null,
+      "toolbar popup document's navigation start to the 'verdict' mark, warm cache",
+    ),
+    figure(
+      `${id}-floor-ready-ms`,
+      `${name}: floor popup to ready, in document`,
+      'ms',
+      floorDoc,
+      null,
+      "floor extension's toolbar popup, navigation start to 'ready' (one storage read, one Preact render)",
+    ),
+    figure(
+      `${id}-popup-ratio`,
+      `${name}: real popup ÷ floor, in document`,
+      '×',
+      ratiosOf(productDoc, floorDoc),
+      atMost(1.2, '≤ 1.2'),
+      ratioNote(productDoc, floorDoc),
+    ),
+    figure(
+      `${id}-popup-click-ms`,
+      `${name}: real popup, click to verdict`,
+      'ms',
+      productClick,
+      null,
+      name === 'Chromium'
+        ? 'Extensions.triggerAction sent to the verdict mark (includes the DevTools round trip)'
+        : 'the synthesized mousedown on the extension item to the verdict mark',
+    ),
+    figure(`${id}-floor-click-ms`, `${name}: floor popup, click to ready`, 'ms', floorClick),
+    figure(
+      `${id}-popup-click-ratio`,
+      `${name}: real popup ÷ floor, from the click`,
+      '×',
+      ratiosOf(productClick, floorClick),
+      atMost(1.03, '≤ 1.03'),
+      ratioNote(productClick, floorClick),
+    ),
+    figure(
+      `${id}-popup-big-lists-ratio`,
+      `${name}: real popup ÷ floor, 2 × 100k cached`,
+      '×',
+      ratiosOf(bigDoc, bigFloorDoc),
+      atMost(1.5, '≤ 1.5'),
+      `in document; popup median ${medianOf(bigDoc).toFixed(1)} ms, floor ${medianOf(bigFloorDoc).toFixed(1)} ms${bigCalls > 0 ? `; the popup called the service ${bigCalls} times, so it did not answer from these lists` : ''}`,
+    ),
+    figure(
+      `${id}-popup-calls-warm`,
+      `${name}: API calls per warm real popup`,
+      'calls',
+      calls,
+      atMost(0, '0'),
+      callNames.length > 0 ? `calls: ${callNames.join(', ')}` : undefined,
+    ),
+  ];
+}

@@ -1,0 +1,47 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { createConfiguredClient } from '@/lib/api/configured-client';
+import { apiKeyItem, connectionItem } from '@/lib/settings/storage';
+
+beforeEach(() => fakeBrowser.reset());
+
+const listing = () =>
+  vi.fn(
+    async (_url: RequestInfo | URL, _init?: RequestInit) =>
+      new Response(JSON.stringify({ status: 'success', profiles: ['default'] })),
+  );
+
+describe('createConfiguredClient', () => {
+  it('uses the stored key and service', async () => {
+    await apiKeyItem.setValue('stored-key');
+    await connectionItem.setValue({ baseUrl: 'http://127.0.0.1:9', form: 'A' });
+    const fetch = listing();
+    const client = await createConfiguredClient({ fetch });
+    expect(await client?.listProfiles()).toEqual(['default']);
+    expect(String(fetch.mock.calls[0]?.[0])).toMatch(/^http:\/\/127\.0\.0\.1:9\/api\?apikey=stored-key&/);
+  });
+
+  it('settings handed over by the caller (the popup, which has just read them) are used as they are', async () => {
+    await apiKeyItem.setValue('stored-key');
+    const fetch = listing();
+    const client = await createConfiguredClient({
+      fetch,
+      settings: {
+        key: 'handed-key',
+        connection: { baseUrl: 'http://127.0.0.1:7', form: 'A' },
+        timeoutMs: null,
+      },
+    });
+    await client?.listProfiles();
+    expect(String(fetch.mock.calls[0]?.[0])).toMatch(/^http:\/\/127\.0\.0\.1:7\/api\?apikey=handed-key&/);
+  });
+
+  it('no key: no client, whichever way the settings came', async () => {
+    expect(await createConfiguredClient()).toBeNull();
+    expect(
+      await createConfiguredClient({
+        settings: { key: '', connection: { baseUrl: 'http://127.0.0.1:7', form: 'A' }, timeoutMs: null },
+      }),
+    ).toBeNull();
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The pages' client of the worker (lib/messaging/worker-client.ts) against the worker's own
+ * handlers (lib/messaging/handlers.ts): each request reaches its handler, and each answer is
+ * checked with the schema its request promises before a page sees it.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { createMessageListener, createRequestHandlers, type WorkerJobs } from '@/lib/messaging/handlers';
+import type { Request } from '@/lib/messaging/protocol';
+import { createWorkerClient, WorkerUnanswered } from '@/lib/messaging/worker-client';
+
+const OWN_PAGE = { id: fakeBrowser.runtime.id, url: fakeBrowser.runtime.getURL('/options.html') };
+
+function workerWith(jobs: Partial<WorkerJobs> = {}) {
+  const all: WorkerJobs = {
+    submit: vi.fn(async () => ({ state: 'pending' as const, message: 'Queued' })),
+    register: vi.fn(async () => ({ ok: true, ip: '203.0.113.7', message: 'Registered 203.0.113.7' })),
+    deliverOutbox: vi.fn(async () => ({ remaining: ['a', 'b'] })),
+    temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'Allowed', expiresAt: 5 })),
+    otherAccountChanges: vi.fn(async () => ({ count: 2 })),
+    ...jobs,
+  };
+  const listen = createMessageListener(createRequestHandlers(all), fakeBrowser.runtime);
+  const sent: Request[] = [];
+  const client = createWorkerClient(async (message) => {
+    sent.push(message);
+    return listen(message, OWN_PAGE);
+  });
+  return { client, jobs: all, sent };
+}
+
+describe('the worker client', () => {
+  it('each request reaches its handler and brings back its answer', async () => {
+    const { client, jobs } = workerWith();
+    const change = { op: 'add', list: 'whitelist', domain: 'example.com', source: 'logs' } as const;
+    expect(await client.submitChange(change)).toEqual({ state: 'pending', message: 'Queued' });
+    expect(jobs.submit).toHaveBeenCalledWith(change);
+    expect(await client.registerNow()).toEqual({
+      ok: true,
+      ip: '203.0.113.7',
+      message: 'Registered 203.0.113.7',
+    });
+    expect(await client.retryOutbox()).toEqual({ pending: 2 });
+    expect(jobs.deliverOutbox).toHaveBeenCalledWith(true);
+    const allow = { domain: 'example.com', durationMs: 3_600_000, before: 'none' } as const;
+    expect(await client.temporaryAllow(allow)).toEqual({
+      state: 'delivered',
+      message: 'Allowed',
+      expiresAt: 5,
+    });
+    expect(jobs.temporaryAllow).toHaveBeenCalledWith(allow);
+    expect(
+      await client.otherAccountChanges('keep', 'A https://x.example 0123456789abcdef', ['c1', 'c2']),
+    ).toEqual({
+      count: 2,
+    });
+    expect(jobs.otherAccountChanges).toHaveBeenCalledWith('keep', 'A https://x.example 0123456789abcdef', [
+      'c1',
+      'c2',
+    ]);
+    expect(await client.registrableDomains(['www.example.co.uk', 'a.b.example.com'])).toEqual({
+      domains: ['example.co.uk', 'example.com'],
+    });
+  });
+
+  it('a registration already running is answered as not done', async () => {
+    const { client } = workerWith({ register: async () => null });
+    expect(await client.registerNow()).toMatchObject({ ok: false });
+  });
+
+  it('an answer that does not fit its request is refused, not handed on', async () => {
+    const client = createWorkerClient(async () => ({ state: 'done', message: 'ok' }));
+    const change = { op: 'add', list: 'blocklist', domain: 'example.com', source: 'popup' } as const;
+    await expect(client.submitChange(change)).rejects.toEqual(new WorkerUnanswered('not-understood'));
+    // No answer at all (no listener answered) is not understood either.
+    await expect(createWorkerClient(async () => undefined).retryOutbox()).rejects.toMatchObject({
+      reason: 'not-understood',
+    });
+  });
+
+  it('a worker that cannot be reached is told apart from one that answered nonsense', async () => {
+    const client = createWorkerClient(async () => {
+      throw new Error('Could not establish connection. Receiving end does not exist.');
+    });
+    await expect(client.registerNow()).rejects.toMatchObject({ reason: 'no-answer' });
+  });
+});
