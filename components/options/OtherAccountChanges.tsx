@@ -12,7 +12,7 @@ import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
 
 /** "https://my.cleanbrowsing.org (/api), key fingerprint 3f2a9c01": which account, never the key. */
-export function accountText(account: AccountIdentity): string {
+function accountText(account: AccountIdentity): string {
   const words = { origin: account.origin, form: account.form === 'A' ? '/api' : '/api/v1/' };
   if (account.keyFingerprint === NO_KEY) return t('otherAccounts.accountNoKey', words);
   if (account.keyFingerprint === UNKNOWN_KEY) return t('otherAccounts.accountUnknownKey', words);
