@@ -2,14 +2,15 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'preact
 import { isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { formatNumber, messageLocale, t, tn } from '@/lib/i18n';
-import { createDumpGuard, type DumpAllowance, dumpAllowance, formatClock } from '@/lib/logs/dump-guard';
+import { type DumpAllowance, dumpAllowance, formatClock } from '@/lib/logs/dump-guard';
 import { type DumpOutcome, type DumpProgress, type DumpSink, streamDump } from '@/lib/logs/load-dump';
 import { createRecordStore, type RecordFilter, type RecordStore } from '@/lib/logs/record-store';
 import { chooseDumpSink, dumpFileName } from '@/lib/logs/save-dump';
-import { followStored } from '@/lib/settings/follow';
+import { createStoredDumpGuard } from '@/lib/logs/stored-dump-guard';
 import { lastLogDumpItem } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { type ActionStatus, failureText } from '../useRemoteAction';
+import { useStoredValue } from '../useStoredValue';
 import { RawLogTable } from './RawLogTable';
 
 const megabytes = (bytes: number) =>
@@ -26,37 +27,23 @@ function progressText(p: DumpProgress): string {
     : t('rawLog.progress', figures);
 }
 
-/** The guard over the stored time; Web Locks make check-and-claim atomic across extension pages. */
-function createStoredDumpGuard() {
-  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
-  return createDumpGuard({
-    readLastAt: async () => (await lastLogDumpItem.getValue())?.at ?? null,
-    writeLastAt: (at) => lastLogDumpItem.setValue(at === null ? null : { at }),
-    exclusive: locks
-      ? <T,>(task: () => Promise<T>) =>
-          locks.request('dns-filter-logs-dump-guard', task) as unknown as Promise<T>
-      : undefined,
-  });
-}
-
 /** The hourly allowance as stored, kept current across tabs and re-enabled when the hour is over. */
 function useDumpAllowance(): DumpAllowance | null {
+  const stored = useStoredValue(lastLogDumpItem, undefined);
+  // undefined until storage has answered.
+  const lastAt = stored === undefined ? undefined : (stored?.at ?? null);
   const [allowance, setAllowance] = useState<DumpAllowance | null>(null);
   useEffect(() => {
+    if (lastAt === undefined) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const show = (lastAt: number | null) => {
-      clearTimeout(timer);
+    const show = () => {
       const next = dumpAllowance(lastAt, Date.now());
       setAllowance(next);
-      if (!next.allowed)
-        timer = setTimeout(() => show(lastAt), Math.min(next.nextAt - Date.now() + 250, 2 ** 31 - 1));
+      if (!next.allowed) timer = setTimeout(show, Math.min(next.nextAt - Date.now() + 250, 2 ** 31 - 1));
     };
-    const unwatch = followStored(lastLogDumpItem, (value) => show(value?.at ?? null));
-    return () => {
-      clearTimeout(timer);
-      unwatch();
-    };
-  }, []);
+    show();
+    return () => clearTimeout(timer);
+  }, [lastAt]);
   return allowance;
 }
 

@@ -1,7 +1,8 @@
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId } from 'preact/hooks';
 import { t, tParts } from '@/lib/i18n';
 import { managedProfileItem } from '@/lib/settings/storage';
 import { useRemoteData } from '../useRemoteData';
+import { useStoredState } from '../useStoredValue';
 import { AccountContext, type AccountServices, accountScope } from './account-context';
 import { CategoriesSection } from './CategoriesSection';
 import { DefaultBlockSection } from './DefaultBlockSection';
@@ -25,12 +26,8 @@ export function AccountManagement(services: AccountServices) {
     },
     [client],
   );
-  const [chosen, setChosen] = useState<string | null>(null);
+  const [chosen, setChosen] = useStoredState(managedProfileItem, null, 'default');
   const pickerId = useId();
-
-  useEffect(() => {
-    void managedProfileItem.getValue().then(setChosen, () => setChosen('default'));
-  }, []);
 
   const loaded = profilesData.data;
   if (chosen === null || (loaded.state === 'loading' && loaded.data === undefined)) {

@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
 import { ApiError } from '@/lib/api/errors';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { t } from '@/lib/i18n';
 import { lookupPublicIpv4 } from '@/lib/network/ip-lookup';
-import { followStored } from '@/lib/settings/follow';
 import { dynamicIpSettingsItem } from '@/lib/settings/storage';
 import { useConfiguredClient } from '../useConfiguredClient';
+import { useStoredValue } from '../useStoredValue';
 import { AccountManagement } from './AccountManagement';
 import type { AccountServices, ListChangeReport } from './account-context';
 
@@ -18,26 +18,20 @@ type Lookup = NonNullable<AccountServices['lookupPublicIp']>;
  * asks the lookup services anyway. Otherwise the page asks them only when the user says so.
  */
 function usePublicIpLookup(): { lookup: Lookup | undefined; atOnce: boolean } {
-  const [lookup, setLookup] = useState<Lookup | undefined>(undefined);
-  const [atOnce, setAtOnce] = useState(false);
-  useEffect(() => {
-    let current = '';
-    const build = (settings: { enabled: boolean; lookupUrls: readonly string[] }) => {
-      setAtOnce(settings.enabled);
-      // Other dynamic IP settings (interval, label) change nothing here: no new lookup for them.
-      const key = JSON.stringify(settings.lookupUrls);
-      if (key === current) return;
-      current = key;
-      const urls = settings.lookupUrls;
-      setLookup(() => async () => {
-        const result = await lookupPublicIpv4(urls, fetch.bind(globalThis));
-        if (!result.ok) throw new ApiError('network', result.message);
-        return result.ip;
-      });
+  const settings = useStoredValue(dynamicIpSettingsItem, null);
+  // Other dynamic IP settings (interval, label) change nothing here: no new lookup for them, so the
+  // lookup is rebuilt only when the URLs change.
+  const urlsKey = settings === null ? null : JSON.stringify(settings.lookupUrls);
+  const lookup = useMemo((): Lookup | undefined => {
+    if (settings === null) return undefined;
+    const urls = settings.lookupUrls;
+    return async () => {
+      const result = await lookupPublicIpv4(urls, fetch.bind(globalThis));
+      if (!result.ok) throw new ApiError('network', result.message);
+      return result.ip;
     };
-    return followStored(dynamicIpSettingsItem, build);
-  }, []);
-  return { lookup, atOnce };
+  }, [urlsKey]);
+  return { lookup, atOnce: settings?.enabled ?? false };
 }
 
 /** Account management for the saved settings; until a key is saved, it says what to do. */

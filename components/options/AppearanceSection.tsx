@@ -1,9 +1,9 @@
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { type PlainKey, t } from '@/lib/i18n';
-import { followStored } from '@/lib/settings/follow';
 import { themeItem } from '@/lib/settings/storage';
 import { type Theme, themeSchema } from '@/lib/settings/theme-choice';
 import { applyTheme, cacheTheme } from '@/lib/theme/theme';
+import { useStoredState } from '../useStoredValue';
 
 const THEME_LABELS: Record<Theme, PlainKey> = {
   system: 'appearance.system',
@@ -13,11 +13,9 @@ const THEME_LABELS: Record<Theme, PlainKey> = {
 
 /** Light or dark pages (options and popup), or whatever the system uses. */
 export function AppearanceSection({ cache = globalThis.localStorage }: { cache?: Storage }) {
-  const [theme, setTheme] = useState<Theme>('system');
+  const [theme, setTheme] = useStoredState<Theme>(themeItem, 'system');
   const [failed, setFailed] = useState(false);
   const ids = { heading: useId(), select: useId(), hint: useId() };
-
-  useEffect(() => followStored(themeItem, setTheme), []);
 
   const choose = (value: string) => {
     const parsed = themeSchema.safeParse(value);

@@ -1,9 +1,10 @@
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { t } from '@/lib/i18n';
-import { followStored } from '@/lib/settings/follow';
+import { rememberDefaultBlock } from '@/lib/settings/local-records';
 import { defaultBlockItem } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
+import { useStoredValue } from '../useStoredValue';
 import { propagationNote, scopePhrase, useAccount } from './account-context';
 import { ScopeNote } from './ScopeNote';
 
@@ -19,16 +20,11 @@ const when = (at: number) =>
 export function DefaultBlockSection() {
   const { client, form, profile, scope, now = Date.now } = useAccount();
   const { status, run, busy } = useRemoteAction();
-  const [known, setKnown] = useState<Known>(null);
+  const known: Known = useStoredValue(defaultBlockItem, null)?.[scope] ?? null;
   const [pending, setPending] = useState<boolean | null>(null);
   const headingId = useId();
   const switchId = useId();
   const stateId = useId();
-
-  useEffect(() => {
-    const show = (all: Record<string, { enabled: boolean; at: number }>) => setKnown(all[scope] ?? null);
-    return followStored(defaultBlockItem, show);
-  }, [scope]);
 
   const set = async (enabled: boolean) => {
     setPending(enabled);
@@ -37,8 +33,7 @@ export function DefaultBlockSection() {
       t(enabled ? 'defaultBlock.turningOn' : 'defaultBlock.turningOff', { scope: where }),
       async () => {
         await client.setDefaultBlock(enabled, profile);
-        const all = await defaultBlockItem.getValue();
-        await defaultBlockItem.setValue({ ...all, [scope]: { enabled, at: now() } });
+        await rememberDefaultBlock(scope, enabled, now());
       },
       () =>
         t(enabled ? 'defaultBlock.isOn' : 'defaultBlock.isOff', { scope: where, note: propagationNote() }),

@@ -7,6 +7,7 @@ import { originsNeeded, readHostPermissionSettings } from '@/lib/permissions/hos
 import { diagnosisSettingsItem } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
+import { useStoredValue } from '../useStoredValue';
 
 /** The part of `browser.permissions` this section uses; tests pass a stand-in. */
 export interface DiagnosisPermissionsApi {
@@ -19,30 +20,22 @@ export interface DiagnosisPermissionsApi {
 
 /** The setting, and whether the browser still grants its permissions (the user can withdraw them). */
 function useDiagnosisState(permissions: DiagnosisPermissionsApi) {
-  const [enabled, setEnabled] = useState(false);
+  const settings = useStoredValue(diagnosisSettingsItem, null);
   const [granted, setGranted] = useState<boolean | null>(null);
+  // Checked again whenever the setting changes, and whenever the browser adds or removes permissions.
   useEffect(() => {
     let live = true;
     const check = () => void diagnosisGranted(permissions).then((value) => live && setGranted(value));
-    let changed = false;
-    // The first read can answer after a change made meanwhile: the change is newer.
-    void diagnosisSettingsItem.getValue().then((value) => live && !changed && setEnabled(value.enabled));
-    const unwatch = diagnosisSettingsItem.watch((value) => {
-      changed = true;
-      setEnabled(value.enabled);
-      check();
-    });
     check();
     permissions.onAdded?.addListener(check);
     permissions.onRemoved?.addListener(check);
     return () => {
       live = false;
-      unwatch();
       permissions.onAdded?.removeListener(check);
       permissions.onRemoved?.removeListener(check);
     };
-  }, [permissions]);
-  return { enabled, granted };
+  }, [permissions, settings]);
+  return { enabled: settings?.enabled ?? false, granted };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'preact/hooks';
+import { useId, useMemo, useState } from 'preact/hooks';
 import { listName } from '@/lib/api/attempts';
 import { ApiError } from '@/lib/api/errors';
 import { capabilitiesOf } from '@/lib/api/forms';
@@ -8,6 +8,7 @@ import { t } from '@/lib/i18n';
 import { summariseDay } from '@/lib/logs/stats';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import { WorkerUnanswered, worker } from '@/lib/messaging/worker-client';
+import { rememberDeletedLogDay } from '@/lib/settings/local-records';
 import { chosenProfileItem, deletedLogDaysItem } from '@/lib/settings/storage';
 import { useConfirm } from '../ConfirmDialog';
 import { DayStatsView } from '../logs/DayStatsView';
@@ -35,11 +36,6 @@ export function LogsSection() {
 
 function useDeletedDays(): readonly string[] {
   return useStoredValue(deletedLogDaysItem, []);
-}
-
-async function rememberDeleted(date: string): Promise<void> {
-  const days = (await deletedLogDaysItem.getValue()).filter((d) => d !== date);
-  await deletedLogDaysItem.setValue([...days, date].slice(-200));
 }
 
 /** Sends a one-click change to the worker's outbox, which delivers (or queues) it. */
@@ -95,7 +91,7 @@ function LogsPanel({ client }: { client: DnsFilterApi }) {
       t('logsSection.deleting', { date }),
       async () => {
         await client.deleteLogDay(date);
-        await rememberDeleted(date);
+        await rememberDeletedLogDay(date);
         stats.reload();
       },
       () => t('logsSection.deleted', { date }),
@@ -179,16 +175,14 @@ function StatsWithActions({
     (signal) => (wholeAccount ? Promise.resolve([] as string[]) : client.listProfiles({ signal })),
     [client],
   );
-  const [profile, setProfile] = useState<string | null>(null);
+  // What the user picks here wins over the popup's profile, which is only where the page starts.
+  const [picked, setProfile] = useState<string | null>(null);
+  const popupProfile = useStoredValue(chosenProfileItem, null);
+  const profile = picked ?? popupProfile;
   const [exactNames, setExactNames] = useState(false);
   const change = useRemoteAction();
   const profileId = useId();
   const exactId = useId();
-
-  useEffect(() => {
-    if (!wholeAccount)
-      void chosenProfileItem.getValue().then((value) => setProfile((current) => current ?? value));
-  }, [wholeAccount]);
 
   const profileList = profiles.data.data ?? [];
   const target = wholeAccount

@@ -1,19 +1,15 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { createApiClient, validateBaseUrl } from '@/lib/api';
+import { validateBaseUrl } from '@/lib/api';
+import { createDraftClient, storedClientSettings } from '@/lib/api/configured-client';
 import { ApiError } from '@/lib/api/errors';
 import type { ApiForm } from '@/lib/api/types';
 import { t, tn } from '@/lib/i18n';
 import { hostPermissionFor } from '@/lib/permissions/host-permission';
-import {
-  apiKeyItem,
-  apiTimeoutForTestsItem,
-  connectionItem,
-  DEFAULT_BASE_URL,
-  readsApiTimeoutForTests,
-} from '@/lib/settings/storage';
+import { apiKeyItem, connectionItem, DEFAULT_BASE_URL } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
+import { useStoredValue } from '../useStoredValue';
 
 interface Draft {
   key: string;
@@ -30,29 +26,19 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
   // Fields edited before the stored settings arrive keep what the user typed.
   const edited = useRef(new Set<keyof Draft>());
 
+  const stored = useStoredValue(storedClientSettings, null);
+  const loaded = useRef(false);
   useEffect(() => {
-    const load = () =>
-      void Promise.all([apiKeyItem.getValue(), connectionItem.getValue()]).then(([key, connection]) =>
-        setDraft((current) => {
-          const stored: Draft = { key, ...connection };
-          const merged = { ...stored };
-          for (const field of edited.current) Object.assign(merged, { [field]: current[field] });
-          return merged;
-        }),
-      );
-    load();
-    // Settings stored elsewhere (a restored backup, another tab) replace what the fields show.
-    const reload = () => {
-      edited.current.clear();
-      load();
-    };
-    const unwatchKey = apiKeyItem.watch(reload);
-    const unwatchConnection = connectionItem.watch(reload);
-    return () => {
-      unwatchKey();
-      unwatchConnection();
-    };
-  }, []);
+    if (stored === null) return;
+    // Settings stored later (a restored backup, another tab) replace what the fields show.
+    if (loaded.current) edited.current.clear();
+    loaded.current = true;
+    setDraft((current) => {
+      const merged: Draft = { key: stored.key, ...stored.connection };
+      for (const field of edited.current) Object.assign(merged, { [field]: current[field] });
+      return merged;
+    });
+  }, [stored]);
 
   const update = (patch: Partial<Draft>) => {
     for (const field of Object.keys(patch) as (keyof Draft)[]) edited.current.add(field);
@@ -93,10 +79,7 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
       t('setup.testing'),
       async () => {
         const checked = checkedDraft();
-        const timeoutMs = readsApiTimeoutForTests
-          ? ((await apiTimeoutForTestsItem.getValue()) ?? undefined)
-          : undefined;
-        const client = createApiClient({ ...checked, timeoutMs });
+        const client = await createDraftClient(checked);
         return client.listProfiles();
       },
       (profiles) => tn('setup.connected', profiles.length, { profiles: profiles.join(', ') }),

@@ -1,12 +1,13 @@
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { ApiError } from '@/lib/api/errors';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
-import { followStored } from '@/lib/settings/follow';
+import { rememberBlockedTld } from '@/lib/settings/local-records';
 import { addedTldsItem } from '@/lib/settings/storage';
 import { validateTld } from '@/lib/validation';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
+import { useStoredValue } from '../useStoredValue';
 import { propagationNote, scopePhrase, useAccount } from './account-context';
 import { ScopeNote } from './ScopeNote';
 
@@ -19,15 +20,10 @@ export function TldSection() {
   const { client, form, profile, scope } = useAccount();
   const { status, run, busy } = useRemoteAction();
   const [tld, setTld] = useState('');
-  const [added, setAdded] = useState<readonly string[]>([]);
+  const added = useStoredValue(addedTldsItem, null)?.[scope] ?? [];
   const headingId = useId();
   const inputId = useId();
   const hintId = useId();
-
-  useEffect(() => {
-    const show = (all: Record<string, string[]>) => setAdded(all[scope] ?? []);
-    return followStored(addedTldsItem, show);
-  }, [scope]);
 
   const block = async () => {
     const done = await run(
@@ -36,10 +32,7 @@ export function TldSection() {
         const checked = validateTld(tld);
         if (!checked.ok) throw new ApiError('invalid-input', checked.message, { field: 'tld' });
         await client.blockTld(checked.value, profile);
-        const all = await addedTldsItem.getValue();
-        const mine = new Set(all[scope] ?? []);
-        mine.add(checked.value);
-        await addedTldsItem.setValue({ ...all, [scope]: [...mine].sort() });
+        await rememberBlockedTld(scope, checked.value);
         return checked.value;
       },
       (blocked) =>

@@ -136,7 +136,7 @@ export function createFormAdapter(form: ApiForm, transport: Transport): DnsFilte
       return domainsOf(await listing(kind, scope, opts), scope);
     },
     async listDomainsByProfile(list, opts) {
-      const kind = listArg(list, attempts.listDomains(list));
+      const kind = listArg(list, attempts.listDomainsByProfile(list));
       const result = await listing(kind, undefined, opts);
       if (lists.domains === 'account') return { [ACCOUNT_SCOPE]: allDomains(result) };
       // A flat list for "all profiles" can only be the default profile's.

@@ -1,3 +1,5 @@
+import { type AccountIdentity, accountIdentity } from '@/lib/account/identity';
+import { type Followable, followableRead } from '@/lib/settings/follow';
 import {
   apiKeyItem,
   apiTimeoutForTestsItem,
@@ -6,7 +8,7 @@ import {
   readsApiTimeoutForTests,
 } from '@/lib/settings/storage';
 import { createApiClient } from './client';
-import type { DnsFilterApi } from './types';
+import type { ApiForm, DnsFilterApi } from './types';
 
 /** What a client is made from: read from storage, or handed over by a page that has read them. */
 export interface ClientSettings {
@@ -42,4 +44,55 @@ export async function createConfiguredClient(
     fetch: deps.fetch,
     timeoutMs: timeoutMs ?? undefined,
   });
+}
+
+/** The client for the stored settings, as a page shows it: ready, or waiting for a key. */
+export type ConfiguredClient =
+  | { state: 'no-key' }
+  | {
+      state: 'ready';
+      client: DnsFilterApi;
+      connection: ConnectionSettings;
+      /** The account these settings name (lib/account/identity.ts): what caches and changes are tagged with. */
+      account: AccountIdentity;
+    };
+
+async function readConfiguredClient(): Promise<ConfiguredClient> {
+  try {
+    const settings = await readClientSettings();
+    const [client, account] = await Promise.all([
+      createConfiguredClient({ settings }),
+      accountIdentity(settings),
+    ]);
+    return client
+      ? { state: 'ready', client, connection: settings.connection, account }
+      : { state: 'no-key' };
+  } catch {
+    // An unusable stored address: Setup says what is wrong with it.
+    return { state: 'no-key' };
+  }
+}
+
+/** The stored key and connection, read again whenever one of them changes (Setup follows them). */
+export const storedClientSettings: Followable<ClientSettings> = followableRead(
+  [apiKeyItem, connectionItem],
+  readClientSettings,
+);
+
+/** The client for the stored settings, built again whenever the key or the connection changes. */
+export const configuredClient: Followable<ConfiguredClient> = followableRead(
+  [apiKeyItem, connectionItem],
+  readConfiguredClient,
+);
+
+/** A client for what the user typed but has not saved (Setup's Test connection). */
+export async function createDraftClient(draft: {
+  key: string;
+  baseUrl: string;
+  form: ApiForm;
+}): Promise<DnsFilterApi> {
+  const timeoutMs = readsApiTimeoutForTests
+    ? ((await apiTimeoutForTestsItem.getValue()) ?? undefined)
+    : undefined;
+  return createApiClient({ ...draft, timeoutMs });
 }

@@ -35,8 +35,6 @@ export interface FormDescription {
   lists: {
     /** whitelist/list and blocklist/list: per profile (object map, all profiles without a profile) or the account's. */
     domains: 'by-profile' | 'account';
-    /** network/list: profile -> addresses without labels, or entries `{ip, label, profile}`. */
-    networks: 'by-profile' | 'entries';
   };
   capabilities: {
     /** Actions and lists can be aimed at one profile; otherwise they act on the whole account. */
@@ -45,7 +43,7 @@ export interface FormDescription {
     tldBlocking: boolean;
     /** default-block/enable and /disable name their profile (required), or act on the account. */
     defaultBlock: 'per-profile' | 'account';
-    /** network/list tells each address's label. */
+    /** network/list answers entries `{ip, label, profile}`, not profile -> addresses without labels. */
     networkLabels: boolean;
   };
 }
@@ -64,7 +62,7 @@ export const FORMS = {
       date: 'date',
     },
     failure: { status: 'failed', text: 'reason' },
-    lists: { domains: 'by-profile', networks: 'by-profile' },
+    lists: { domains: 'by-profile' },
     capabilities: {
       profileSelection: true,
       tldBlocking: true,
@@ -83,7 +81,7 @@ export const FORMS = {
       date: 'date',
     },
     failure: { status: 'error', text: 'message' },
-    lists: { domains: 'account', networks: 'entries' },
+    lists: { domains: 'account' },
     capabilities: {
       profileSelection: false,
       tldBlocking: false,

@@ -15,7 +15,7 @@ export { attempts } from './attempts';
 export { CATEGORY_CATALOGUE, type CategoryInfo, describeCategory, mergeWithCatalogue } from './categories';
 export { createApiClient } from './client';
 export { ApiError, type ApiErrorDetails, type ApiErrorKind, isApiError } from './errors';
-export { ACCOUNT_SCOPE, capabilitiesOf, DEFAULT_PROFILE, FORMS, type FormDescription } from './forms';
+export { ACCOUNT_SCOPE, capabilitiesOf, DEFAULT_PROFILE } from './forms';
 export * from './schemas';
 export {
   type ApiCall,

@@ -20,7 +20,7 @@ import {
 } from './protocol';
 
 /** One handler per request type: a new request type does not compile until the worker answers it. */
-export type RequestHandlers = {
+type RequestHandlers = {
   [K in RequestType]: (request: RequestOf<K>) => Promise<ResponseOf<K>>;
 };
 
@@ -59,7 +59,7 @@ export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
 }
 
 /** This extension as senders are checked against it: `runtime` (its id and base URL). */
-export interface OwnExtension {
+interface OwnExtension {
   readonly id: string;
   getURL(path: '/'): string;
 }

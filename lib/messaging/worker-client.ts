@@ -8,7 +8,7 @@ import type * as z from 'zod/mini';
 import { type ListChange, type Request, type RequestOf, type ResponseOf, responseSchemas } from './protocol';
 
 /** How a message reaches the worker: `runtime.sendMessage`; tests pass a stand-in. */
-export type SendMessage = (message: Request) => Promise<unknown>;
+type SendMessage = (message: Request) => Promise<unknown>;
 
 /**
  * A request that got no answer a page can use: the worker could not be reached ('no-answer'), or
@@ -57,7 +57,7 @@ export function createWorkerClient(send: SendMessage = (message) => browser.runt
   };
 }
 
-export type WorkerClient = ReturnType<typeof createWorkerClient>;
+type WorkerClient = ReturnType<typeof createWorkerClient>;
 
 /** This page's client of the worker. */
 export const worker: WorkerClient = createWorkerClient();

@@ -12,16 +12,12 @@
  *
  * To show pending changes, read or watch these items of lib/settings/storage.ts:
  *   - `outboxItem`: changes not yet confirmed, oldest first (`entry.change`, `entry.account`,
- *     `entry.attempts`, `entry.lastError`, `entry.nextAttemptAt`); use `pendingFor()` to pick
- *     those of the configured account for a domain, `changesForOtherAccounts()` for the rest;
+ *     `entry.attempts`, `entry.lastError`, `entry.nextAttemptAt`); a change is sent only to
+ *     `entry.account`; `changesForOtherAccounts()` lists those of accounts not configured now;
  *   - `settledChangesItem`: the last 20 changes that left the outbox (delivered or failed),
  *     newest first, so a change refused after a retry is never silent.
  * Both are written only by the worker.
  */
-import type { AccountId } from '@/lib/account/identity';
-import type { ListChange } from '@/lib/messaging/protocol';
-import type { OutboxEntry } from '@/lib/settings/storage';
-
 export type { AlarmsApi } from './alarms';
 export { exclusively, leaseBusyUntil, tryAcquireLease } from './lease';
 export {
@@ -45,16 +41,3 @@ export {
   type OutboxDeps,
   submitChange,
 } from './outbox';
-
-/** The waiting changes of `account` that concern `domain` (and `profile`, in Form A), oldest first. */
-export function pendingFor(
-  entries: OutboxEntry[],
-  account: AccountId,
-  domain: string,
-  profile?: string,
-): ListChange[] {
-  return entries
-    .filter((entry) => entry.account === account)
-    .map((entry) => entry.change)
-    .filter((change) => change.domain === domain && (profile === undefined || change.profile === profile));
-}

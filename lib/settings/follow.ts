@@ -54,7 +54,7 @@ export function followStored<T>(
 }
 
 /** What `followableRead` needs of an item: to hear that it changed. */
-export interface Watchable {
+interface Watchable {
   watch(callback: () => void): () => void;
 }
 

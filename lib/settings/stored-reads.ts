@@ -27,7 +27,7 @@ export function rememberEarlyReads(hints: Pick<Storage, 'getItem' | 'setItem'> |
 }
 
 /** What `getValues` needs of an item (lib/settings/validated-item.ts `ValidatedItem`). */
-export interface BatchReadable<T> {
+interface BatchReadable<T> {
   readonly key: StorageItemKey;
   /** The stored shape's version: with `migrates`, a value stored in it needs no migration. */
   readonly version?: number;

@@ -50,7 +50,7 @@ const groups = new Set<Group>(
  */
 const RUNS = quick
   ? { pairs: 6, bigListPairs: 3, warm: 4, cold: 2, stats: 2, dump: 1, workerBlocks: 2, verdict: 3 }
-  : { pairs: 31, bigListPairs: 11, warm: 12, cold: 7, stats: 5, dump: 3, workerBlocks: 3, verdict: 7 };
+  : { pairs: 31, bigListPairs: 11, warm: 8, cold: 5, stats: 5, dump: 3, workerBlocks: 3, verdict: 7 };
 /** After each real popup closes, before the next opening. */
 const PAUSE_MS = 300;
 /** Every cached view of the service (lib/settings/storage.ts): left out when settings are copied. */

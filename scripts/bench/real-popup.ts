@@ -23,7 +23,7 @@ import {
   readPopupFrom,
   waitForPopupCount,
 } from '../../tests/e2e/harness/firefox-popup.ts';
-import { atMost, type Figure, figure, summarise } from './figures.ts';
+import { atMost, type Figure, figure, formatNumber, summarise } from './figures.ts';
 import { inPage, sleep, untilQuiet } from './page.ts';
 import { cacheBigLists } from './popup.ts';
 
@@ -32,7 +32,13 @@ export type PopupKind = 'product' | 'floor';
 export interface PopupTiming {
   inDocumentMs: number;
   fromClickMs: number;
+  /** Navigation Timing of the popup document (ms from its navigation start), for the notes. */
+  phases: Record<Phase, number>;
 }
+
+/** Where an opening's time goes, in the popup document's own Navigation Timing. */
+const PHASES = ['responseEnd', 'scriptsReceived', 'domInteractive', 'domContentLoadedEventEnd'] as const;
+type Phase = (typeof PHASES)[number];
 
 /** Opens one extension's real popup on the site tab, waits for its mark, closes it. */
 export interface RealPopupDriver {
@@ -43,10 +49,17 @@ export interface RealPopupDriver {
 
 const MARK: Record<PopupKind, string> = { product: 'verdict', floor: 'ready' };
 
-/** In the popup: `[mark start time, performance.timeOrigin]` once the mark exists, else null. */
+/**
+ * In the popup: `[mark start time, performance.timeOrigin, navigation phases]` once the mark
+ * exists, else null.
+ */
 const markTimes = (mark: string) =>
   `(() => { const entry = view.performance.getEntriesByName(${JSON.stringify(mark)}, 'mark')[0];
-    return entry ? [entry.startTime, view.performance.timeOrigin] : null; })()`;
+    const navigation = view.performance.getEntriesByType('navigation')[0];
+    const scripts = view.performance.getEntriesByType('resource').filter((r) => /\\.js$/.test(new URL(r.name).pathname));
+    const phases = Object.fromEntries(${JSON.stringify(PHASES)}.map((p) => [p, navigation ? navigation[p] : NaN]));
+    phases.scriptsReceived = scripts.length > 0 ? Math.max(...scripts.map((r) => r.responseEnd)) : NaN;
+    return entry ? [entry.startTime, view.performance.timeOrigin, phases] : null; })()`;
 
 const nowEpochMs = () => performance.timeOrigin + performance.now();
 
@@ -81,8 +94,10 @@ export function chromiumDriver(
 
 async function timeAndClose(popup: ExtensionPopup, kind: PopupKind): Promise<PopupTiming> {
   try {
-    const [startTime, timeOrigin] = await popup.waitFor<[number, number]>(markTimes(MARK[kind]));
-    return { inDocumentMs: startTime, fromClickMs: timeOrigin + startTime - popup.clickedAt };
+    const [startTime, timeOrigin, phases] = await popup.waitFor<[number, number, Record<Phase, number>]>(
+      markTimes(MARK[kind]),
+    );
+    return { inDocumentMs: startTime, fromClickMs: timeOrigin + startTime - popup.clickedAt, phases };
   } finally {
     await popup.close();
   }
@@ -185,6 +200,11 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
 
   const calls = run.productCalls.map((c) => c.length);
   const callNames = [...new Set(run.productCalls.flat())];
+  // Resource Timing lists no extension resource in Chromium: its "last script received" is "–".
+  const phasesNote = (timings: PopupTiming[], mark: string) => {
+    const median = (phase: Phase) => formatNumber(medianOf(timings.map((t) => t.phases[phase])));
+    return `median ms from navigation start: document received ${median('responseEnd')}, last script received ${median('scriptsReceived')}, DOM interactive ${median('domInteractive')}, DOMContentLoaded done ${median('domContentLoadedEventEnd')}, '${mark}' ${formatNumber(medianOf(timings.map((t) => t.inDocumentMs)))}`;
+  };
   const ratioNote = (a: number[], b: number[]) =>
     `per pair; ratio of the medians ${(medianOf(a) / medianOf(b)).toFixed(2)}`;
   return [
@@ -194,7 +214,7 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
       'ms',
       productDoc,
       null,
-      "toolbar popup document's navigation start to the 'verdict' mark, warm cache",
+      `toolbar popup document's navigation start to the 'verdict' mark, warm cache; ${phasesNote(run.product, 'verdict')}`,
     ),
     figure(
       `${id}-floor-ready-ms`,
@@ -202,7 +222,7 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
       'ms',
       floorDoc,
       null,
-      "floor extension's toolbar popup, navigation start to 'ready' (one storage read, one Preact render)",
+      `floor extension's toolbar popup (one storage read, one Preact render); ${phasesNote(run.floor, 'ready')}`,
     ),
     figure(
       `${id}-popup-ratio`,
