@@ -5,8 +5,10 @@ import { createDraftClient, storedClientSettings } from '@/lib/api/configured-cl
 import { ApiError } from '@/lib/api/errors';
 import type { ApiForm } from '@/lib/api/types';
 import { t, tn } from '@/lib/i18n';
-import { hostPermissionFor } from '@/lib/permissions/host-permission';
+import { changeSettingsKeepingHostPermissions, hostPermissionFor } from '@/lib/permissions/host-permission';
+import { confirmKeyDestination } from '@/lib/permissions/key-destination';
 import { apiKeyItem, connectionItem, DEFAULT_BASE_URL } from '@/lib/settings/storage';
+import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
@@ -22,6 +24,9 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
   const [draft, setDraft] = useState<Draft>({ key: '', baseUrl: DEFAULT_BASE_URL, form: 'A' });
   const [keyVisible, setKeyVisible] = useState(false);
   const { status, run, busy } = useRemoteAction();
+  const { confirm, dialog } = useConfirm();
+  // Origins the user confirmed for Test connection on this page: not asked about twice.
+  const confirmedOrigins = useRef(new Set<string>());
 
   // Fields edited before the stored settings arrive keep what the user typed.
   const edited = useRef(new Set<keyof Draft>());
@@ -66,8 +71,10 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
             field: 'baseUrl',
           });
         }
-        await apiKeyItem.setValue(checked.key);
-        await connectionItem.setValue({ baseUrl: checked.baseUrl, form: checked.form });
+        await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, async () => {
+          await apiKeyItem.setValue(checked.key);
+          await connectionItem.setValue({ baseUrl: checked.baseUrl, form: checked.form });
+        });
         setDraft(checked);
         onSaved?.();
       },
@@ -79,6 +86,17 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
       t('setup.testing'),
       async () => {
         const checked = checkedDraft();
+        await confirmKeyDestination(checked.baseUrl, {
+          savedOrigin: async () => (await connectionItem.getValue()).baseUrl,
+          confirm: ({ origin, host, saved }) =>
+            confirm({
+              title: t('setup.confirmTitle', { host }),
+              message: <p>{t('setup.confirmText', { origin, saved })}</p>,
+              confirmLabel: t('setup.confirmSend'),
+            }),
+          permissions: browser.permissions,
+          confirmed: confirmedOrigins.current,
+        });
         const client = await createDraftClient(checked);
         return client.listProfiles();
       },
@@ -161,6 +179,7 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
         </div>
         <StatusMessage status={status} />
       </form>
+      {dialog}
     </section>
   );
 }

@@ -72,13 +72,17 @@ export function isBadKeyReason(reason: string): boolean {
   return BAD_KEY_SUBJECT.test(reason) && BAD_KEY_VERDICT.test(reason);
 }
 
-/** `text` cut to `max` characters, the last one an ellipsis; never splits a surrogate pair. */
+/**
+ * `text` cut to at most `max` characters, marked "… (shortened)" (a bare trailing ellipsis would
+ * read as an action still in progress); never splits a surrogate pair.
+ */
 export function capText(text: string, max = MAX_REASON_CHARS): string {
   if (text.length <= max) return text;
-  let cut = text.slice(0, max - 1);
+  const room = max - t('api.shortened', { text: '' }).length;
+  let cut = text.slice(0, room).trimEnd();
   const last = cut.charCodeAt(cut.length - 1);
   if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
-  return `${cut}…`;
+  return t('api.shortened', { text: cut });
 }
 
 /**

@@ -86,6 +86,12 @@ export async function changeSettingsKeepingHostPermissions<T>(
   const result = await change();
   const after = new Set(originsNeeded(await read()));
   const unneeded = before.filter((origin) => !after.has(origin));
-  if (unneeded.length > 0) await deps.permissions.remove({ origins: unneeded }).catch(() => false);
+  if (unneeded.length > 0) {
+    try {
+      await deps.permissions.remove({ origins: unneeded });
+    } catch {
+      // Kept by the browser (or not held): nothing the user asked for depends on it.
+    }
+  }
   return result;
 }

@@ -53,12 +53,18 @@ async function downloadInto(browser: Browser, folder: string): Promise<() => Pro
   };
 }
 
-async function importFile(page: Page, file: string): Promise<string> {
+/** Imports `file`; `confirmDestinations`: the file moves the service, so the page asks first. */
+async function importFile(page: Page, file: string, confirmDestinations = false): Promise<string> {
   const [chooser] = await Promise.all([
     page.waitForFileChooser(),
     byRole(page, 'button', 'Import settings', { within: BACKUP }).click(),
   ]);
   await chooser.accept([file]);
+  if (confirmDestinations) {
+    await byRole(page, 'button', 'Import', {
+      within: { role: 'dialog', name: 'Use the addresses in this file?' },
+    }).click();
+  }
   return waitForStatus(page, { startsWith: 'Imported' }, { name: 'Backup' });
 }
 
@@ -116,7 +122,8 @@ test('settings exported in one profile are restored in a fresh one; the key only
     const restored = await fresh.openOptions();
     expect(await fieldValue(restored, 'textbox', 'Base URL')).not.toBe(emulator.url);
 
-    const report = await importFile(restored, withoutKey);
+    // A fresh profile uses the default service: the file's service address is confirmed first.
+    const report = await importFile(restored, withoutKey, true);
     expect(report).toMatch(/^Imported \d+ settings\. Details below\.$/);
     await expect.poll(() => fieldValue(restored, 'textbox', 'Base URL')).toBe(emulator.url);
     const formShown = await byRole(restored, 'combobox', 'API form')

@@ -465,11 +465,18 @@ describe('fault matrix (Chromium)', () => {
       const page = await setUp(chromium, emulator);
       const dialogs = watchDialogs(page);
       const days = emulator.admin.state().logs.map((day) => day.date);
-      expect(days.length).toBeGreaterThanOrEqual(FAULTS.length + 1);
+      expect(days.length).toBeGreaterThanOrEqual(3);
       // The newest day loads when the page opens, without a fault.
       await byRole(page, 'img', { startsWith: `Queries per hour on ${days[0]}` }).wait();
       await runCells('Statistics', emulator, async (fault, index) => {
-        const date = days[index + 1] as string;
+        // Each cell loads a day the page has not loaded yet: with more faults than older days,
+        // the page is opened afresh (forgetting what it loaded) and the days are used again.
+        const older = days.length - 1;
+        if (index > 0 && index % older === 0) {
+          await page.reload();
+          await byRole(page, 'img', { startsWith: `Queries per hour on ${days[0]}` }).wait();
+        }
+        const date = days[(index % older) + 1] as string;
         inject(emulator, fault);
         await chooseOption(page, 'Day', { startsWith: date });
         await byRole(page, 'region', 'Logs', {

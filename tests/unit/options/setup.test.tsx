@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing';
@@ -55,6 +55,29 @@ describe('Setup section', () => {
     await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Not saved'));
     expect(request).toHaveBeenCalledWith({ origins: ['https://filter.example.org/*'] });
     expect(await apiKeyItem.getValue()).toBe('');
+  });
+
+  it('Test connection asks before sending the key to a typed, unsaved origin; Cancel sends nothing', async () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('must not be called'));
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    await renderSetup();
+    fireEvent.input(keyField(), { target: { value: 'secret-key-1' } });
+    fireEvent.input(field('Base URL'), { target: { value: 'https://attacker.example' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send your API key to attacker.example?' });
+    expect(dialog.textContent).toContain(
+      'sends your API key to https://attacker.example, which is not the saved service address (https://my.cleanbrowsing.org)',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe(
+        'Not tested: the key was not sent to https://attacker.example.',
+      ),
+    );
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(request).not.toHaveBeenCalled();
+    expect(field('Base URL').value).toBe('https://attacker.example');
+    fetchSpy.mockRestore();
   });
 
   it('Forget key removes the key from the browser', async () => {

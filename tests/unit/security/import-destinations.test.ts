@@ -42,7 +42,12 @@ function watchWrites() {
     dynamicIpSettingsItem.watch(() => writes.push('dynamicIp')),
     themeItem.watch(() => writes.push('theme')),
   ];
-  return { writes, stop: () => unwatch.forEach((off) => off()) };
+  return {
+    writes,
+    stop: () => {
+      for (const off of unwatch) off();
+    },
+  };
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 20));
