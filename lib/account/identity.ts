@@ -2,7 +2,7 @@
  * The account a piece of work belongs to: the service's origin, the API form and a fingerprint
  * of the key. Queued changes, cached views, registered addresses and temporary allows all carry
  * its id, and each is delivered, shown or undone only while the configured connection has the
- * same id (docs/architecture.md, "Queued work belongs to an account"). A new key on the same
+ * same id (docs/service-api.md, "Account identity"). A new key on the same
  * origin, another origin or another form is another account.
  *
  * The key itself is never part of it: the fingerprint is the first 16 hex digits of the key's
