@@ -39,15 +39,23 @@ export default defineConfig({
   // The sources leave out what only tests, benchmarks and the demo use, and their outputs.
   zip: {
     excludeSources: [
+      // What tests, checks, benchmarks and the demo write.
       'test-results/**',
       'bench-results/**',
       'demo-screenshots/**',
+      'stats.html',
+      '**/*.log',
+      // What only tests, checks, benchmarks and the demo read (tests/unit/build/sources-zip.test.ts
+      // checks that each of these still names something).
       'tests/**',
       'emulator/**',
       'scripts/bench/**',
       'scripts/demo.ts',
-      'stats.html',
-      '**/*.log',
+      'scripts/test-all.mjs',
+      'scripts/check-cycles.mjs',
+      'vitest.config.ts',
+      'vitest.e2e.config.ts',
+      'knip.json',
     ],
   },
   hooks: {

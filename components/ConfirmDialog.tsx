@@ -8,6 +8,8 @@ export interface ConfirmRequest {
   /** Text of the confirming button, e.g. "Delete". */
   confirmLabel: string;
   cancelLabel?: string;
+  /** A typed confirmation: the confirming button stays disabled until `matches` accepts what was typed. */
+  typed?: { label: string; matches: (typed: string) => boolean };
 }
 
 interface ConfirmDialogProps extends ConfirmRequest {
@@ -24,12 +26,16 @@ export function ConfirmDialog({
   message,
   confirmLabel,
   cancelLabel = t('common.cancel'),
+  typed,
   onClose,
 }: ConfirmDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const messageId = useId();
+  const typedId = useId();
+  const [typedText, setTypedText] = useState('');
+  const mayConfirm = typed === undefined || typed.matches(typedText);
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -54,11 +60,32 @@ export function ConfirmDialog({
     >
       <h2 id={titleId}>{title}</h2>
       <div id={messageId}>{message}</div>
+      {typed && (
+        <div class="field">
+          <label for={typedId}>{typed.label}</label>
+          <input
+            id={typedId}
+            type="text"
+            autoComplete="off"
+            spellcheck={false}
+            value={typedText}
+            onInput={(event) => setTypedText(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && typed.matches(event.currentTarget.value)) onClose(true);
+            }}
+          />
+        </div>
+      )}
       <div class="actions">
         <button type="button" ref={cancelRef} onClick={() => onClose(false)}>
           {cancelLabel}
         </button>
-        <button type="button" class="danger" onClick={() => onClose(true)}>
+        <button
+          type="button"
+          class="danger"
+          disabled={!mayConfirm}
+          onClick={() => mayConfirm && onClose(true)}
+        >
           {confirmLabel}
         </button>
       </div>
@@ -92,6 +119,7 @@ export function useConfirm() {
       message={request.message}
       confirmLabel={request.confirmLabel}
       cancelLabel={request.cancelLabel}
+      typed={request.typed}
       onClose={(confirmed) => {
         pending.current = null;
         setRequest(null);

@@ -1,3 +1,4 @@
+import { IsolatedText } from './IsolatedText';
 import type { ActionStatus } from './useRemoteAction';
 
 /** A live region: screen readers announce progress and outcomes without moving focus. */
@@ -5,7 +6,7 @@ export function StatusMessage({ status, label }: { status: ActionStatus; label?:
   const text = status.state === 'idle' ? '' : status.message;
   return (
     <p role="status" aria-label={label} class={`status status-${status.state}`} aria-live="polite">
-      {text}
+      <IsolatedText text={text} />
     </p>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The account's log days. Raw lines are never stored: a dump is regenerated from the day's
  * spec as it is sent, and statistics are computed once per spec and cached. Deleting a day only
- * marks its raw lines as gone; its statistics keep answering (decisions.md).
+ * marks its raw lines as gone; its statistics keep answering (docs/service-api.md).
  */
 import { Readable } from 'node:stream';
 import { fail } from './failure.ts';

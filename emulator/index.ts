@@ -1,6 +1,7 @@
 /**
- * A local stand-in for the DNS filtering service (service-api.md, both forms, with the
- * decisions of decisions.md), for tests, the demo and benchmarks. See emulator/README.md.
+ * A local stand-in for the DNS filtering service as docs/service-api.md describes it (both forms,
+ * and the product's decisions where the provider is silent), for tests, the demo and benchmarks.
+ * See emulator/README.md.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

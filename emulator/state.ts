@@ -39,7 +39,7 @@ export interface AccountSnapshot {
 }
 
 function newProfile(): Profile {
-  // decisions.md: a new profile starts with default-block disabled.
+  // docs/service-api.md: a new profile starts with default-block disabled.
   return { blockedCategories: new Set(), whitelist: [], blocklist: [], tlds: [], defaultBlock: false };
 }
 
@@ -118,7 +118,7 @@ export class Account {
   }
 
   /**
-   * Registering an address already present is a success (decisions.md); a label given again
+   * Registering an address already present is a success (docs/service-api.md); a label given again
    * replaces the stored one. `profileName` undefined (Form B) keeps an existing entry's profile.
    */
   addNetwork(ip: string, label: string | undefined, profileName: string | undefined): void {

@@ -1,5 +1,5 @@
 /**
- * Input rules of the emulated service (decisions.md). Each normaliser returns the canonical
+ * Input rules of the emulated service (docs/service-api.md). Each normaliser returns the canonical
  * value, or null when the input is refused.
  */
 

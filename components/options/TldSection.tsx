@@ -1,10 +1,11 @@
 import { useId, useState } from 'preact/hooks';
-import { ApiError } from '@/lib/api/errors';
 import { capabilitiesOf } from '@/lib/api/forms';
+import { needsTypedConfirmation, typedTldMatches } from '@/lib/filtering/tld-confirmation';
 import { t } from '@/lib/i18n';
 import { rememberBlockedTld } from '@/lib/settings/local-records';
 import { addedTldsItem } from '@/lib/settings/storage';
 import { validateTld } from '@/lib/validation';
+import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
@@ -12,13 +13,18 @@ import { propagationNote, scopePhrase, useAccount } from './account-context';
 import { ScopeNote } from './ScopeNote';
 
 /**
- * The API can block a top-level domain but neither list nor unblock one (decisions.md), so the
+ * The API can block a top-level domain but neither list nor unblock one (docs/service-api.md), so the
  * TLDs blocked from this browser are remembered here, per profile, and removal is pointed to the
  * provider's dashboard.
  */
-export function TldSection() {
+export function TldSection({
+  browserLocale = globalThis.navigator?.language ?? '',
+}: {
+  browserLocale?: string;
+}) {
   const { client, form, profile, scope } = useAccount();
-  const { status, run, busy } = useRemoteAction();
+  const { status, run, busy, setStatus } = useRemoteAction();
+  const { confirm, dialog } = useConfirm();
   const [tld, setTld] = useState('');
   const added = useStoredValue(addedTldsItem, null)?.[scope] ?? [];
   const headingId = useId();
@@ -26,14 +32,34 @@ export function TldSection() {
   const hintId = useId();
 
   const block = async () => {
+    if (busy) return;
+    const checked = validateTld(tld);
+    if (!checked.ok) {
+      setStatus({ state: 'failed', message: checked.message });
+      return;
+    }
+    const target = checked.value;
+    // The API has no way back: only the provider's dashboard can unblock a TLD.
+    const confirmed = await confirm({
+      title: t('tld.confirmTitle', { tld: target }),
+      message: <p>{t('tld.confirmText', { tld: target, scope: scopePhrase(form, profile) })}</p>,
+      confirmLabel: t('tld.confirmBlock'),
+      ...(needsTypedConfirmation(target, browserLocale)
+        ? {
+            typed: {
+              label: t('tld.confirmType', { tld: target }),
+              matches: (typed) => typedTldMatches(typed, target),
+            },
+          }
+        : {}),
+    });
+    if (!confirmed) return;
     const done = await run(
-      t('tld.blocking', { tld: tld.trim(), scope: scopePhrase(form, profile) }),
+      t('tld.blocking', { tld: target, scope: scopePhrase(form, profile) }),
       async () => {
-        const checked = validateTld(tld);
-        if (!checked.ok) throw new ApiError('invalid-input', checked.message, { field: 'tld' });
-        await client.blockTld(checked.value, profile);
-        await rememberBlockedTld(scope, checked.value);
-        return checked.value;
+        await client.blockTld(target, profile);
+        await rememberBlockedTld(scope, target);
+        return target;
       },
       (blocked) =>
         t('tld.blocked', { tld: blocked, scope: scopePhrase(form, profile), note: propagationNote() }),
@@ -94,6 +120,7 @@ export function TldSection() {
         </ul>
       )}
       <p class="hint">{t('tld.cannotList')}</p>
+      {dialog}
     </section>
   );
 }

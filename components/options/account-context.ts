@@ -83,5 +83,5 @@ export function scopePhrase(form: ApiForm, profile: string | undefined): string 
     : t('common.wholeAccount');
 }
 
-/** decisions.md: say after a change that it takes time, never promise an immediate effect. */
+/** docs/service-api.md: say after a change that it takes time, never promise an immediate effect. */
 export const propagationNote = () => t('common.propagationNote');

@@ -54,7 +54,7 @@ export function filterDomains(sorted: readonly string[], query: string): readonl
   return sorted.filter((domain) => domain.includes(needle));
 }
 
-/** Domains found on both lists, sorted; the whitelist wins for them (decisions.md). */
+/** Domains found on both lists, sorted; the whitelist wins for them (docs/service-api.md). */
 export function domainsOnBothLists(whitelist: readonly string[], blocklist: readonly string[]): string[] {
   const [smaller, larger] =
     whitelist.length <= blocklist.length ? [whitelist, blocklist] : [blocklist, whitelist];

@@ -1,6 +1,6 @@
 /**
  * Schemas of every response body. Strict where service-api.md shows the shape; tolerant where it
- * does not (decisions.md "Response shapes not shown"): a list may sit under its documented key or
+ * does not (docs/service-api.md, "Response shapes not shown"): a list may sit under its documented key or
  * an obvious alias, or be the whole body, and come as an array of strings, an array of objects or
  * an object map. Each schema outputs the client's form-neutral shape.
  *

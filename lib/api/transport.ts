@@ -7,6 +7,7 @@ import type * as z from 'zod/mini';
 import { formatNumber, t } from '@/lib/i18n';
 import { ApiError, type ApiErrorDetails, type ApiErrorKind } from './errors';
 import { endpointOf } from './forms';
+import { createLineSplitter, MAX_LINE_CHARS } from './line-splitter';
 import { failureBodySchema, failureReason } from './schemas';
 import type { ApiForm, DumpChunk } from './types';
 
@@ -494,7 +495,7 @@ export function createTransport(config: TransportConfig): Transport {
       if (response.status >= 400)
         throw unexpected(request.attempted, response.status, t('api.errorPageNotLog'));
       handedOver = true;
-      return dumpLines(reader, peeked, ended, guard, request.attempted);
+      return dumpLines(reader, peeked, ended, guard, request.attempted, response.status);
     } catch (thrown) {
       throw fromThrown(thrown, guard, request.attempted);
     } finally {
@@ -518,17 +519,19 @@ export function createTransport(config: TransportConfig): Transport {
     ended: boolean,
     guard: CallGuard,
     attempted: string,
+    httpStatus: number,
   ): AsyncGenerator<DumpChunk> {
     const decoder = new TextDecoder();
-    let carry = '';
+    const splitter = createLineSplitter();
     let bytesReceived = 0;
     let finished = ended;
     const take = (bytes: Uint8Array | undefined): DumpChunk => {
       if (bytes !== undefined) bytesReceived += bytes.byteLength;
-      const text = carry + decoder.decode(bytes, { stream: bytes !== undefined });
-      const pieces = text.split('\n');
-      // The last piece has no line break yet: it waits for the next chunk (or the end).
-      carry = bytes === undefined ? '' : (pieces.pop() ?? '');
+      const pieces = splitter.push(decoder.decode(bytes, { stream: bytes !== undefined }));
+      if (pieces === null)
+        throw unexpected(attempted, httpStatus, t('api.lineTooLong', { size: formatBytes(MAX_LINE_CHARS) }));
+      // The line without a break yet waits in the splitter for the next chunk (or the end).
+      if (bytes === undefined) pieces.push(splitter.end());
       // Blank lines carry no query, so they are not passed on.
       return { lines: pieces.map(withoutCarriageReturn).filter((line) => line !== ''), bytesReceived };
     };

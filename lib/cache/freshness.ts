@@ -2,7 +2,7 @@ import { t, tn } from '@/lib/i18n';
 
 /**
  * How long a fetched view of the lists counts as current. Five minutes, because:
- * - the resolvers apply a change only 30 to 45 minutes after it is made (decisions.md), so a view
+ * - the resolvers apply a change only 30 to 45 minutes after it is made (docs/service-api.md), so a view
  *   up to five minutes old is never further behind than what the resolvers themselves enforce;
  * - changes made from this browser (popup, menu, shortcut) are applied to the view at once, so
  *   only edits made elsewhere (dashboard, another device) can be missed, and for five minutes at most;

@@ -1,6 +1,6 @@
 /**
  * The effect of one-click changes on a view of the two lists, following the worker's rule
- * (decisions.md): adding a domain to one list removes it from the other first.
+ * (docs/service-api.md): adding a domain to one list removes it from the other first.
  */
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import type { ListChange } from '@/lib/messaging/protocol';

@@ -1,6 +1,6 @@
 /**
  * Which list entry covers a host. An entry covers the domain itself and every subdomain
- * (decisions.md), so the entries that can cover `a.b.example.com` are exactly that name and its
+ * (docs/service-api.md), so the entries that can cover `a.b.example.com` are exactly that name and its
  * parents: looking each of them up costs one search per label, whatever the list size
  * (a list may hold 100,000 entries; a linear scan per popup opening would be felt). The list is
  * kept sorted and packed in one string, so each lookup is a binary search and the popup builds

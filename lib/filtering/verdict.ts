@@ -1,7 +1,7 @@
 /**
  * Whether a host is blocked for one scope (a profile, or the whole account in Form B), and why,
  * from everything the extension can know without extra permissions. Rules, strongest first
- * (issue 10; decisions.md: the whitelist wins):
+ * (docs/service-api.md, "Both lists": the whitelist wins):
  *   1. a whitelist entry covering the host (itself or a parent domain);
  *   2. a blocklist entry covering the host;
  *   3. a TLD block, then default-block, as set from this browser (the API cannot read them back);

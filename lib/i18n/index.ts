@@ -7,6 +7,9 @@
  * (Node tests, scripts) the host installs its own lookup with `useMessageLookup`.
  */
 import type { GeneratedI18nStructure } from '#i18n';
+import { isolateText } from './bidi';
+
+export { isolatedSegments, isolateText } from './bidi';
 
 type Structure = GeneratedI18nStructure;
 
@@ -56,9 +59,13 @@ function message(key: MessageKey): string {
 function fill(text: string, params: Record<string, string | number> | undefined): string {
   if (params === undefined) return text;
   // One pass: a value that itself contains `{name}` (user input) is never substituted again.
-  return text.replace(NAMED, (whole, name: string) =>
-    Object.hasOwn(params, name) ? String(params[name]) : whole,
-  );
+  // Every text value is direction-isolated (./bidi.ts): a value from the service cannot reorder
+  // the sentence around it.
+  return text.replace(NAMED, (whole, name: string) => {
+    if (!Object.hasOwn(params, name)) return whole;
+    const value = params[name];
+    return typeof value === 'string' ? isolateText(value) : String(value);
+  });
 }
 
 /** The language of the catalogue in use (`en`, `de`): for `<html lang>` and number and date formats. */
@@ -91,7 +98,8 @@ export function tParts<K extends PlainKey, T>(
       // split() with a capture group puts each placeholder's name at the odd indexes.
       if (index % 2 === 0) return piece;
       const value = Object.hasOwn(values, piece) ? values[piece] : `{${piece}}`;
-      return typeof value === 'number' ? String(value) : (value as T | string);
+      if (typeof value === 'string') return isolateText(value);
+      return typeof value === 'number' ? String(value) : (value as T);
     })
     .filter((piece) => piece !== '');
 }

@@ -1,6 +1,6 @@
 /**
  * The service allows one raw log download per hour per account (service-api.md section 8,
- * decisions.md). The client enforces it itself, across restarts, from a stored time of the last
+ * docs/service-api.md). The client enforces it itself, across restarts, from a stored time of the last
  * request, so a user never burns the allowance by accident and the service never has to refuse.
  */
 import { ApiError, isApiError } from '@/lib/api/errors';

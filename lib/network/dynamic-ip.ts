@@ -23,7 +23,11 @@ export const REGISTRATION_ALARM = 'dynamic-ip';
 /** One-shot retry after a failure; re-creating it replaces it, so retries never pile up. */
 export const REGISTRATION_RETRY_ALARM = 'dynamic-ip-retry';
 const LEASE = 'registration';
-/** Lookup (8 s per URL) plus add and deletions (15 s each at most) fit well inside. */
+/**
+ * A run renews the lease before each lookup request (8 s at most) and each call to the service
+ * (15 s at most), so every step fits well inside, however many URLs and earlier addresses there
+ * are; a worker stopped mid-run frees it at most this long after its last step.
+ */
 const LEASE_TTL_MS = 90_000;
 const USER_WAIT_STEP_MS = 250;
 
@@ -96,7 +100,7 @@ export async function registerOnce(
   }
   if (!lease) return null;
   try {
-    const verdict = await registerWithSettings(deps, settings, now);
+    const verdict = await registerWithSettings(deps, settings, now, () => lease.renew());
     const failures = verdict.ok ? 0 : (previousOutcome?.consecutiveFailures ?? 0) + 1;
     // A refusal (bad label, unknown profile, bad key) will not go away by itself: the regular
     // interval keeps trying, and a settings change runs at once.
@@ -124,7 +128,12 @@ export async function registerOnce(
   }
 }
 
-async function registerWithSettings(deps: DynamicIpDeps, settings: DynamicIpSettings, now: () => number) {
+async function registerWithSettings(
+  deps: DynamicIpDeps,
+  settings: DynamicIpSettings,
+  now: () => number,
+  renewLease: () => Promise<boolean>,
+) {
   const label = validateNetworkLabel(settings.label);
   if (!label.ok)
     return {
@@ -153,8 +162,15 @@ async function registerWithSettings(deps: DynamicIpDeps, settings: DynamicIpSett
       reason: 'no-key',
     };
   }
+  // A lookup has no effect at the service, so it goes on even if the lease was lost; the add
+  // after it checks the lease again.
+  const renewingFetch: typeof fetch = async (input, init) => {
+    await renewLease();
+    return deps.fetch(input, init);
+  };
   const result = await runRegistration({
-    lookup: () => lookupPublicIpv4(settings.lookupUrls, deps.fetch),
+    lookup: () => lookupPublicIpv4(settings.lookupUrls, renewingFetch),
+    beforeStep: renewLease,
     client,
     target: { label: label.value, profile, account: identity.id },
     registered: await registeredAddressesItem.getValue(),

@@ -1,15 +1,21 @@
 /**
- * Finds this network's public IPv4 through IP lookup services (decisions.md "Current IP for
- * network/add"). Their answers are a trust boundary: only a well-formed IPv4 is accepted.
+ * Finds this network's public IPv4 through IP lookup services (docs/service-api.md,
+ * "Current IP"). Their answers are a trust boundary: only a well-formed public IPv4 is accepted.
  */
 import * as z from 'zod/mini';
 import { t } from '@/lib/i18n';
 import { validateIpv4 } from '@/lib/validation';
+import { nonPublicRange } from './public-ipv4';
 
 export type LookupResult =
   | { ok: true; ip: string; url: string }
   /** `problems` has one line per URL tried, in order. */
-  | { ok: false; reason: 'ipv6' | 'malformed' | 'unreachable'; message: string; problems: string[] };
+  | {
+      ok: false;
+      reason: 'ipv6' | 'malformed' | 'not-public' | 'unreachable';
+      message: string;
+      problems: string[];
+    };
 
 export interface LookupOptions {
   /** Per URL; default 8 s. */
@@ -42,7 +48,9 @@ async function readAnswer(response: Response): Promise<string> {
   return text;
 }
 
-type Answer = { ok: true; ip: string } | { ok: false; reason: 'ipv6' | 'malformed'; problem: string };
+type Answer =
+  | { ok: true; ip: string }
+  | { ok: false; reason: 'ipv6' | 'malformed' | 'not-public'; problem: string };
 
 /** Reads a plain-text (`203.0.113.7\n`) or JSON (`{"ip": "203.0.113.7"}`) answer. Pure. */
 export function parseLookupAnswer(body: string): Answer {
@@ -71,6 +79,14 @@ export function parseLookupAnswer(body: string): Answer {
   }
   const ipv4 = validateIpv4(candidate);
   if (!ipv4.ok) return { ok: false, reason: 'malformed', problem: t('ipLookup.notIpv4') };
+  const reserved = nonPublicRange(ipv4.value);
+  if (reserved) {
+    return {
+      ok: false,
+      reason: 'not-public',
+      problem: t('ipLookup.notPublic', { ip: ipv4.value, range: reserved.cidr }),
+    };
+  }
   return { ok: true, ip: ipv4.value };
 }
 
@@ -86,6 +102,7 @@ export async function lookupPublicIpv4(
   const timeoutMs = options.timeoutMs ?? 8000;
   const problems: string[] = [];
   let sawIpv6 = false;
+  let sawNotPublic = false;
   let sawMalformed = false;
   for (const url of urls) {
     let body: string;
@@ -112,10 +129,11 @@ export async function lookupPublicIpv4(
     const answer = parseLookupAnswer(body);
     if (answer.ok) return { ok: true, ip: answer.ip, url };
     if (answer.reason === 'ipv6') sawIpv6 = true;
+    else if (answer.reason === 'not-public') sawNotPublic = true;
     else sawMalformed = true;
     problems.push(t('ipLookup.problem', { url, problem: answer.problem }));
   }
-  const reason = sawIpv6 ? 'ipv6' : sawMalformed ? 'malformed' : 'unreachable';
+  const reason = sawIpv6 ? 'ipv6' : sawNotPublic ? 'not-public' : sawMalformed ? 'malformed' : 'unreachable';
   const message =
     problems.length === 0 ? t('ipLookup.noUrl') : t('ipLookup.notFound', { problems: problems.join('; ') });
   return { ok: false, reason, message, problems };

@@ -1,5 +1,5 @@
 /**
- * Dynamic IP re-registration (decisions.md "Re-registration"): find the public IPv4, add it
+ * Dynamic IP re-registration (docs/service-api.md, "Re-registration"): find the public IPv4, add it
  * with the fixed label and profile, then delete the address this browser registered before.
  *
  * `decideRegistration` is the whole policy as a pure step function: given what has happened so
@@ -181,6 +181,11 @@ export interface RunRegistrationInput {
   registered: RegisteredState;
   removePrevious: boolean;
   now: number;
+  /**
+   * Called before each call to the service (renews the registration lease); false means the run
+   * lost its lease, and the calls not made yet are recorded as interrupted instead of made.
+   */
+  beforeStep?: () => Promise<boolean>;
 }
 
 function asApiError(error: unknown): ApiError {
@@ -212,16 +217,27 @@ export async function runRegistration(
   for (;;) {
     const decision = decideRegistration(facts);
     if (decision.next === 'done') return { verdict: decision.verdict, registered: decision.registered };
+    // An interrupted step is a transient failure: nothing added is forgotten (the new address
+    // becomes current), and an earlier address not deleted yet stays for the next run.
+    const mayGoOn = input.beforeStep ? await input.beforeStep() : true;
+    const interrupted: StepResult = {
+      ok: false,
+      error: new ApiError('aborted', t('registration.overtaken')),
+    };
     if (decision.next === 'add') {
       const { entry } = decision;
-      facts.add = await attempt(() => input.client.addNetwork(entry));
+      facts.add = mayGoOn ? await attempt(() => input.client.addNetwork(entry)) : interrupted;
     } else {
       const { address } = decision;
-      const result = await attempt(() =>
-        input.client.deleteNetwork(
-          address.profile === undefined ? { ip: address.ip } : { ip: address.ip, profile: address.profile },
-        ),
-      );
+      const result = mayGoOn
+        ? await attempt(() =>
+            input.client.deleteNetwork(
+              address.profile === undefined
+                ? { ip: address.ip }
+                : { ip: address.ip, profile: address.profile },
+            ),
+          )
+        : interrupted;
       facts.deletions = { ...facts.deletions, [addressKey(address)]: result };
     }
   }

@@ -6,6 +6,7 @@ import { type ApiForm, capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
 import { DYNAMIC_IP_INTERVAL, type DynamicIpSettings } from '@/lib/settings/storage';
 import {
+  hasUserInfo,
   invalid,
   isPlausibleHostname,
   quoteInput,
@@ -50,7 +51,8 @@ export function validateLookupUrl(input: string): Validation {
   } catch {
     return invalid(t('networkForm.notUrl', { input: quoteInput(trimmed) }));
   }
-  if (url.username !== '' || url.password !== '') return invalid(t('networkForm.credentials'));
+  if (url.username !== '' || url.password !== '' || hasUserInfo(trimmed))
+    return invalid(t('networkForm.credentials'));
   if ((url.protocol === 'https:' || url.protocol === 'http:') && !isPlausibleHostname(url.hostname))
     return invalid(t('networkForm.noServer', { input: quoteInput(trimmed) }));
   if (url.protocol === 'https:') return valid(url.href);

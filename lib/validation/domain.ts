@@ -1,8 +1,9 @@
 /**
- * Domain input rules (decisions.md "Domain input"). Kept free of tldts so the API client can
+ * Domain input rules (docs/service-api.md, "Domain input"). Kept free of tldts so the API client can
  * validate domains without pulling the Public Suffix List into its bundle.
  */
 import { t } from '@/lib/i18n';
+import { hasUserInfo } from './authority';
 import { invalid, quoteInput, type Validation, valid } from './result';
 
 const IPV4_SHAPE = /^\d{1,3}(\.\d{1,3}){3}$/;
@@ -19,6 +20,7 @@ export function normaliseDomainInput(input: string): Validation {
   if (trimmed === '') return invalid(t('validation.domainEmpty'));
   if (/\s/.test(trimmed)) return invalid(t('validation.domainSpaces'));
   if (trimmed.includes('*') || trimmed.startsWith('.')) return invalid(t('validation.domainWildcard'));
+  if (hasUserInfo(trimmed)) return invalid(t('validation.domainUserInfo', { input: quoteInput(trimmed) }));
   // Any scheme is replaced by http: only special schemes get IDN-to-punycode and lower-casing
   // from the WHATWG parser (a `foo://` URL keeps an opaque, percent-encoded host).
   const withoutScheme = trimmed.replace(SCHEME_PREFIX, '');

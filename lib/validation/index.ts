@@ -1,10 +1,12 @@
 /**
- * Checks of user input before any call to the service, following decisions.md. Each returns the
+ * Checks of user input before any call to the service, following docs/service-api.md. Each returns the
  * normalised value or the message the user sees. None of them throws.
  */
 import { t } from '@/lib/i18n';
+import { hasUserInfo } from './authority';
 import { invalid, quoteInput, type Validation, valid } from './result';
 
+export { hasUserInfo } from './authority';
 export { isValidDomain, normaliseDomainInput } from './domain';
 export { invalid, quoteInput, type Validation, valid } from './result';
 
@@ -58,6 +60,8 @@ export function validateTld(input: string): Validation {
   if (trimmed === '') return invalid(t('validation.tldEmpty'));
   const bare = (trimmed.startsWith('.') ? trimmed.slice(1) : trimmed).replace(/\.$/, '');
   if (bare.includes('*')) return invalid(t('validation.tldWildcard'));
+  // `com@evil` would parse as the host `evil`; `com/x` as `com`: neither is what was typed.
+  if (/[@/\\?#:]/.test(bare)) return invalid(t('validation.notTld', { input: quoteInput(trimmed) }));
   if (bare.includes('.')) return invalid(t('validation.tldFull'));
   let ascii: string;
   try {
@@ -144,7 +148,8 @@ export function validateBaseUrl(input: string): Validation {
   } catch {
     return invalid(t('validation.notUrl', { input: quoteInput(trimmed) }));
   }
-  if (url.username !== '' || url.password !== '') return invalid(t('validation.baseUrlCredentials'));
+  if (url.username !== '' || url.password !== '' || hasUserInfo(trimmed))
+    return invalid(t('validation.baseUrlCredentials'));
   if ((url.protocol === 'https:' || url.protocol === 'http:') && !isPlausibleHostname(url.hostname)) {
     return invalid(t('validation.noServer', { input: quoteInput(trimmed) }));
   }

@@ -1,5 +1,5 @@
 /**
- * The fault matrix (issue 7), in Chromium against the emulator: every surface that calls the
+ * The fault matrix, in Chromium against the emulator: every surface that calls the
  * service, under every fault the emulator injects. In each cell the user must
  *   1. see a message naming what failed and why,
  *   2. keep what they typed or queued (nothing is claimed done, nothing is lost),

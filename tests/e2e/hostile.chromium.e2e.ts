@@ -1,5 +1,5 @@
 /**
- * Hostile content from the service (issue 7), in Chromium: domains, labels, profile names,
+ * Hostile content from the service, in Chromium: domains, labels, profile names,
  * categories, log lines and failure reasons holding markup, script, control characters,
  * right-to-left overrides or 10,000 characters are shown as inert, readable text on the options
  * page and in the popup, and an answer above the JSON cap is refused with a clear message while

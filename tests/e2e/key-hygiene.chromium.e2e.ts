@@ -1,5 +1,5 @@
 /**
- * Key hygiene (issue 7, decisions.md "API key storage"), in Chromium against the emulator with a
+ * Key hygiene (docs/service-api.md, "API key storage"), in Chromium against the emulator with a
  * key of its own: after the user sets up the extension and uses every part of it that calls the
  * service (including failures, one of whose reasons quotes the key back), the key is in
  * `storage.local` under `apiKey` and nowhere else:

@@ -172,15 +172,40 @@ describe.each(FORMS)('Options account management, Form %s (Chromium)', (form) =>
     }
     await chooseProfile(page, 'guests');
     await fillIn(page, 'Top-level domains', 'textbox', 'Top-level domain', '.top');
-    expect(await press(page, 'Block top-level domain')).toContain(
-      'Blocked every domain under .top for profile guests',
-    );
+    const tldCalls = () => emulator.admin.calls().filter((call) => /tld/i.test(call.action));
+    await byRole(page, 'button', 'Block top-level domain').click();
+    // Only the provider's dashboard can undo a TLD block: nothing is sent before the dialog's "Block".
+    const dialogText = await byRole(page, 'dialog', 'Block every domain under .top?')
+      .map((element) => element.textContent ?? '')
+      .wait();
+    expect(dialogText).toContain("only your provider's dashboard can unblock a top-level domain");
+    expect(tldCalls()).toEqual([]);
+    expect(await press(page, 'Block')).toContain('Blocked every domain under .top for profile guests');
     expect(emulator.admin.state().profiles.guests?.tlds).toContain('.top');
     expect(await listItems(page, 'Top-level domains blocked from this browser')).toEqual(['.top']);
     expect(await sectionText(page, 'Top-level domains')).toContain("use your provider's dashboard");
     // Another profile has its own list.
     await chooseProfile(page, 'office');
     await byRole(page, 'region', 'Top-level domains', { text: { contains: 'None yet' } }).wait();
+
+    // .com takes a typed confirmation: "Block" stays disabled until the TLD is typed.
+    const callsBefore = tldCalls().length;
+    await fillIn(page, 'Top-level domains', 'textbox', 'Top-level domain', 'com');
+    await byRole(page, 'button', 'Block top-level domain').click();
+    await byRole(page, 'dialog', 'Block every domain under .com?').wait();
+    const blockDisabled = () =>
+      byRole(page, 'button', 'Block')
+        .map((element) => (element as HTMLButtonElement).disabled)
+        .wait();
+    expect(await blockDisabled()).toBe(true);
+    await byRole(page, 'textbox', 'Type .com to confirm').fill('.co');
+    expect(await blockDisabled()).toBe(true);
+    expect(tldCalls()).toHaveLength(callsBefore);
+    await byRole(page, 'textbox', 'Type .com to confirm').fill('.com');
+    expect(await blockDisabled()).toBe(false);
+    expect(await press(page, 'Block')).toContain('Blocked every domain under .com for profile office');
+    expect(tldCalls()).toHaveLength(callsBefore + 1);
+    expect(emulator.admin.state().profiles.office?.tlds).toContain('.com');
   });
 
   test('Default block: unknown until switched here, then shown', async ({ chromium, emulator }) => {

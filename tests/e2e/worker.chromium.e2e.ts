@@ -131,6 +131,31 @@ describe('Dynamic IP registration (Chromium)', () => {
     expect(registered(emulator)).toEqual(before);
   });
 
+  test('a private address from the lookup registers nothing, deletes nothing and says why', async ({
+    chromium,
+    emulator,
+  }) => {
+    const options = await setUp(chromium, emulator);
+    emulator.admin.setPublicIp('198.18.0.1');
+    await fillDynamicIp(options, emulator, 'E2E laptop');
+    expect(await pressAndWaitForOutcome(options, 'Register now')).toMatch(/^Registered 198\.18\.0\.1\b/);
+    const before = registered(emulator);
+    const callsBefore = emulator.admin.calls().length;
+
+    // A captive portal or a VPN answering with its own side of the network.
+    emulator.admin.setPublicIp('192.168.1.20');
+    const outcome = await pressAndWaitForOutcome(options, 'Register now');
+
+    expect(outcome).toMatch(/^Not registered: .*192\.168\.1\.20.*reserved range 192\.168\.0\.0\/16/);
+    expect(registered(emulator)).toEqual(before);
+    expect(
+      emulator.admin
+        .calls()
+        .slice(callsBefore)
+        .map((call) => call.action),
+    ).not.toContain('network/delete');
+  });
+
   test('turning it on creates the alarm with the configured period', async ({ chromium, emulator }) => {
     const options = await setUp(chromium, emulator);
     await fillDynamicIp(options, emulator, 'E2E laptop');

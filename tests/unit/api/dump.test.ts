@@ -214,3 +214,25 @@ describe('getDump failures', () => {
     expect(error.kind).toBe('network');
   });
 });
+
+describe('getDump and lines without line breaks', () => {
+  it('a long line arriving in many chunks is one line', async () => {
+    const piece = 'a'.repeat(1000);
+    const { stream } = chunkedBody([...Array.from({ length: 300 }, () => piece), `\n${LINE_1}\n`]);
+    const { api } = client(() => textStream(stream));
+    const { lines } = await drain(await api.getDump('2024-05-01'));
+    expect(lines).toEqual([piece.repeat(300), LINE_1]);
+  });
+
+  it('an answer with a line longer than 1 MB stops with a message: it is not a raw log', async () => {
+    const piece = 'a'.repeat(64 * 1024);
+    const { stream, state } = chunkedBody([`${LINE_1}\n`, ...Array.from({ length: 40 }, () => piece)]);
+    const { api } = client(() => textStream(stream));
+    const error = await rejectionOf(drain(await api.getDump('2024-05-01')));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe('unexpected');
+    expect((error as ApiError).message).toMatch(/a line longer than 1 MB, which is not a raw log/);
+    expect(state.cancelled).toBe(true);
+    expect(state.pulled).toBeLessThan(40);
+  });
+});

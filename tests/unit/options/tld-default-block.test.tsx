@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { ApiError } from '@/lib/api/errors';
 import { addedTldsItem, defaultBlockItem } from '@/lib/settings/storage';
@@ -17,6 +17,7 @@ describe('Top-level domains section', () => {
     expect(tlds.getByText(/use your provider's dashboard/)).toBeTruthy();
     fireEvent.input(tlds.getByRole('textbox', { name: 'Top-level domain' }), { target: { value: 'XYZ' } });
     fireEvent.click(tlds.getByRole('button', { name: 'Block top-level domain' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Block' }));
     await waitFor(() =>
       expect(tlds.getByRole('status').textContent).toContain('under .xyz for profile default'),
     );
@@ -54,6 +55,72 @@ describe('Top-level domains section', () => {
     expect(tlds.getByText(/no way to block a top-level domain/).textContent).toContain(
       "provider's dashboard",
     );
+  });
+});
+
+describe('Blocking a top-level domain is confirmed, since only the dashboard can undo it', () => {
+  const ask = async (typed: string, browserLocale?: string) => {
+    const client = createFakeClient('A', { profiles: ['default', 'kids1'] });
+    if (browserLocale !== undefined) vi.spyOn(navigator, 'language', 'get').mockReturnValue(browserLocale);
+    await renderAccount({ client });
+    const tlds = within(section('Top-level domains'));
+    fireEvent.input(tlds.getByRole('textbox', { name: 'Top-level domain' }), { target: { value: typed } });
+    fireEvent.click(tlds.getByRole('button', { name: 'Block top-level domain' }));
+    const dialog = await screen.findByRole('dialog');
+    return { client, tlds, dialog: within(dialog), dialogElement: dialog };
+  };
+  const blockButton = (dialog: ReturnType<typeof within>) =>
+    dialog.getByRole('button', { name: 'Block' }) as HTMLButtonElement;
+  const sent = (client: ReturnType<typeof createFakeClient>) =>
+    client.invocations.filter((call) => call.method === 'blockTld');
+
+  it('the dialog names the TLD and says only the dashboard can undo it; nothing is sent before Block', async () => {
+    const { client, tlds, dialog, dialogElement } = await ask('.xyz');
+    expect(dialog.getByRole('heading', { name: 'Block every domain under .xyz?' })).toBeTruthy();
+    expect(dialogElement.textContent).toContain(
+      "only your provider's dashboard can unblock a top-level domain",
+    );
+    expect(dialogElement.textContent).toContain('profile default');
+    expect(dialog.queryByRole('textbox')).toBeNull();
+    expect(sent(client)).toEqual([]);
+    fireEvent.click(blockButton(dialog));
+    await waitFor(() => expect(tlds.getByRole('status').textContent).toContain('under .xyz'));
+    expect([...(client.state.tlds.default ?? [])]).toEqual(['.xyz']);
+  });
+
+  it('Cancel sends nothing and keeps what was typed', async () => {
+    const { client, tlds, dialog } = await ask('.xyz');
+    fireEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent(client)).toEqual([]);
+    expect((tlds.getByRole('textbox', { name: 'Top-level domain' }) as HTMLInputElement).value).toBe('.xyz');
+  });
+
+  it.each([
+    ['.com', 'en-US', 'com'],
+    ['.net', 'en-US', '.NET'],
+    ['.org', 'fr-FR', '.org'],
+    ['.de', 'de-DE', 'de'],
+    ['.uk', 'en-GB', '.uk'],
+  ])('%s (browser in %s) must be typed before Block is enabled', async (tld, locale, typed) => {
+    const { client, tlds, dialog } = await ask(tld, locale);
+    const box = dialog.getByRole('textbox', { name: `Type ${tld} to confirm` });
+    expect(blockButton(dialog).disabled).toBe(true);
+    fireEvent.click(blockButton(dialog));
+    fireEvent.input(box, { target: { value: '.co' } });
+    expect(blockButton(dialog).disabled).toBe(true);
+    expect(sent(client)).toEqual([]);
+    fireEvent.input(box, { target: { value: typed } });
+    expect(blockButton(dialog).disabled).toBe(false);
+    fireEvent.click(blockButton(dialog));
+    await waitFor(() => expect(tlds.getByRole('status').textContent).toContain(`under ${tld}`));
+    expect(sent(client)).toHaveLength(1);
+  });
+
+  it('the country code of another locale is confirmed with one click', async () => {
+    const { dialog } = await ask('.de', 'en-US');
+    expect(dialog.queryByRole('textbox')).toBeNull();
+    expect(blockButton(dialog).disabled).toBe(false);
   });
 });
 

@@ -185,6 +185,71 @@ describe('ensureRegistrationAlarm', () => {
   });
 });
 
+describe('registerOnce with a private address from the lookup', () => {
+  it.each(['10.1.2.3', '192.168.1.20', '100.64.0.1', '127.0.0.1', '169.254.3.4'])(
+    '%s: nothing is registered, the previous address stays, and the outcome says why',
+    async (ip) => {
+      const { deps, service, setPublicIp } = await setUp();
+      await registerOnce(deps, 'alarm');
+      const callsBefore = service!.calls.length;
+      setPublicIp(ip);
+      const outcome = await registerOnce(deps, 'user');
+      expect(outcome).toMatchObject({ ok: false, reason: 'lookup' });
+      expect(outcome?.message).toMatch(/^Not registered: /);
+      expect(outcome?.message).toContain(`it answered with ${ip}, an address in the reserved range`);
+      expect(service!.calls.slice(callsBefore)).toEqual([]);
+      expect(service!.state.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
+      expect((await registeredAddressesItem.getValue()).current?.ip).toBe('198.51.100.1');
+    },
+  );
+});
+
+describe('registerOnce keeps its lease while it runs', () => {
+  it('a run longer than the lease (slow lookups, slow deletions) is never joined by a second run', async () => {
+    const { deps, service, advance, now } = await setUp();
+    const urls = Array.from({ length: 10 }, (_, index) => `https://lookup${index}.example/`);
+    await dynamicIpSettingsItem.setValue({ ...(await dynamicIpSettingsItem.getValue()), lookupUrls: urls });
+    const earlier = ['198.51.100.11', '198.51.100.12', '198.51.100.13', '198.51.100.14'];
+    for (const ip of earlier) await service!.addNetwork({ ip, profile: 'default', label: 'Home' });
+    const account = testAccount('A', '0123456789abcdef', 'http://127.0.0.1:9').id;
+    await registeredAddressesItem.setValue({
+      current: { ip: earlier[0]!, profile: 'default', account, at: 1 },
+      stale: earlier.slice(1).map((ip) => ({ ip, profile: 'default', account, at: 1 })),
+    });
+    // Nine lookups time out (8 s each), the tenth answers; the add and each deletion take 15 s.
+    deps.fetch = (async (input: RequestInfo | URL) => {
+      advance(8_000);
+      if (String(input) !== urls[9]) throw new TypeError('Failed to fetch');
+      return new Response('198.51.100.1');
+    }) as typeof fetch;
+    const secondRuns: (unknown | null)[] = [];
+    let probing = false;
+    const slow =
+      <A extends unknown[]>(call: (...args: A) => Promise<void>) =>
+      async (...args: A) => {
+        advance(15_000);
+        // Whoever comes along now (the periodic alarm) finds the run still holding the lease.
+        if (!probing) {
+          probing = true;
+          secondRuns.push(await registerOnce(deps, 'alarm'));
+          probing = false;
+        }
+        return call(...args);
+      };
+    const started = now();
+    service!.addNetwork = slow(service!.addNetwork.bind(service));
+    service!.deleteNetwork = slow(service!.deleteNetwork.bind(service));
+
+    const outcome = await registerOnce(deps, 'user');
+
+    expect(now() - started).toBeGreaterThan(150_000);
+    expect(secondRuns).toEqual([null, null, null, null, null]);
+    expect(outcome).toMatchObject({ ok: true, ip: '198.51.100.1' });
+    expect(outcome?.message).toContain('removed the previous address 198.51.100.11, 198.51.100.12');
+    expect(service!.state.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
+  });
+});
+
 describe('registrations belong to their account', () => {
   it("never deletes the old account's address from the account configured now", async () => {
     const { deps, service: oldService, setPublicIp } = await setUp();

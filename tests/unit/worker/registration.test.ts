@@ -285,3 +285,42 @@ describe('retry timing and the warning', () => {
     expect(registrationIsFailing(outcome)).toBe(expected);
   });
 });
+
+describe('runRegistration when its lease is lost', () => {
+  it('before the add: nothing is sent, and the failure is transient', async () => {
+    const service = createFakeClient('A');
+    const result = await runRegistration({
+      lookup: async () => found('198.51.100.2'),
+      client: service,
+      target,
+      registered: { current: registered('198.51.100.1'), stale: [] },
+      removePrevious: true,
+      now: 5,
+      beforeStep: async () => false,
+    });
+    expect(service.calls).toEqual([]);
+    expect(result.verdict).toMatchObject({ ok: false, reason: 'aborted' });
+    expect(result.verdict.message).toMatch(/another registration took over/);
+    expect(result.registered.current?.ip).toBe('198.51.100.1');
+  });
+
+  it('after the add: the new address is remembered and the old one kept for the next run', async () => {
+    const service = createFakeClient('A');
+    service.state.networks.push({ ip: '198.51.100.1', profile: 'default' });
+    let steps = 0;
+    const result = await runRegistration({
+      lookup: async () => found('198.51.100.2'),
+      client: service,
+      target,
+      registered: { current: registered('198.51.100.1'), stale: [] },
+      removePrevious: true,
+      now: 5,
+      beforeStep: async () => ++steps === 1,
+    });
+    expect(service.calls.filter((call) => call.startsWith('network/delete'))).toEqual([]);
+    expect(result.verdict.ok).toBe(true);
+    expect(result.verdict.message).toMatch(/198\.51\.100\.1 could not be removed yet .*another registration/);
+    expect(result.registered.current?.ip).toBe('198.51.100.2');
+    expect(result.registered.stale.map((address) => address.ip)).toEqual(['198.51.100.1']);
+  });
+});
