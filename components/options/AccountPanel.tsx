@@ -4,7 +4,7 @@ import { createViewCache } from '@/lib/cache/view-cache';
 import { t } from '@/lib/i18n';
 import { lookupPublicIpv4 } from '@/lib/network/ip-lookup';
 import { dropQueuedChangesUndoing } from '@/lib/outbox';
-import { accountTag, dynamicIpSettingsItem } from '@/lib/settings/storage';
+import { dynamicIpSettingsItem } from '@/lib/settings/storage';
 import { useConfiguredClient } from '../useConfiguredClient';
 import { useStoredValue } from '../useStoredValue';
 import { AccountManagement } from './AccountManagement';
@@ -39,7 +39,7 @@ function usePublicIpLookup(): { lookup: Lookup | undefined; atOnce: boolean } {
 export function AccountPanel() {
   const configured = useConfiguredClient();
   const publicIp = usePublicIpLookup();
-  const account = configured.state === 'ready' ? accountTag(configured.connection) : null;
+  const account = configured.state === 'ready' ? configured.account.id : null;
   // The popup reads its lists and profiles from this cache: keep it in step with changes made here.
   const cacheHooks = useMemo(() => {
     if (account === null) return {};
@@ -50,7 +50,7 @@ export function AccountPanel() {
         const edits = report.changes.map((change) => ({ ...change, profile: report.profile }));
         await Promise.all([
           cache.applyChanges(report.scope, account, report.changes),
-          dropQueuedChangesUndoing(edits),
+          dropQueuedChangesUndoing(account, edits),
         ]);
       },
       onProfilesListed: (profiles: readonly string[]) =>

@@ -12,7 +12,6 @@ import {
 } from '@/lib/network/settings-form';
 import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
 import {
-  accountTag,
   connectionItem,
   contextMenuSettingsItem,
   DYNAMIC_IP_INTERVAL,
@@ -22,6 +21,7 @@ import {
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
+import { useAccountIdentity } from '../useAccountIdentity';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
 
@@ -59,6 +59,7 @@ export function DynamicIpSection() {
   const settings = useStoredValue(dynamicIpSettingsItem, dynamicIpSettingsItem.fallback);
   const outcome = useStoredValue(registrationOutcomeItem, null);
   const connection = useStoredValue(connectionItem, connectionItem.fallback);
+  const accountId = useAccountIdentity()?.id ?? null;
   const profilesCache = useStoredValue(profilesCacheItem, null);
   const menu = useStoredValue(contextMenuSettingsItem, contextMenuSettingsItem.fallback);
   const [draft, setDraft] = useState<DynamicIpDraft>(() => draftFromSettings(dynamicIpSettingsItem.fallback));
@@ -86,8 +87,7 @@ export function DynamicIpSection() {
     setDraft((current) => ({ ...current, ...patch }));
   };
 
-  const profiles =
-    profilesCache && profilesCache.account === accountTag(connection) ? [...profilesCache.profiles] : [];
+  const profiles = profilesCache && profilesCache.account === accountId ? [...profilesCache.profiles] : [];
   if (profiles.length > 0 && !profiles.includes(draft.profile)) profiles.unshift(draft.profile);
 
   /**

@@ -5,6 +5,7 @@ import { BackupSection } from './BackupSection';
 import { DiagnosisSection } from './DiagnosisSection';
 import { DynamicIpSection } from './DynamicIpSection';
 import { LogsSection } from './LogsSection';
+import { OtherAccountChangesSection } from './OtherAccountChanges';
 import { SetupSection } from './SetupSection';
 
 export function OptionsApp() {
@@ -12,6 +13,7 @@ export function OptionsApp() {
     <main class="options">
       <h1>{t('options.heading')}</h1>
       <SetupSection />
+      <OtherAccountChangesSection />
       <AccountPanel />
       <DynamicIpSection />
       <DiagnosisSection />

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { listName } from '@/lib/api/attempts';
-import { t, tParts } from '@/lib/i18n';
+import { t, tn, tParts } from '@/lib/i18n';
 import type { ListChange } from '@/lib/messaging/protocol';
 import type { PopupController } from '@/lib/popup/controller';
 import type { PopupState, ReadyState } from '@/lib/popup/state';
@@ -195,6 +195,14 @@ function Ready({ state, controller, openOptions, mark, now }: ReadyProps) {
             {t('popup.sendNow')}
           </button>
         </>
+      )}
+      {view.otherAccounts > 0 && (
+        <p class="hint">
+          {tn('popup.otherAccountChanges', view.otherAccounts)}{' '}
+          <button type="button" onClick={openOptions}>
+            {t('popup.otherAccountChangesOpen')}
+          </button>
+        </p>
       )}
       {view.recentFailure && state.change.state === 'idle' && (
         <p class="status-failed">{view.recentFailure.message}</p>

@@ -27,6 +27,7 @@ import {
   deliverOutbox,
   expireTemporaryAllowsNow,
   forgetRecordsOfEarlierSession,
+  otherAccountChanges,
   rebuildContextMenu,
   refreshBadge,
   refreshProfiles,
@@ -68,6 +69,7 @@ export const onMessage = createMessageListener(
     // "Retry now" is answered within the bound a click is; the delivery goes on after it.
     deliverOutbox: retryOutboxNow,
     temporaryAllow,
+    otherAccountChanges,
   }),
   browser.runtime,
 );

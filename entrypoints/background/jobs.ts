@@ -3,7 +3,7 @@
  * nothing is kept in worker globals, because the worker can be stopped between any two events.
  */
 import { browser } from 'wxt/browser';
-import { createConfiguredClient } from '@/lib/api/configured-client';
+import { readCurrentAccount } from '@/lib/account/current';
 import { applyBadge, type BadgeState, computeBadge, notify } from '@/lib/badge';
 import { clearAllRecords, diagnosisActive } from '@/lib/diagnosis';
 import {
@@ -15,7 +15,12 @@ import {
 } from '@/lib/diagnosis/temporary-allow';
 import { t } from '@/lib/i18n';
 import { buildMenuItems, readMenuInput, rebuildMenus, refreshProfilesCache } from '@/lib/menus';
-import type { ChangeOutcome, ListChange, TemporaryAllowResponse } from '@/lib/messaging/protocol';
+import type {
+  ChangeOutcome,
+  ListChange,
+  OtherAccountChangesResponse,
+  TemporaryAllowResponse,
+} from '@/lib/messaging/protocol';
 import {
   ensureRegistrationAlarm,
   type RegistrationTrigger,
@@ -25,7 +30,9 @@ import {
 import {
   deliverPending,
   deliverPendingWithin,
+  discardForAccount,
   enqueueChange,
+  keepForAccount,
   type OutboxDeps,
   submitChange,
 } from '@/lib/outbox';
@@ -38,7 +45,8 @@ import {
   type SettledChange,
 } from '@/lib/settings/storage';
 
-const getClient = () => createConfiguredClient();
+/** The account configured now and its client, from one reading of the settings. */
+const getAccount = () => readCurrentAccount();
 
 function changeNotificationId(change: ListChange): string {
   return `change:${change.op}:${change.list}:${change.profile ?? ''}:${change.domain}`;
@@ -61,7 +69,7 @@ async function reportLateOutcome(settled: SettledChange, afterRetry: boolean): P
   );
 }
 
-const outboxDeps: OutboxDeps = { getClient, alarms: browser.alarms, onSettled: reportLateOutcome };
+const outboxDeps: OutboxDeps = { getAccount, alarms: browser.alarms, onSettled: reportLateOutcome };
 
 export function deliverOutbox(force: boolean) {
   return deliverPending(outboxDeps, { force });
@@ -70,6 +78,21 @@ export function deliverOutbox(force: boolean) {
 /** "Retry now": answers within the bound a click is answered in; the delivery goes on. */
 export async function retryOutboxNow() {
   return { remaining: await deliverPendingWithin(outboxDeps) };
+}
+
+/**
+ * The user's decision about changes waiting for another account (options page). Changes of the
+ * account configured now are not touched this way: they are sent, or shown as pending.
+ */
+export async function otherAccountChanges(
+  action: 'keep' | 'discard',
+  account: string,
+  ids: readonly string[],
+): Promise<OtherAccountChangesResponse> {
+  if ((await getAccount()).identity.id === account) return { count: 0 };
+  const count =
+    action === 'keep' ? await keepForAccount(account, ids) : await discardForAccount(account, ids);
+  return { count };
 }
 
 /** Popup, menu and shortcut changes all come through here. */
@@ -91,7 +114,7 @@ export async function submit(change: ListChange): Promise<ChangeOutcome> {
 
 export function register(trigger: RegistrationTrigger): Promise<RegistrationOutcome | null> {
   return registerOnce(
-    { getClient, fetch: globalThis.fetch.bind(globalThis), alarms: browser.alarms },
+    { getAccount, fetch: globalThis.fetch.bind(globalThis), alarms: browser.alarms },
     trigger,
   );
 }
@@ -153,9 +176,9 @@ export async function forgetRecordsOfEarlierSession(): Promise<void> {
 }
 
 const temporaryAllowDeps: TemporaryAllowDeps = {
-  getClient,
+  getAccount,
   submit: (change) => submitChange(change, outboxDeps),
-  enqueue: (change) => enqueueChange(change),
+  enqueue: (change, account) => enqueueChange(change, account),
   deliver: () => deliverOutbox(true),
   alarms: browser.alarms,
   notify: (title, message) => notify(browser.notifications, `temporary-allow:${Date.now()}`, title, message),
@@ -176,10 +199,10 @@ export async function rebuildContextMenu(): Promise<void> {
 
 /** Best effort: the menu falls back to the last chosen profile until a list succeeds. */
 export async function refreshProfiles(): Promise<void> {
-  const client = await getClient();
-  if (!client) return;
+  const account = await getAccount();
+  if (!account.client) return;
   try {
-    await refreshProfilesCache(client);
+    await refreshProfilesCache(account);
   } catch {
     // Offline or a bad key: the cached profiles stay; the options page reports connection problems.
   }

@@ -1,3 +1,4 @@
+import { type AccountIdentity, accountIdentity } from '@/lib/account/identity';
 import { type Followable, followableRead } from '@/lib/settings/follow';
 import {
   apiKeyItem,
@@ -48,13 +49,24 @@ export async function createConfiguredClient(
 /** The client for the stored settings, as a page shows it: ready, or waiting for a key. */
 export type ConfiguredClient =
   | { state: 'no-key' }
-  | { state: 'ready'; client: DnsFilterApi; connection: ConnectionSettings };
+  | {
+      state: 'ready';
+      client: DnsFilterApi;
+      connection: ConnectionSettings;
+      /** The account these settings name (lib/account/identity.ts): what caches and changes are tagged with. */
+      account: AccountIdentity;
+    };
 
 async function readConfiguredClient(): Promise<ConfiguredClient> {
   try {
     const settings = await readClientSettings();
-    const client = await createConfiguredClient({ settings });
-    return client ? { state: 'ready', client, connection: settings.connection } : { state: 'no-key' };
+    const [client, account] = await Promise.all([
+      createConfiguredClient({ settings }),
+      accountIdentity(settings),
+    ]);
+    return client
+      ? { state: 'ready', client, connection: settings.connection, account }
+      : { state: 'no-key' };
   } catch {
     // An unusable stored address: Setup says what is wrong with it.
     return { state: 'no-key' };

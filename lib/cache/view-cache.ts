@@ -1,7 +1,7 @@
 /**
  * The popup's cached views of the service, each with the time it was fetched, in storage.local
  * (items in lib/settings/storage.ts). Reading never calls the service; lib/cache/refresh.ts
- * fetches and writes. A view of another account (`accountTag`) reads as missing.
+ * fetches and writes. A view of another account (its identity, lib/account/identity.ts) reads as missing.
  */
 import { packDomains, unpackDomains } from '@/lib/filtering/domain-index';
 import { cachedBlockedTodayItem, cachedListsItem, profilesCacheItem } from '@/lib/settings/storage';

@@ -11,16 +11,16 @@
  * an expiry never removes an entry the user made permanent. A later change of the same domain by
  * the user (keep it, remove it, blocklist it) ends the temporary allow without undoing anything.
  */
+import type { CurrentAccount } from '@/lib/account/current';
+import type { AccountId } from '@/lib/account/identity';
 import { DEFAULT_PROFILE, profileFor } from '@/lib/api/forms';
-import type { DnsFilterApi } from '@/lib/api/types';
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { t, tn } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange, TemporaryAllowResponse } from '@/lib/messaging/protocol';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively } from '@/lib/outbox/lease';
 import {
-  accountTag,
-  connectionItem,
+  type OutboxEntry,
   outboxItem,
   type TemporaryAllow,
   temporaryAllowsItem,
@@ -64,7 +64,8 @@ export interface TemporaryAllowTarget {
   domain: string;
   /** Form A profile; undefined in Form B. */
   profile?: string | undefined;
-  account: string;
+  /** The account identity (lib/account/identity.ts). */
+  account: AccountId;
 }
 
 const sameTarget = (entry: TemporaryAllowTarget, target: TemporaryAllowTarget) =>
@@ -127,28 +128,35 @@ export function endTimeText(at: number): string {
 }
 
 /**
- * Where the domain is now, as far as this browser knows: a change still in the outbox wins (it
- * is what the user last asked for), then the service's lists, then the popup's cached lists.
+ * Where the domain is now, as far as this browser knows: a change of this account still in the
+ * outbox wins (it is what the user last asked for), then the service's lists, then the popup's
+ * cached lists.
  */
 export function placementFromOutbox(
-  changes: readonly ListChange[],
-  domain: string,
-  profile: string | undefined,
+  entries: readonly Pick<OutboxEntry, 'change' | 'account'>[],
+  target: TemporaryAllowTarget,
 ): Placement | null {
-  const canonical = canonicalHost(domain);
-  const last = changes
-    .filter((change) => change.profile === profile && canonicalHost(change.domain) === canonical)
+  const canonical = canonicalHost(target.domain);
+  const last = entries
+    .filter(
+      ({ change, account }) =>
+        account === target.account &&
+        change.profile === target.profile &&
+        canonicalHost(change.domain) === canonical,
+    )
+    .map(({ change }) => change)
     .at(-1);
   if (!last) return null;
   return last.op === 'add' ? last.list : 'none';
 }
 
 export interface TemporaryAllowDeps {
-  getClient(): Promise<DnsFilterApi | null>;
+  /** The account configured now, with its client (lib/account/current.ts). */
+  getAccount(): Promise<CurrentAccount>;
   /** Sends a change through the outbox and waits for its outcome (lib/outbox submitChange). */
   submit(change: ListChange): Promise<ChangeOutcome>;
-  /** Writes a change to the outbox without waiting (lib/outbox enqueueChange). */
-  enqueue(change: ListChange): Promise<unknown>;
+  /** Writes a change for `account` to the outbox without waiting (lib/outbox enqueueChange). */
+  enqueue(change: ListChange, account: AccountId): Promise<unknown>;
   /** Sends what waits in the outbox now. */
   deliver(): Promise<unknown>;
   alarms: AlarmsApi;
@@ -158,19 +166,14 @@ export interface TemporaryAllowDeps {
 }
 
 async function placementNow(
-  deps: TemporaryAllowDeps,
-  domain: string,
-  profile: string | undefined,
+  client: CurrentAccount['client'],
+  target: TemporaryAllowTarget,
   hint: Placement,
 ): Promise<Placement> {
-  const waiting = placementFromOutbox(
-    (await outboxItem.getValue()).map((entry) => entry.change),
-    domain,
-    profile,
-  );
+  const { domain, profile } = target;
+  const waiting = placementFromOutbox(await outboxItem.getValue(), target);
   if (waiting !== null) return waiting;
   try {
-    const client = await deps.getClient();
     if (client) {
       const [whitelist, blocklist] = await Promise.all([
         client.listDomains('whitelist', profile),
@@ -218,9 +221,9 @@ export async function startTemporaryAllow(
   if (!normalised.ok)
     return { state: 'failed', message: t('temporaryAllow.couldNot', { reason: normalised.message }) };
   const domain = normalised.value;
-  const connection = await connectionItem.getValue();
-  const profile = profileFor(connection.form, request.profile ?? DEFAULT_PROFILE);
-  const target: TemporaryAllowTarget = { domain, profile, account: accountTag(connection) };
+  const { identity, client } = await deps.getAccount();
+  const profile = profileFor(identity.form, request.profile ?? DEFAULT_PROFILE);
+  const target: TemporaryAllowTarget = { domain, profile, account: identity.id };
   const expiresAt = now() + request.durationMs;
 
   const { after: extended } = await updateEntries((entries) =>
@@ -240,7 +243,7 @@ export async function startTemporaryAllow(
     };
   }
 
-  const before = await placementNow(deps, domain, profile, request.before);
+  const before = await placementNow(client, target, request.before);
   if (before === 'whitelist') {
     return {
       state: 'delivered',
@@ -285,15 +288,15 @@ export async function startTemporaryAllow(
 /**
  * Ends every temporary allow whose time is up: its change is written to the outbox first and the
  * entry removed after, so a worker stopped in between repeats the change rather than losing it
- * (the outbox does not queue the same change twice in a row).
+ * (the outbox does not queue the same change twice in a row). The change is queued for the
+ * account the allow was made in: when another account is configured now, it waits in the outbox
+ * for that account and is never sent to this one.
  */
 export async function expireTemporaryAllows(deps: TemporaryAllowDeps): Promise<TemporaryAllow[]> {
   const now = deps.now ?? Date.now;
   const { due } = splitDue(await temporaryAllowsItem.getValue(), now());
-  const account = accountTag(await connectionItem.getValue());
-  for (const entry of due) {
-    if (entry.account === account) await deps.enqueue(restoreChange(entry));
-  }
+  const account = (await deps.getAccount()).identity.id;
+  for (const entry of due) await deps.enqueue(restoreChange(entry), entry.account);
   const dueSet = new Set(due);
   await updateEntries((entries) =>
     entries.filter(
@@ -302,7 +305,7 @@ export async function expireTemporaryAllows(deps: TemporaryAllowDeps): Promise<T
   );
   await scheduleExpiry(deps);
   for (const entry of due) {
-    // The service settings changed since: this account's lists are not the ones to touch.
+    // The service settings changed since: the end waits for the account it belongs to.
     if (entry.account !== account) {
       await deps.notify(
         t('temporaryAllow.endedTitle'),
@@ -319,11 +322,11 @@ export async function expireTemporaryAllows(deps: TemporaryAllowDeps): Promise<T
  * remove it, blocklist it) ends the temporary allow: its expiry must not undo that choice.
  */
 export async function forgetTemporaryAllowFor(
-  deps: Pick<TemporaryAllowDeps, 'alarms'>,
+  deps: Pick<TemporaryAllowDeps, 'alarms' | 'getAccount'>,
   change: ListChange,
 ): Promise<boolean> {
   if (change.source === 'temporary-allow') return false;
-  const account = accountTag(await connectionItem.getValue());
+  const account = (await deps.getAccount()).identity.id;
   const target: TemporaryAllowTarget = { domain: change.domain, profile: change.profile, account };
   const { before, after } = await updateEntries((entries) =>
     entries.some((entry) => sameTarget(entry, target))

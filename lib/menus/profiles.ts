@@ -2,36 +2,34 @@
  * The profiles the menu offers, from `profilesCacheItem`: menus are built in `onInstalled`
  * and must not wait for the network, so the last listed profiles are kept in storage.
  */
+import type { CurrentAccount } from '@/lib/account/current';
 import { capabilitiesOf } from '@/lib/api/forms';
-import type { DnsFilterApi } from '@/lib/api/types';
 import {
-  accountTag,
   chosenProfileItem,
-  connectionItem,
   contextMenuSettingsItem,
   profilesCacheItem,
+  storedAccountIdentity,
 } from '@/lib/settings/storage';
 import type { MenuInput } from './menu-items';
 
 /** Lists the profiles and keeps them for the menu; without profile selection (Form B) no call. */
 export async function refreshProfilesCache(
-  client: DnsFilterApi,
+  { identity, client }: CurrentAccount,
   now: () => number = Date.now,
 ): Promise<void> {
-  const connection = await connectionItem.getValue();
-  if (!capabilitiesOf(connection.form).profileSelection) return;
+  if (!capabilitiesOf(identity.form).profileSelection || !client) return;
   const profiles = await client.listProfiles();
-  await profilesCacheItem.setValue({ account: accountTag(connection), profiles, at: now() });
+  await profilesCacheItem.setValue({ account: identity.id, profiles, at: now() });
 }
 
 /** Everything `buildMenuItems` needs, from storage. Profiles of another account are ignored. */
 export async function readMenuInput(): Promise<MenuInput> {
-  const [connection, cache, settings, chosenProfile] = await Promise.all([
-    connectionItem.getValue(),
+  const [account, cache, settings, chosenProfile] = await Promise.all([
+    storedAccountIdentity(),
     profilesCacheItem.getValue(),
     contextMenuSettingsItem.getValue(),
     chosenProfileItem.getValue(),
   ]);
-  const profiles = cache && cache.account === accountTag(connection) ? cache.profiles : [];
-  return { enabled: settings.enabled, form: connection.form, profiles, fallbackProfile: chosenProfile };
+  const profiles = cache && cache.account === account.id ? cache.profiles : [];
+  return { enabled: settings.enabled, form: account.form, profiles, fallbackProfile: chosenProfile };
 }

@@ -31,6 +31,12 @@ export interface WorkerJobs {
   register(trigger: 'user'): Promise<{ ok: boolean; ip?: string; message: string } | null>;
   deliverOutbox(force: boolean): Promise<{ remaining: readonly unknown[] }>;
   temporaryAllow(request: Omit<RequestOf<'temporary-allow'>, 'type'>): Promise<TemporaryAllowResponse>;
+  /** Keeps or discards changes waiting for an account that is not the one configured now. */
+  otherAccountChanges(
+    action: RequestOf<'other-account-changes'>['action'],
+    account: string,
+    ids: readonly string[],
+  ): Promise<{ count: number }>;
 }
 
 export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
@@ -47,6 +53,7 @@ export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
     },
     'retry-outbox': async () => ({ pending: (await jobs.deliverOutbox(true)).remaining.length }),
     'temporary-allow': ({ type: _type, ...allow }) => jobs.temporaryAllow(allow),
+    'other-account-changes': ({ action, account, ids }) => jobs.otherAccountChanges(action, account, ids),
     'registrable-domains': async ({ hosts }) => ({ domains: hosts.map(registrableDomain) }),
   };
 }

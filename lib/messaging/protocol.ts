@@ -43,6 +43,17 @@ export const requestSchema = z.lazy(() =>
       durationMs: z.int().check(z.gte(1_000), z.lte(24 * 60 * 60_000)),
       before: z.enum(['none', 'whitelist', 'blocklist']),
     }),
+    // Worker: for changes waiting for an account that is not the one configured now, 'keep' them
+    // for it (sent when it is back) or 'discard' them (confirmed on the page first); `ids` are the
+    // changes the user saw. Answers `OtherAccountChangesResponse`.
+    z.object({
+      type: z.literal('other-account-changes'),
+      action: z.enum(['keep', 'discard']),
+      account: z.string().check(z.minLength(1), z.maxLength(2100)),
+      ids: z
+        .array(z.string().check(z.minLength(1), z.maxLength(100)))
+        .check(z.minLength(1), z.maxLength(500)),
+    }),
     // Worker: the registrable domain of each host (Public Suffix List), so the popup need not load
     // the list itself (about 47 kB gzipped); answers `RegistrableDomainsResponse`.
     z.object({
@@ -73,6 +84,10 @@ export type TemporaryAllowResponse = z.infer<typeof temporaryAllowResponseSchema
 export const retryOutboxResponseSchema = z.object({ pending: z.int().check(z.gte(0)) });
 export type RetryOutboxResponse = z.infer<typeof retryOutboxResponseSchema>;
 
+/** Answer to 'other-account-changes': how many changes were kept or discarded. */
+export const otherAccountChangesResponseSchema = z.object({ count: z.int().check(z.gte(0)) });
+export type OtherAccountChangesResponse = z.infer<typeof otherAccountChangesResponseSchema>;
+
 /** Answer to 'registrable-domains': one domain per host asked for, in the same order. */
 export const registrableDomainsResponseSchema = z.object({
   domains: z.array(z.string().check(z.minLength(1), z.maxLength(253))),
@@ -88,6 +103,7 @@ export const responseSchemas = {
   'register-now': registerNowResponseSchema,
   'retry-outbox': retryOutboxResponseSchema,
   'temporary-allow': temporaryAllowResponseSchema,
+  'other-account-changes': otherAccountChangesResponseSchema,
   'registrable-domains': registrableDomainsResponseSchema,
 } as const satisfies Record<Request['type'], z.ZodMiniType>;
 

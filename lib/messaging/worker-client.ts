@@ -49,6 +49,9 @@ export function createWorkerClient(send: SendMessage = (message) => browser.runt
     /** Whitelists a domain for a while. */
     temporaryAllow: (allow: Omit<RequestOf<'temporary-allow'>, 'type'>) =>
       ask({ type: 'temporary-allow', ...allow }),
+    /** Keeps (until that account is configured again) or discards changes waiting for another account. */
+    otherAccountChanges: (action: 'keep' | 'discard', account: string, ids: readonly string[]) =>
+      ask({ type: 'other-account-changes', action, account, ids: [...ids] }),
     /** The registrable domain of each host, in order. */
     registrableDomains: (hosts: readonly string[]) => ask({ type: 'registrable-domains', hosts: [...hosts] }),
   };

@@ -3,14 +3,12 @@
  * lease, runs one registration and stores its outcome, and keeps the alarms in line with the
  * settings. Everything it remembers is in storage (lib/settings/storage.ts).
  */
+import type { CurrentAccount } from '@/lib/account/current';
 import { capabilitiesOf } from '@/lib/api/forms';
-import type { DnsFilterApi } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { tryAcquireLease } from '@/lib/outbox/lease';
 import {
-  accountTag,
-  connectionItem,
   type DynamicIpSettings,
   dynamicIpSettingsItem,
   type RegistrationOutcome,
@@ -34,7 +32,8 @@ const LEASE_TTL_MS = 90_000;
 const USER_WAIT_STEP_MS = 250;
 
 export interface DynamicIpDeps {
-  getClient: () => Promise<DnsFilterApi | null>;
+  /** The account configured now, with its client (lib/account/current.ts). */
+  getAccount: () => Promise<CurrentAccount>;
   fetch: typeof fetch;
   alarms: AlarmsApi;
   now?: () => number;
@@ -142,9 +141,11 @@ async function registerWithSettings(
       message: t('registration.notRegistered', { reason: label.message }),
       reason: 'invalid-input',
     };
-  const connection = await connectionItem.getValue();
+  // One reading of the settings for the account and its client: an address is only ever
+  // deleted through the client of the account it was registered with.
+  const { identity, client } = await deps.getAccount();
   let profile: string | undefined;
-  if (capabilitiesOf(connection.form).profileSelection) {
+  if (capabilitiesOf(identity.form).profileSelection) {
     const checked = validateProfileReference(settings.profile);
     if (!checked.ok)
       return {
@@ -154,7 +155,6 @@ async function registerWithSettings(
       };
     profile = checked.value;
   }
-  const client = await deps.getClient();
   if (!client) {
     return {
       ok: false,
@@ -172,7 +172,7 @@ async function registerWithSettings(
     lookup: () => lookupPublicIpv4(settings.lookupUrls, renewingFetch),
     beforeStep: renewLease,
     client,
-    target: { label: label.value, profile, account: accountTag(connection) },
+    target: { label: label.value, profile, account: identity.id },
     registered: await registeredAddressesItem.getValue(),
     removePrevious: settings.removePrevious,
     now: now(),

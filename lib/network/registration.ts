@@ -15,7 +15,7 @@ export interface RegistrationTarget {
   label: string;
   /** Form A profile; undefined in Form B (whole account). */
   profile: string | undefined;
-  /** `accountTag(connection)`: deletions only ever happen in the account that registered. */
+  /** The account identity (lib/account/identity.ts): deletions only ever happen in the account that registered. */
   account: string;
 }
 
@@ -84,6 +84,16 @@ function registeredText(ip: string, target: RegistrationTarget): string {
   return target.profile === undefined
     ? t('registration.registered', { ip, label: target.label })
     : t('registration.registeredProfile', { ip, label: target.label, profile: target.profile });
+}
+
+/**
+ * Addresses this browser registered with other accounts (another key, origin or form): kept, so
+ * they are deleted from their own account once it is configured again, and never from this one.
+ */
+function otherAccounts(registered: RegisteredState, target: RegistrationTarget): RegisteredAddress[] {
+  return [registered.current, ...registered.stale].filter(
+    (address): address is RegisteredAddress => address !== null && address.account !== target.account,
+  );
 }
 
 /** The pure policy. Never deletes before a successful add, and never deletes what it just added. */
@@ -160,7 +170,7 @@ export function decideRegistration(facts: RegistrationFacts): RegistrationDecisi
   return {
     next: 'done',
     verdict: { ok: true, ip, message: t('registration.joined', { parts: parts.join('; ') }) },
-    registered: { current, stale: kept.slice(0, 10) },
+    registered: { current, stale: [...kept, ...otherAccounts(registered, target)].slice(0, 10) },
   };
 }
 

@@ -11,19 +11,23 @@
  * `{ pending: number }` once that is done or after about 20 s, whichever comes first.
  *
  * To show pending changes, read or watch these items of lib/settings/storage.ts:
- *   - `outboxItem`: changes not yet confirmed, oldest first (`entry.change`, `entry.attempts`,
- *     `entry.lastError`, `entry.nextAttemptAt`); use `pendingFor()` to pick those for a domain;
+ *   - `outboxItem`: changes not yet confirmed, oldest first (`entry.change`, `entry.account`,
+ *     `entry.attempts`, `entry.lastError`, `entry.nextAttemptAt`); a change is sent only to
+ *     `entry.account`; `changesForOtherAccounts()` lists those of accounts not configured now;
  *   - `settledChangesItem`: the last 20 changes that left the outbox (delivered or failed),
  *     newest first, so a change refused after a retry is never silent.
  * Both are written by the worker, and by the options page for one thing only: a list edit it made
  * with the service directly drops the queued changes that would undo it (`dropQueuedChangesUndoing`).
  * Writes of either item go through Web Locks (`exclusively`), so they never interleave.
  */
-import type { ListChange } from '@/lib/messaging/protocol';
-import type { OutboxEntry } from '@/lib/settings/storage';
-
 export type { AlarmsApi } from './alarms';
 export { exclusively, leaseBusyUntil, tryAcquireLease } from './lease';
+export {
+  changesForOtherAccounts,
+  discardForAccount,
+  keepForAccount,
+  type OtherAccountChanges,
+} from './other-accounts';
 export {
   BACKOFF,
   backoffDelayMs,
@@ -43,10 +47,3 @@ export {
   SUBMIT_WAIT_MS,
   submitChange,
 } from './outbox';
-
-/** The waiting changes that concern `domain` (and `profile`, in Form A), oldest first. */
-export function pendingFor(entries: OutboxEntry[], domain: string, profile?: string): ListChange[] {
-  return entries
-    .map((entry) => entry.change)
-    .filter((change) => change.domain === domain && (profile === undefined || change.profile === profile));
-}

@@ -8,10 +8,16 @@
  * a change that cannot be sent yet holds the ones behind it. A new click goes before the changes
  * for other domains, so its sender hears about it first (`submitChange`).
  *
+ * Each change belongs to the account it was made for (lib/account/identity.ts) and is sent only
+ * while that account is the one configured: after a new key, origin or form, the changes of the
+ * account before wait, in order, and hold nothing of the new one (./other-accounts.ts).
+ *
  * Storage: every write of the outbox makes room by evicting cached views when the browser refuses
  * it for quota (lib/cache/storage-room.ts); a change that still cannot be stored is refused with
  * a message, never dropped in silence.
  */
+import type { CurrentAccount } from '@/lib/account/current';
+import type { AccountId } from '@/lib/account/identity';
 import { attempts, listName } from '@/lib/api/attempts';
 import { ApiError, isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
@@ -49,7 +55,8 @@ export const SUBMIT_WAIT_MS = 20_000;
 const WAIT_STEP_MS = 200;
 
 export interface OutboxDeps {
-  getClient: () => Promise<DnsFilterApi | null>;
+  /** The account configured now, with its client (lib/account/current.ts). */
+  getAccount: () => Promise<CurrentAccount>;
   alarms: AlarmsApi;
   now?: () => number;
   /**
@@ -200,6 +207,11 @@ const sameChange = (a: ListChange, b: ListChange) =>
 /** Changes to the same domain of the same scope: their order matters, other changes are independent. */
 const sameTarget = (a: ListChange, b: ListChange) => a.domain === b.domain && a.profile === b.profile;
 
+/** The waiting changes of `account`, oldest first: the ones it may be sent. */
+export function changesOf(entries: readonly OutboxEntry[], account: AccountId): OutboxEntry[] {
+  return entries.filter((entry) => entry.account === account);
+}
+
 /** The outbox already holds OUTBOX_LIMIT changes: nothing more is queued until some are sent. */
 export class OutboxFullError extends Error {
   constructor() {
@@ -217,13 +229,15 @@ export interface EnqueueOptions {
 }
 
 /**
- * Writes a change to the outbox and returns its entry. The same change already waiting, with no
- * later change for its domain, is not queued twice: its entry is returned instead. Rejects with
- * OutboxFullError, writing nothing, when the outbox is full, and with the storage's error when
- * the change could not be stored even after the cached views made room.
+ * Writes a change for `account` to the outbox and returns its entry. The same change already
+ * waiting, with no later change of that account for its domain, is not queued twice: its entry is
+ * returned instead. Rejects with OutboxFullError, writing nothing, when the outbox is full, and
+ * with the storage's error when the change could not be stored even after the cached views made
+ * room.
  */
 export async function enqueueChange(
   change: ListChange,
+  account: AccountId,
   now: () => number = Date.now,
   options: EnqueueOptions = {},
 ): Promise<OutboxEntry> {
@@ -231,7 +245,7 @@ export async function enqueueChange(
     const entries = await outboxItem.getValue();
     let lastForTarget = -1;
     entries.forEach((entry, index) => {
-      if (sameTarget(entry.change, change)) lastForTarget = index;
+      if (entry.account === account && sameTarget(entry.change, change)) lastForTarget = index;
     });
     const waiting = entries[lastForTarget];
     if (waiting && sameChange(waiting.change, change)) return waiting;
@@ -239,6 +253,7 @@ export async function enqueueChange(
     const entry: OutboxEntry = {
       id: randomId(),
       change,
+      account,
       createdAt: now(),
       attempts: 0,
       nextAttemptAt: now(),
@@ -271,8 +286,12 @@ function senderWasAnswered(entry: OutboxEntry, now: number): boolean {
   return entry.attempts > 0 || now - entry.createdAt >= SUBMIT_WAIT_MS;
 }
 
-async function settle(entry: OutboxEntry, result: Omit<SettledChange, 'id' | 'change'>, deps: OutboxDeps) {
-  const settled: SettledChange = { id: entry.id, change: entry.change, ...result };
+async function settle(
+  entry: OutboxEntry,
+  result: Omit<SettledChange, 'id' | 'change' | 'account'>,
+  deps: OutboxDeps,
+) {
+  const settled: SettledChange = { id: entry.id, change: entry.change, account: entry.account, ...result };
   // Recorded before removal: whoever sees the entry gone finds its outcome.
   await recordSettled(settled);
   await updateOutbox((entries) => entries.filter((candidate) => candidate.id !== entry.id));
@@ -305,25 +324,31 @@ export interface DeliveryReport {
 }
 
 /**
- * Sends the waiting changes in order until the outbox is empty or one must wait. `force` ignores
- * the backoff of the oldest change (a user action, the browser starting, a new key); the alarm
- * respects it. Nobody overrides a wait the service asked for (Retry-After). Never throws for a
- * delivery problem.
+ * Sends the waiting changes of the account configured now, in order, until none is left or one
+ * must wait. `force` ignores the backoff of the oldest change (a user action, the browser
+ * starting, a new key); the alarm respects it. Nobody overrides a wait the service asked for
+ * (Retry-After). Changes of other accounts stay untouched (a settings change calls this again).
+ * Never throws for a delivery problem.
  */
 export async function deliverPending(deps: OutboxDeps, options: { force: boolean }): Promise<DeliveryReport> {
   const now = deps.now ?? Date.now;
   const lease = await tryAcquireLease(LEASE, { ttlMs: LEASE_TTL_MS, now });
   if (!lease) return { ran: false, remaining: await outboxItem.getValue() };
+  let accountSeen: string | undefined;
   try {
     let force = options.force;
     for (;;) {
-      const entries = await outboxItem.getValue();
+      // Read for each change: the account may change while one is on its way.
+      const account = await deps.getAccount();
+      accountSeen = account.identity.id;
+      const entries = changesOf(await outboxItem.getValue(), account.identity.id);
       const [head] = entries;
       if (!head) {
         await deps.alarms.clear(OUTBOX_ALARM);
         break;
       }
-      if (now() - head.createdAt > MAX_AGE_MS) {
+      // Kept for its account by the user's choice: sent when that account is back, however late.
+      if (!head.keptForAccount && now() - head.createdAt > MAX_AGE_MS) {
         await settle(
           head,
           {
@@ -349,7 +374,7 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
       }
       if (!(await lease.renew())) break;
       await scheduleAlarm(deps.alarms, now() + SAFETY_WAKE_MS);
-      const client = await deps.getClient();
+      const client = account.client;
       const result: DeliveryResult = client
         ? await deliverChange(client, head.change)
         : { state: 'retry', message: t('outbox.noKey') };
@@ -383,7 +408,14 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
   } finally {
     await lease.release();
   }
-  return { ran: true, remaining: await outboxItem.getValue() };
+  // Setup writes the key and the connection one after the other: a run started by the first
+  // write holds the lease when the second one asks, so the account it ends in gets its turn here.
+  const after = await deps.getAccount();
+  const remaining = await outboxItem.getValue();
+  if (after.identity.id !== accountSeen && changesOf(remaining, after.identity.id).length > 0) {
+    return deliverPending(deps, { force: true });
+  }
+  return { ran: true, remaining };
 }
 
 /**
@@ -433,6 +465,7 @@ function effectOn(change: ListChange, list: DomainListKind): 'on' | 'off' | null
  * still land after the edit.
  */
 export async function dropQueuedChangesUndoing(
+  account: AccountId,
   edits: readonly DirectListEdit[],
   now: () => number = Date.now,
 ): Promise<ListChange[]> {
@@ -445,13 +478,15 @@ export async function dropQueuedChangesUndoing(
     });
   const dropped = await exclusively('outbox', async () => {
     const entries = await outboxItem.getValue();
-    const gone = entries.filter((entry) => undoes(entry.change));
+    // Only the account the edit was made in: another account's lists were not touched.
+    const gone = changesOf(entries, account).filter((entry) => undoes(entry.change));
     if (gone.length === 0) return gone;
     // Recorded before removal, as for every change that leaves: whoever sees it gone finds why.
     for (const entry of gone) {
       await recordSettled({
         id: entry.id,
         change: entry.change,
+        account: entry.account,
         state: 'failed',
         message: t('outbox.replaced', { attempted: describeChange(entry.change) }),
         at: now(),
@@ -483,7 +518,8 @@ export async function submitChange(change: ListChange, deps: OutboxDeps): Promis
   const queued = { ...change, domain: domain.value };
   let entry: OutboxEntry;
   try {
-    entry = await enqueueChange(queued, deps.now, { ahead: true });
+    const { identity } = await deps.getAccount();
+    entry = await enqueueChange(queued, identity.id, deps.now, { ahead: true });
   } catch (error) {
     const attempted = describeChange(queued);
     if (error instanceof OutboxFullError)
@@ -528,7 +564,8 @@ async function outcomeOf(entry: OutboxEntry, deps: OutboxDeps): Promise<ChangeOu
     await Promise.race([delivery.running, sleep(WAIT_STEP_MS)]);
     const settled = (await settledChangesItem.getValue()).find((candidate) => candidate.id === entry.id);
     if (settled) return { state: settled.state, message: settled.message };
-    const remaining = await outboxItem.getValue();
+    // Only changes of the same account stand before it: another account's wait apart.
+    const remaining = changesOf(await outboxItem.getValue(), entry.account);
     const position = remaining.findIndex((candidate) => candidate.id === entry.id);
     if (position === -1)
       return { state: 'delivered', message: t('outbox.done', { attempted: describeChange(entry.change) }) };

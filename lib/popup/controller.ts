@@ -4,6 +4,7 @@
  * to the worker's outbox. The view model (view.ts) derives what to show from its state
  * (state.ts); the components subscribe to it (components/popup/PopupApp.tsx).
  */
+import { accountIdentity } from '@/lib/account/identity';
 import { listName } from '@/lib/api/attempts';
 import type { ClientSettings } from '@/lib/api/configured-client';
 import { isApiError } from '@/lib/api/errors';
@@ -20,7 +21,6 @@ import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import {
-  accountTag,
   addedTldsItem,
   chosenProfileItem,
   defaultBlockItem,
@@ -100,7 +100,7 @@ export function createPopupController(deps: PopupDeps) {
     const form = connection.form;
     const profile = form === 'A' ? chosenProfile : undefined;
     const scope = scopeKey(form, profile);
-    const account = accountTag(connection);
+    const account = key === '' ? '' : (await accountIdentity({ key, connection })).id;
     const cached =
       key === ''
         ? null

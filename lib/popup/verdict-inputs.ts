@@ -21,6 +21,9 @@ export function inScope(state: ReadyState, change: ChangeLike & { profile?: stri
   return scopeKey(state.form, change.profile) === state.scope;
 }
 
+/** A queued or settled change of the account shown: another account's are never counted here. */
+export const ofAccount = (state: ReadyState, entry: { account: string }) => entry.account === state.account;
+
 export interface Indexes {
   whitelist: DomainIndex;
   blocklist: DomainIndex;
@@ -34,10 +37,17 @@ export function indexes(state: ReadyState, withPending: boolean): Indexes | null
   if (state.lists === null) return null;
   const fetchedAt = state.lists.fetchedAt;
   const confirmed = state.settled
-    .filter((s) => s.state === 'delivered' && s.at > fetchedAt && inScope(state, s.change))
+    .filter(
+      (s) => s.state === 'delivered' && s.at > fetchedAt && ofAccount(state, s) && inScope(state, s.change),
+    )
     .map((s) => s.change)
     .reverse();
-  const waiting = withPending ? state.outbox.map((e) => e.change).filter((c) => inScope(state, c)) : [];
+  const waiting = withPending
+    ? state.outbox
+        .filter((e) => ofAccount(state, e))
+        .map((e) => e.change)
+        .filter((c) => inScope(state, c))
+    : [];
   const delta = replayChanges([...confirmed, ...waiting]);
   return {
     whitelist: withChanges(packedDomainIndex(state.lists.value.whitelist), delta.whitelist),

@@ -10,7 +10,7 @@ import { needsStatistics, type Verdict } from '@/lib/filtering/verdict';
 import { t, tn } from '@/lib/i18n';
 import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
 import type { PopupState, ReadyState } from './state';
-import { indexes, inScope, membershipIn, type PageKnowledge, verdictWith } from './verdict-inputs';
+import { indexes, inScope, membershipIn, ofAccount, type PageKnowledge, verdictWith } from './verdict-inputs';
 
 export interface DomainChoice {
   domain: string;
@@ -31,8 +31,10 @@ export interface PopupView {
   alternatives: DomainChoice[];
   /** Where the shown domain is, counting changes still waiting; null while the lists are unknown. */
   membership: Membership | null;
-  /** Waiting changes for the shown domain, oldest first. */
+  /** Waiting changes of this account for the shown domain, oldest first. */
   pending: OutboxEntry[];
+  /** Waiting changes made for another account (another key, origin or form): never sent to this one. */
+  otherAccounts: number;
   /** A change for the shown domain the service refused after a retry, within the last hour. */
   recentFailure: SettledChange | null;
 }
@@ -66,8 +68,9 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
   const canonical = canonicalHost(domain);
   const concernsDomain = (change: ChangeLike & { profile?: string }) =>
     inScope(state, change) && canonicalHost(change.domain) === canonical;
-  const pending = state.outbox.filter((entry) => concernsDomain(entry.change));
-  const latest = state.settled.find((settled) => concernsDomain(settled.change));
+  const pending = state.outbox.filter((entry) => ofAccount(state, entry) && concernsDomain(entry.change));
+  const otherAccounts = state.outbox.filter((entry) => !ofAccount(state, entry)).length;
+  const latest = state.settled.find((settled) => ofAccount(state, settled) && concernsDomain(settled.change));
   const recentFailure =
     latest !== undefined && latest.state === 'failed' && now - latest.at < RECENT_FAILURE_MS ? latest : null;
 
@@ -80,6 +83,7 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
     alternatives,
     membership,
     pending,
+    otherAccounts,
     recentFailure,
   };
 }

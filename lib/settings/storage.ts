@@ -10,6 +10,12 @@
 import { browser } from 'wxt/browser';
 import { storage } from 'wxt/utils/storage';
 import * as z from 'zod/mini';
+import {
+  type AccountIdentity,
+  accountIdentity,
+  accountIdSchema,
+  identityForLegacyTag,
+} from '@/lib/account/identity';
 import { API_FORMS, scopeOf } from '@/lib/api/forms';
 import { listChangeSchema } from '@/lib/messaging/protocol';
 import { readStoredValue } from './stored-reads';
@@ -171,8 +177,8 @@ export const registeredAddressSchema = z.lazy(() =>
   z.object({
     ip: z.string(),
     profile: z.optional(z.string()),
-    /** `<form> <baseUrl>`: an address registered in another account is never deleted from this one. */
-    account: z.string(),
+    /** lib/account/identity.ts: an address registered in another account is never deleted from this one. */
+    account: accountIdSchema,
     at: z.number(),
   }),
 );
@@ -189,13 +195,35 @@ export const registeredAddressesItem = defineValidatedItem(
       current: z.nullable(registeredAddressSchema),
       stale: z.array(registeredAddressSchema).check(z.maxLength(10)),
     }),
-  { fallback: { current: null, stale: [] }, version: 1 },
+  {
+    fallback: { current: null, stale: [] },
+    version: 2,
+    migrations: {
+      // 2: addresses carry the account identity (with the key's fingerprint), not `<form> <baseUrl>`.
+      2: async (old) => {
+        if (!isRecord(old)) return old;
+        const retag = await legacyRetagger();
+        return {
+          ...old,
+          current: old.current === null ? null : retag(old.current),
+          stale: Array.isArray(old.stale) ? old.stale.map(retag) : old.stale,
+        };
+      },
+    },
+  },
 );
 
 export const outboxEntrySchema = z.lazy(() =>
   z.object({
     id: z.string().check(z.minLength(1)),
     change: listChangeSchema,
+    /** The account the change was made for: it is sent there and nowhere else. */
+    account: accountIdSchema,
+    /**
+     * The user chose "send to that account when it is back" for a change of an account that is
+     * not configured now: it is no longer offered for a decision, and waits (however long).
+     */
+    keptForAccount: z.optional(z.boolean()),
     createdAt: z.number(),
     attempts: z.int().check(z.gte(0)),
     /** Not retried by an alarm before this time (backoff); a user action retries at once. */
@@ -223,7 +251,9 @@ export const outboxItem = defineValidatedItem(
   () => z.array(outboxEntrySchema).check(z.maxLength(OUTBOX_LIMIT)),
   {
     fallback: [],
-    version: 1,
+    version: 2,
+    // 2: each change names its account; those queued before are the configured account's.
+    migrations: { 2: async (old) => withAccount(old) },
   },
 );
 
@@ -231,6 +261,8 @@ export const settledChangeSchema = z.lazy(() =>
   z.object({
     id: z.string(),
     change: listChangeSchema,
+    /** The account it went to: the popup counts it only in that account's lists. */
+    account: accountIdSchema,
     state: z.enum(['delivered', 'failed']),
     message: z.string(),
     at: z.number(),
@@ -244,7 +276,9 @@ export const settledChangesItem = defineValidatedItem(
   () => z.array(settledChangeSchema),
   {
     fallback: [],
-    version: 1,
+    version: 2,
+    // 2: each outcome names its account; those settled before went to the configured account.
+    migrations: { 2: async (old) => withAccount(old) },
   },
 );
 
@@ -269,12 +303,12 @@ export const profilesCacheItem = defineValidatedItem(
   () =>
     z.nullable(
       z.object({
-        account: z.string(),
+        account: accountIdSchema,
         profiles: z.array(z.string()).check(z.maxLength(200)),
         at: z.number(),
       }),
     ),
-  { fallback: null, version: 1 },
+  { fallback: null, version: 2, migrations: { 2: retagLegacy } },
 );
 
 /** The right-click menu and the outcome notifications of menu and shortcut actions. */
@@ -284,9 +318,35 @@ export const contextMenuSettingsItem = defineValidatedItem(
   { fallback: { enabled: true }, version: 1 },
 );
 
-/** The account a registration or a profile list belongs to; never contains the key. */
-export function accountTag(connection: ConnectionSettings): string {
-  return `${connection.form} ${connection.baseUrl}`;
+/** The identity of the account configured now (lib/account/identity.ts), from storage. */
+export async function storedAccountIdentity(): Promise<AccountIdentity> {
+  const [key, connection] = await Promise.all([apiKeyItem.getValue(), connectionItem.getValue()]);
+  return accountIdentity({ key, connection });
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Migrations to identities: work stored before them carried `<form> <baseUrl>` or nothing, and
+ * gets the identity of the connection stored at the update (identityForLegacyTag says how).
+ */
+async function legacyRetagger(): Promise<(value: unknown) => unknown> {
+  const current = await storedAccountIdentity();
+  return (value) =>
+    isRecord(value) && typeof value.account === 'string'
+      ? { ...value, account: identityForLegacyTag(value.account, current) }
+      : value;
+}
+
+async function retagLegacy(old: unknown): Promise<unknown> {
+  return (await legacyRetagger())(old);
+}
+
+async function withAccount(old: unknown): Promise<unknown> {
+  if (!Array.isArray(old)) return old;
+  const { id } = await storedAccountIdentity();
+  return old.map((entry) => (isRecord(entry) ? { ...entry, account: id } : entry));
 }
 
 // --- Popup: cached views for an instant verdict (issue 10) ---
@@ -295,12 +355,13 @@ export function accountTag(connection: ConnectionSettings): string {
  * One scope's whitelist and blocklist as last fetched, each packed in one string
  * (`packDomains` in lib/filtering/domain-index.ts: canonical, sorted, one per line) so the popup
  * reads and searches them without building anything, with the time of the fetch. `account` is
- * `accountTag(connection)`: a view of another account is ignored. One storage key per scope, so
- * the popup reads only the lists it shows.
+ * the account identity (lib/account/identity.ts): a view of another account is ignored. Views
+ * stored before identities (tagged `<form> <baseUrl>`) read as missing: the popup fetches again.
+ * One storage key per scope, so the popup reads only the lists it shows.
  */
 export const cachedListsSchema = z.lazy(() =>
   z.object({
-    account: z.string(),
+    account: accountIdSchema,
     fetchedAt: z.number(),
     whitelist: z.string(),
     blocklist: z.string(),
@@ -349,13 +410,13 @@ export const cachedBlockedTodayItem = defineValidatedItem(
   () =>
     z.nullable(
       z.object({
-        account: z.string(),
+        account: accountIdSchema,
         date: z.string(),
         fetchedAt: z.number(),
         blocked: z.record(z.string(), z.number()),
       }),
     ),
-  { fallback: null, version: 1 },
+  { fallback: null, version: 2, migrations: { 2: retagLegacy } },
 );
 
 // --- Page diagnosis and temporary allow (issue 5) ---
@@ -417,8 +478,8 @@ export const temporaryAllowSchema = z.lazy(() =>
     domain: z.string().check(z.minLength(1), z.maxLength(253)),
     /** Form A profile; absent in Form B (whole account). */
     profile: z.optional(z.string()),
-    /** `accountTag(connection)` when it was made: its removal never goes to another account. */
-    account: z.string(),
+    /** The account identity it was made in: its removal never goes to another account. */
+    account: accountIdSchema,
     createdAt: z.number(),
     expiresAt: z.number(),
     /**
@@ -435,7 +496,18 @@ export type TemporaryAllow = z.infer<typeof temporaryAllowSchema>;
 export const temporaryAllowsItem = defineValidatedItem(
   'local:temporaryAllows',
   () => z.array(temporaryAllowSchema).check(z.maxLength(500)),
-  { fallback: [], version: 1 },
+  {
+    fallback: [],
+    version: 2,
+    migrations: {
+      // 2: the account identity (with the key's fingerprint) instead of `<form> <baseUrl>`.
+      2: async (old) => {
+        if (!Array.isArray(old)) return old;
+        const retag = await legacyRetagger();
+        return old.map(retag);
+      },
+    },
+  },
 );
 
 // --- Reliability tests (issue 7) ---

@@ -29,6 +29,8 @@ export function rememberEarlyReads(hints: Pick<Storage, 'getItem' | 'setItem'> |
 /** What `getValues` needs of an item (lib/settings/validated-item.ts `ValidatedItem`). */
 interface BatchReadable<T> {
   readonly key: StorageItemKey;
+  /** The stored shape's version: with `migrates`, a value stored in it needs no migration. */
+  readonly version?: number;
   readonly migrates?: boolean;
   parse(raw: unknown): T;
   getValue(): Promise<T>;
@@ -38,16 +40,28 @@ type ValuesOf<Items extends readonly BatchReadable<unknown>[]> = {
   -readonly [I in keyof Items]: Items[I] extends BatchReadable<infer T> ? T : never;
 };
 
+/** Where WXT keeps an item's version record (`{ v }`): the item's key and `$`. */
+const versionKey = (key: StorageItemKey) => `${key}$` as StorageItemKey;
+
 /**
  * The values of several items in one storage round trip (one `get` per area), each checked like
- * `getValue`. An item with migrations is read on its own, so its migrations still run first.
+ * `getValue`. An item with migrations is read with its version record in the same round trip:
+ * nothing stored, or a value already in the current shape, is used as read; anything else is read
+ * on its own, so its migrations run first.
  */
 export async function getValues<const Items extends readonly BatchReadable<unknown>[]>(
   items: Items,
 ): Promise<ValuesOf<Items>> {
-  const plain = items.filter((item) => !item.migrates);
-  const read = await readStored(plain.map((item) => item.key));
+  const keys = items.flatMap((item) => (item.migrates ? [item.key, versionKey(item.key)] : [item.key]));
+  const read = await readStored(keys);
+  const current = (item: BatchReadable<unknown>) => {
+    const record = read.get(versionKey(item.key));
+    return typeof record === 'object' && record !== null && (record as { v?: unknown }).v === item.version;
+  };
   return Promise.all(
-    items.map((item) => (item.migrates ? item.getValue() : item.parse(read.get(item.key) ?? null))),
+    items.map((item) => {
+      const raw = read.get(item.key) ?? null;
+      return !item.migrates || raw === null || current(item) ? item.parse(raw) : item.getValue();
+    }),
   ) as Promise<ValuesOf<Items>>;
 }

@@ -1,6 +1,6 @@
 import { type StorageItemKey, storage, type WxtStorageItem } from 'wxt/utils/storage';
 import type * as z from 'zod/mini';
-import { readStoredValue } from './stored-reads';
+import { getValues, readStoredValue } from './stored-reads';
 
 /**
  * A storage item whose value is checked with zod on every read and write. Storage is a trust
@@ -73,10 +73,19 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
       version: options.version,
       migrations: options.migrations,
     }));
+  const migrating = {
+    key,
+    version: options.version,
+    migrates: true,
+    parse,
+    getValue: async () => parse(await item().getValue()),
+  };
   return {
     ...common,
     migrates: true,
-    getValue: async () => parse(await item().getValue()),
+    // Read with its version record in one round trip (getValues); WXT's item, and with it the
+    // migrations, only when the stored value is in an older shape.
+    getValue: async () => (await getValues([migrating] as const))[0],
     setValue: async (value) => {
       await item().setValue(schema().parse(value));
     },

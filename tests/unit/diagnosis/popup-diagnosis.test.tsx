@@ -200,7 +200,7 @@ describe('temporary allow in the popup', () => {
       {
         domain: 'shop.example',
         profile: 'default',
-        account: 'A http://127.0.0.1:8787',
+        account: accountOf('A'),
         createdAt: T0 - HOUR,
         expiresAt: Date.now() + 7 * HOUR + 30 * 60_000,
         before: 'none',

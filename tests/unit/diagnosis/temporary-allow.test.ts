@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import type { CurrentAccount } from '@/lib/account/current';
 import {
   expireTemporaryAllows,
   forgetTemporaryAllowFor,
@@ -15,12 +16,14 @@ import {
 } from '@/lib/diagnosis/temporary-allow';
 import type { ListChange } from '@/lib/messaging/protocol';
 import { deliverPending, enqueueChange, type OutboxDeps, submitChange } from '@/lib/outbox';
-import { connectionItem, type TemporaryAllow, temporaryAllowsItem } from '@/lib/settings/storage';
+import { connectionItem, outboxItem, type TemporaryAllow, temporaryAllowsItem } from '@/lib/settings/storage';
 import { createFakeClient, type FakeClient, offline } from '../../fakes/fake-client';
+import { testAccount } from '../account-ids';
 
 const HOUR = 60 * 60_000;
 const T0 = Date.UTC(2026, 4, 1, 12, 0, 0);
-const ACCOUNT = 'A http://127.0.0.1:8787';
+const IDENTITY = testAccount('A', '0123456789abcdef', 'http://127.0.0.1:8787');
+const ACCOUNT = IDENTITY.id;
 
 const entry = (patch: Partial<TemporaryAllow> = {}): TemporaryAllow => ({
   domain: 'cdn.example',
@@ -89,20 +92,29 @@ describe('pure parts', () => {
     ],
     [[{ op: 'add', list: 'blocklist' }], 'blocklist'],
   ] as const)('a waiting change decides where the domain is: %j → %s', (ops, expected) => {
-    const changes: ListChange[] = ops.map((op) => ({
-      ...op,
-      domain: 'CDN.example',
-      profile: 'default',
-      source: 'popup',
+    const changes = ops.map((op) => ({
+      account: ACCOUNT,
+      change: { ...op, domain: 'CDN.example', profile: 'default', source: 'popup' } satisfies ListChange,
     }));
-    const other: ListChange = {
+    const otherProfile: ListChange = {
       op: 'add',
       list: 'whitelist',
       domain: 'cdn.example',
       profile: 'kids',
       source: 'popup',
     };
-    expect(placementFromOutbox([...changes, other], 'cdn.example', 'default')).toBe(expected);
+    // A waiting change of another account says nothing about this account's lists.
+    const otherAccount = { ...otherProfile, profile: 'default' };
+    expect(
+      placementFromOutbox(
+        [
+          ...changes,
+          { account: ACCOUNT, change: otherProfile },
+          { account: testAccount('A', 'fedcba9876543210').id, change: otherAccount },
+        ],
+        { domain: 'cdn.example', profile: 'default', account: ACCOUNT },
+      ),
+    ).toBe(expected);
   });
 });
 
@@ -111,21 +123,24 @@ describe('allowing for a while, and the end of it', () => {
   let clock: number;
   let notified: string[];
   let deps: TemporaryAllowDeps;
+  /** The account configured now; a test may switch it. */
+  let current: CurrentAccount;
 
   beforeEach(async () => {
     fakeBrowser.reset();
     service = createFakeClient('A');
     clock = T0;
     notified = [];
+    current = { identity: IDENTITY, client: service };
     const outboxDeps: OutboxDeps = {
-      getClient: async () => service,
+      getAccount: async () => current,
       alarms: fakeBrowser.alarms,
       now: () => clock,
     };
     deps = {
-      getClient: async () => service,
+      getAccount: async () => current,
       submit: (change) => submitChange(change, outboxDeps),
-      enqueue: (change) => enqueueChange(change, () => clock),
+      enqueue: (change, account) => enqueueChange(change, account, () => clock),
       deliver: () => deliverPending(outboxDeps, { force: true }),
       alarms: fakeBrowser.alarms,
       notify: async (_title, message) => {
@@ -277,14 +292,45 @@ describe('allowing for a while, and the end of it', () => {
   });
 
   it('an allow made in another account is not ended in this one; the user is told', async () => {
-    await temporaryAllowsItem.setValue([entry({ account: 'B https://other.example', expiresAt: T0 - 1 })]);
+    const other = testAccount('B', '0123456789abcdef', 'https://other.example');
+    await temporaryAllowsItem.setValue([entry({ account: other.id, expiresAt: T0 - 1 })]);
     service.state.lists.whitelist.default = new Set(['cdn.example']);
     await expireTemporaryAllows(deps);
     expect(whitelisted()).toEqual(['cdn.example']);
     expect(notified).toEqual([
-      expect.stringMatching(/^cdn\.example was whitelisted for a while in an account/),
+      expect.stringMatching(/^The time for cdn\.example is up, but .* another account/),
     ]);
     expect(await temporaryAllowsItem.getValue()).toEqual([]);
+    // Its end waits in the outbox for its own account.
+    expect(await outboxItem.getValue()).toMatchObject([
+      { account: other.id, change: { op: 'remove', list: 'whitelist', domain: 'cdn.example' } },
+    ]);
+  });
+
+  it("an allow's expiry goes to its own account: not the new key's, and there once it is back", async () => {
+    await startTemporaryAllow(deps, {
+      domain: 'cdn.example',
+      profile: 'default',
+      durationMs: HOUR,
+      before: 'none',
+    });
+    expect(whitelisted()).toEqual(['cdn.example']);
+
+    // A new key is saved on the same origin; its account has the same domain whitelisted for good.
+    const newService = createFakeClient('A');
+    newService.state.lists.whitelist.default = new Set(['cdn.example']);
+    current = { identity: testAccount('A', 'fedcba9876543210', 'http://127.0.0.1:8787'), client: newService };
+    clock = T0 + HOUR;
+    await expireTemporaryAllows(deps);
+    expect([...(newService.state.lists.whitelist.default ?? [])]).toEqual(['cdn.example']);
+    expect(newService.calls).toEqual([]);
+    expect(whitelisted()).toEqual(['cdn.example']);
+
+    // The first key again: the end is carried out there.
+    current = { identity: IDENTITY, client: service };
+    await deps.deliver();
+    expect(whitelisted()).toEqual([]);
+    expect(await outboxItem.getValue()).toEqual([]);
   });
 
   it('ends noted before a restart are carried out on the next run, in the order they were due', async () => {

@@ -17,6 +17,7 @@ function workerWith(jobs: Partial<WorkerJobs> = {}) {
     register: vi.fn(async () => ({ ok: true, ip: '203.0.113.7', message: 'Registered 203.0.113.7' })),
     deliverOutbox: vi.fn(async () => ({ remaining: ['a', 'b'] })),
     temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'Allowed', expiresAt: 5 })),
+    otherAccountChanges: vi.fn(async () => ({ count: 2 })),
     ...jobs,
   };
   const listen = createMessageListener(createRequestHandlers(all), fakeBrowser.runtime);
@@ -48,6 +49,15 @@ describe('the worker client', () => {
       expiresAt: 5,
     });
     expect(jobs.temporaryAllow).toHaveBeenCalledWith(allow);
+    expect(
+      await client.otherAccountChanges('keep', 'A https://x.example 0123456789abcdef', ['c1', 'c2']),
+    ).toEqual({
+      count: 2,
+    });
+    expect(jobs.otherAccountChanges).toHaveBeenCalledWith('keep', 'A https://x.example 0123456789abcdef', [
+      'c1',
+      'c2',
+    ]);
     expect(await client.registrableDomains(['www.example.co.uk', 'a.b.example.com'])).toEqual({
       domains: ['example.co.uk', 'example.com'],
     });

@@ -22,6 +22,11 @@ const fixtureSchema = z.object({
   /** The version of the item's shape that stored `stored`. */
   version: z.number().int().min(1),
   about: z.string(),
+  /**
+   * Other items stored when the migration ran, by area and key (`local:apiKey`): migrations that
+   * give old values the account identity of the connection stored then read them.
+   */
+  alsoStored: z.record(z.string().regex(/^(local|session):.+$/), z.unknown()).optional(),
   stored: z.unknown(),
   expected: z.unknown(),
 });
@@ -54,7 +59,7 @@ const SCOPED_ITEMS: Record<
   { version: number; forKey: (m: StorageModule, key: string) => ReadableItem }
 > = {
   cachedListsItem: {
-    version: 2,
+    version: 3,
     forKey: (m, key) => m.cachedListsItem(key.replace(/^local:cachedLists:/, '')),
   },
 };
@@ -125,6 +130,10 @@ describe('fixtures cover every stored item and version', async () => {
 describe('each stored version is read back in the current shape', () => {
   it.each(fixtures.map((fixture) => [fixture.file, fixture] as const))('%s', async (_file, fixture) => {
     const { area, name } = areaOf(fixture.key);
+    for (const [key, value] of Object.entries(fixture.alsoStored ?? {})) {
+      const other = areaOf(key);
+      await fakeBrowser.storage[other.area].set({ [other.name]: value });
+    }
     // Version 1 stored no version record; later versions have the one WXT writes after migrating.
     await fakeBrowser.storage[area].set({
       [name]: fixture.stored,

@@ -8,8 +8,10 @@ import { fakeBrowser } from 'wxt/testing';
 import { AccountPanel } from '@/components/options/AccountPanel';
 import { enqueueChange } from '@/lib/outbox';
 import { apiKeyItem, connectionItem, outboxItem, settledChangesItem } from '@/lib/settings/storage';
+import { accountIdFor } from '../account-ids';
 
 const SERVICE = 'https://dns.example';
+const KEY = 'list-edit-test-key';
 
 const jsonAnswer = (body: unknown) =>
   new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
@@ -42,7 +44,7 @@ function fakeService() {
 
 beforeEach(async () => {
   fakeBrowser.reset();
-  await apiKeyItem.setValue('list-edit-test-key');
+  await apiKeyItem.setValue(KEY);
   await connectionItem.setValue({ baseUrl: SERVICE, form: 'A' });
 });
 afterEach(() => {
@@ -53,20 +55,26 @@ afterEach(() => {
 describe('an options-page list edit and the outbox', () => {
   it('adding to the whitelist drops a queued "add to the blocklist" of the same domain', async () => {
     const actions = fakeService();
-    await enqueueChange({
-      op: 'add',
-      list: 'blocklist',
-      domain: 'example.com',
-      profile: 'default',
-      source: 'menu',
-    });
-    await enqueueChange({
-      op: 'add',
-      list: 'blocklist',
-      domain: 'other.example',
-      profile: 'default',
-      source: 'menu',
-    });
+    await enqueueChange(
+      {
+        op: 'add',
+        list: 'blocklist',
+        domain: 'example.com',
+        profile: 'default',
+        source: 'menu',
+      },
+      accountIdFor('A', SERVICE, KEY),
+    );
+    await enqueueChange(
+      {
+        op: 'add',
+        list: 'blocklist',
+        domain: 'other.example',
+        profile: 'default',
+        source: 'menu',
+      },
+      accountIdFor('A', SERVICE, KEY),
+    );
 
     render(<AccountPanel />);
     const whitelist = within(await screen.findByRole('region', { name: 'Whitelist' }));

@@ -9,6 +9,11 @@ beforeEach(() => fakeBrowser.reset());
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 4, 1, 12, 0, 0);
 
+const A_X = 'A http://x 0123456789abcdef';
+const B_X = 'B http://x 0123456789abcdef';
+const ACCT = 'A https://dns.example 0123456789abcdef';
+const OTHER = 'A https://dns.example fedcba9876543210';
+
 describe('freshness window', () => {
   it.each([
     ['just fetched', 0, true],
@@ -38,11 +43,11 @@ describe('freshness window', () => {
 describe('view cache', () => {
   it('returns a saved view as fresh within the window and stale after it, canonical and sorted', async () => {
     const cache = createViewCache({ now: () => T0 });
-    await cache.saveLists('A:default', 'A http://x', {
+    await cache.saveLists('A:default', A_X, {
       whitelist: ['b.com', 'A.com.'],
       blocklist: ['bücher.de'],
     });
-    const view = await cache.readLists('A:default', 'A http://x');
+    const view = await cache.readLists('A:default', A_X);
     expect(view).toEqual({
       value: { whitelist: 'a.com\nb.com', blocklist: 'xn--bcher-kva.de' },
       fetchedAt: T0,
@@ -54,28 +59,28 @@ describe('view cache', () => {
 
   it('keeps scopes apart and ignores a view of another account', async () => {
     const cache = createViewCache({ now: () => T0 });
-    await cache.saveLists('A:kids1', 'A http://x', { whitelist: ['kids.org'], blocklist: [] });
-    expect(await cache.readLists('A:default', 'A http://x')).toBeNull();
-    expect(await cache.readLists('A:kids1', 'B http://x')).toBeNull();
-    expect((await cache.readLists('A:kids1', 'A http://x'))?.value.whitelist).toBe('kids.org');
+    await cache.saveLists('A:kids1', A_X, { whitelist: ['kids.org'], blocklist: [] });
+    expect(await cache.readLists('A:default', A_X)).toBeNull();
+    expect(await cache.readLists('A:kids1', B_X)).toBeNull();
+    expect((await cache.readLists('A:kids1', A_X))?.value.whitelist).toBe('kids.org');
   });
 
   it('treats a malformed stored value as missing', async () => {
     const cache = createViewCache({ now: () => T0 });
-    const stored = { account: 'A http://x', fetchedAt: T0, whitelist: 'a.com', blocklist: '' };
+    const stored = { account: A_X, fetchedAt: T0, whitelist: 'a.com', blocklist: '' };
     await fakeBrowser.storage.local.set({ 'cachedLists:A:default': stored });
-    expect((await cache.readLists('A:default', 'A http://x'))?.value.whitelist).toBe('a.com');
+    expect((await cache.readLists('A:default', A_X))?.value.whitelist).toBe('a.com');
     await fakeBrowser.storage.local.set({ 'cachedLists:A:default': { ...stored, whitelist: ['a.com'] } });
-    expect(await cache.readLists('A:default', 'A http://x')).toBeNull();
+    expect(await cache.readLists('A:default', A_X)).toBeNull();
   });
 
   it('applies confirmed changes, keeping the lists exclusive and the fetch time unchanged', async () => {
     let now = T0;
     const cache = createViewCache({ now: () => now });
-    await cache.saveLists('A:default', 'acct', { whitelist: ['keep.org'], blocklist: ['move.com'] });
+    await cache.saveLists('A:default', ACCT, { whitelist: ['keep.org'], blocklist: ['move.com'] });
     now = T0 + MINUTE;
-    await cache.applyChanges('A:default', 'acct', [{ op: 'add', list: 'whitelist', domain: 'move.com' }]);
-    expect(await cache.readLists('A:default', 'acct')).toMatchObject({
+    await cache.applyChanges('A:default', ACCT, [{ op: 'add', list: 'whitelist', domain: 'move.com' }]);
+    expect(await cache.readLists('A:default', ACCT)).toMatchObject({
       value: { whitelist: 'keep.org\nmove.com', blocklist: '' },
       fetchedAt: T0,
     });
@@ -83,17 +88,17 @@ describe('view cache', () => {
 
   it('keeps today’s blocked counts per account and day only', async () => {
     const cache = createViewCache({ now: () => T0 });
-    await cache.saveBlockedToday('acct', '2026-05-01', new Map([['ads.example.net', 7]]));
-    expect((await cache.readBlockedToday('acct', '2026-05-01'))?.value.get('ads.example.net')).toBe(7);
-    expect(await cache.readBlockedToday('acct', '2026-05-02')).toBeNull();
-    expect(await cache.readBlockedToday('other', '2026-05-01')).toBeNull();
+    await cache.saveBlockedToday(ACCT, '2026-05-01', new Map([['ads.example.net', 7]]));
+    expect((await cache.readBlockedToday(ACCT, '2026-05-01'))?.value.get('ads.example.net')).toBe(7);
+    expect(await cache.readBlockedToday(ACCT, '2026-05-02')).toBeNull();
+    expect(await cache.readBlockedToday(OTHER, '2026-05-01')).toBeNull();
   });
 
   it('keeps the profile list per account', async () => {
     const cache = createViewCache({ now: () => T0 });
-    await cache.saveProfiles('acct', ['default', 'kids1']);
-    expect((await cache.readProfiles('acct'))?.value).toEqual(['default', 'kids1']);
-    expect(await cache.readProfiles('other')).toBeNull();
+    await cache.saveProfiles(ACCT, ['default', 'kids1']);
+    expect((await cache.readProfiles(ACCT))?.value).toEqual(['default', 'kids1']);
+    expect(await cache.readProfiles(OTHER)).toBeNull();
   });
 });
 

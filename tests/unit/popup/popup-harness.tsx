@@ -13,6 +13,7 @@ import { createPopupController } from '@/lib/popup/controller';
 import type { AskWorkerForDomains } from '@/lib/popup/registrable';
 import { apiKeyItem, chosenProfileItem, connectionItem } from '@/lib/settings/storage';
 import { createFakeClient, type FakeClient } from '../../fakes/fake-client';
+import { accountIdFor } from '../account-ids';
 
 export const BASE_URL = 'http://127.0.0.1:8787';
 export const T0 = Date.UTC(2026, 4, 1, 12, 0, 0);
@@ -59,7 +60,8 @@ export async function configure(form: ApiForm = 'A', key = 'test-key', profile?:
   if (profile) await chosenProfileItem.setValue(profile);
 }
 
-export const accountOf = (form: ApiForm) => `${form} ${BASE_URL}`;
+/** The account identity's id of `configure(form, key)`. */
+export const accountOf = (form: ApiForm, key = 'test-key') => accountIdFor(form, BASE_URL, key);
 
 /** A view cache writing as if at `at`. */
 export function cacheAt(at: number) {

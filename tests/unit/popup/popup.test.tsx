@@ -409,6 +409,7 @@ describe('one-click changes', () => {
       {
         id: '1',
         change: { op: 'add', list: 'blocklist', domain: 'shop.example', profile: 'default', source: 'menu' },
+        account: accountOf('A'),
         state: 'delivered',
         message: 'Done.',
         at: T0 - 30_000,
@@ -491,6 +492,7 @@ function outboxEntry(
   return {
     id: `${op}-${list}-${domain}`,
     change: { op, list, domain, profile, source: 'popup' },
+    account: accountOf('A'),
     createdAt: T0,
     attempts: 1,
     nextAttemptAt: T0 + MINUTE,
@@ -607,5 +609,47 @@ describe('the registrable domain of a new host', () => {
     await again.started;
     expect(asked).toHaveLength(1);
     expect(screen.getByText('bbc.co.uk', { selector: 'strong' })).toBeTruthy();
+  });
+});
+
+describe('another account', () => {
+  it("after a new key on the same origin, the old key's cached lists are not shown", async () => {
+    const oldKey = accountOf('A', 'old-key');
+    await cacheAt(T0 - MINUTE).saveLists('A:default', oldKey, { whitelist: [], blocklist: ['shop.example'] });
+    await cacheAt(T0 - MINUTE).saveProfiles(oldKey, ['default']);
+    await cacheAt(T0 - MINUTE).saveBlockedToday(oldKey, TODAY, new Map([['shop.example', 9]]));
+    const api = createFakeApi('A');
+    const popup = await openPopup({ url: 'https://shop.example/', api, key: 'new-key' });
+    await popup.started;
+    expect(verdictText()).toMatch(/^Not blocked/);
+    expect(api.calls).toContain('blocklist/list default');
+    expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
+  });
+
+  it("another account's waiting changes are not counted here, and the popup says they wait", async () => {
+    await cacheAt(T0 - MINUTE).saveLists('A:default', accountOf('A'), { whitelist: [], blocklist: [] });
+    await cacheAt(T0 - MINUTE).saveProfiles(accountOf('A'), ['default']);
+    await outboxItem.setValue([
+      { ...outboxEntry('add', 'blocklist', 'shop.example', 'default'), account: accountOf('A', 'old-key') },
+    ]);
+    await settledChangesItem.setValue([
+      {
+        id: 's1',
+        change: { op: 'add', list: 'blocklist', domain: 'shop.example', profile: 'default', source: 'menu' },
+        account: accountOf('A', 'old-key'),
+        state: 'delivered',
+        message: 'Done.',
+        at: T0 - 30_000,
+      },
+    ]);
+    const popup = await openPopup({ url: 'https://shop.example/' });
+    await popup.started;
+    expect(verdictText()).toMatch(/^Not blocked/);
+    expect(screen.queryByText(/^Pending:/)).toBeNull();
+    expect(
+      screen.getByText(/^1 change made for another account .* is waiting: it is never sent to this one\./),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Review them' }));
+    expect(popup.optionsOpened()).toBe(1);
   });
 });

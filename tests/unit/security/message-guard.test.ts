@@ -14,6 +14,7 @@ const jobs = {
   register: vi.fn(async () => null),
   deliverOutbox: vi.fn(async () => ({ ran: true, remaining: [] })),
   temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
+  otherAccountChanges: vi.fn(async () => ({ count: 0 })),
 };
 
 const onMessage = createMessageListener(createRequestHandlers(jobs), fakeBrowser.runtime);

@@ -142,13 +142,14 @@ describe('export then import', () => {
       {
         id: 'c1',
         change: { op: 'add', list: 'whitelist', domain: 'example.com', source: 'popup' },
+        account: 'A https://dns.example.net 0123456789abcdef',
         createdAt: 1,
         attempts: 0,
         nextAttemptAt: 1,
       },
     ]);
     await registeredAddressesItem.setValue({
-      current: { ip: '203.0.113.9', account: 'A https://dns.example.net', at: 1 },
+      current: { ip: '203.0.113.9', account: 'A https://dns.example.net 0123456789abcdef', at: 1 },
       stale: [],
     });
     const text = backupText(await collectBackup({ includeKey: false }));

@@ -36,6 +36,18 @@ describe('getValues', () => {
     expect(await getValues([migrated, count] as const)).toEqual([{ n: 5 }, 1]);
   });
 
+  it('reads an item already in its current shape in the same storage call, without migrating it', async () => {
+    await fakeBrowser.storage.local.set({ batchMigrated: { n: 3 }, batchMigrated$: { v: 2 }, batchCount: 1 });
+    const calls: unknown[] = [];
+    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
+    fakeBrowser.storage.local.get = ((keys: unknown) => {
+      calls.push(keys);
+      return get(keys as string[]);
+    }) as typeof fakeBrowser.storage.local.get;
+    expect(await getValues([migrated, count] as const)).toEqual([{ n: 3 }, 1]);
+    expect(calls).toEqual([['batchMigrated', 'batchMigrated$', 'batchCount']]);
+  });
+
   it('gives the fallbacks when nothing is stored', async () => {
     expect(await getValues([count, names] as const)).toEqual([0, []]);
   });

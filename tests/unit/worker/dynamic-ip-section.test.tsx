@@ -14,6 +14,7 @@ import {
   profilesCacheItem,
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
+import { accountIdFor } from '../account-ids';
 
 const requested: string[][] = [];
 let grant = true;
@@ -41,7 +42,7 @@ beforeEach(async () => {
   });
   await connectionItem.setValue({ baseUrl: 'https://dns.example', form: 'A' });
   await profilesCacheItem.setValue({
-    account: 'A https://dns.example',
+    account: accountIdFor('A', 'https://dns.example', ''),
     profiles: ['default', 'kids'],
     at: 1,
   });

@@ -14,6 +14,7 @@ import {
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
 import { createFakeClient, type FakeClient, offline } from '../../fakes/fake-client';
+import { currentAccountOf as accountOf, testAccount } from '../account-ids';
 
 beforeEach(() => fakeBrowser.reset());
 
@@ -33,7 +34,7 @@ async function setUp(options: { enabled?: boolean; service?: FakeClient | null }
     removePrevious: true,
   });
   const deps: DynamicIpDeps = {
-    getClient: async () => service,
+    getAccount: accountOf(service, testAccount('A', '0123456789abcdef', 'http://127.0.0.1:9')),
     fetch: (async () => {
       if (publicIp instanceof Error) throw publicIp;
       return new Response(publicIp);
@@ -210,7 +211,7 @@ describe('registerOnce keeps its lease while it runs', () => {
     await dynamicIpSettingsItem.setValue({ ...(await dynamicIpSettingsItem.getValue()), lookupUrls: urls });
     const earlier = ['198.51.100.11', '198.51.100.12', '198.51.100.13', '198.51.100.14'];
     for (const ip of earlier) await service!.addNetwork({ ip, profile: 'default', label: 'Home' });
-    const account = 'A http://127.0.0.1:9';
+    const account = testAccount('A', '0123456789abcdef', 'http://127.0.0.1:9').id;
     await registeredAddressesItem.setValue({
       current: { ip: earlier[0]!, profile: 'default', account, at: 1 },
       stale: earlier.slice(1).map((ip) => ({ ip, profile: 'default', account, at: 1 })),
@@ -246,5 +247,28 @@ describe('registerOnce keeps its lease while it runs', () => {
     expect(outcome).toMatchObject({ ok: true, ip: '198.51.100.1' });
     expect(outcome?.message).toContain('removed the previous address 198.51.100.11, 198.51.100.12');
     expect(service!.state.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
+  });
+});
+
+describe('registrations belong to their account', () => {
+  it("never deletes the old account's address from the account configured now", async () => {
+    const { deps, service: oldService, setPublicIp } = await setUp();
+    await registerOnce(deps, 'user');
+    expect(oldService?.state.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
+
+    // A new key on the same origin, and the address changed meanwhile.
+    const newService = createFakeClient('A');
+    const newKey = testAccount('A', 'fedcba9876543210', 'http://127.0.0.1:9');
+    setPublicIp('198.51.100.2');
+    const outcome = await registerOnce({ ...deps, getAccount: accountOf(newService, newKey) }, 'user');
+    expect(outcome?.ok).toBe(true);
+    expect(newService.calls).toEqual(['network/add 198.51.100.2 default']);
+    expect(oldService?.state.networks.map((network) => network.ip)).toEqual(['198.51.100.1']);
+
+    // Back to the old key: its own earlier address goes, from its own account.
+    setPublicIp('198.51.100.3');
+    await registerOnce(deps, 'user');
+    expect(oldService?.state.networks.map((network) => network.ip)).toEqual(['198.51.100.3']);
+    expect(newService.state.networks.map((network) => network.ip)).toEqual(['198.51.100.2']);
   });
 });

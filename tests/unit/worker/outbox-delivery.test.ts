@@ -31,6 +31,9 @@ import {
   settledChangesItem,
 } from '@/lib/settings/storage';
 import { createFakeClient, type FakeClient, offline } from '../../fakes/fake-client';
+import { currentAccountOf, testAccount } from '../account-ids';
+
+const ACCOUNT = testAccount('A').id;
 
 beforeEach(() => fakeBrowser.reset());
 afterEach(() => vi.useRealTimers());
@@ -56,7 +59,7 @@ function setUp(service: DnsFilterApi | null, start = 1_000_000) {
   let clock = start;
   const reported: { settled: SettledChange; afterRetry: boolean }[] = [];
   const deps: OutboxDeps = {
-    getClient: async () => service,
+    getAccount: currentAccountOf(service),
     alarms: fakeBrowser.alarms,
     now: () => clock,
     onSettled: (settled, afterRetry) => reported.push({ settled, afterRetry }),
@@ -227,8 +230,8 @@ const bigLists = (count: number, tag: string) => ({
 describe('storage running out', () => {
   it('cached lists give way: a change is queued even when the caches filled the storage', async () => {
     const cache = createViewCache({ now: () => 1_000 });
-    await cache.saveLists('A:default', 'A https://x', bigLists(2_000, 'default'));
-    await cache.saveLists('A:kids', 'A https://x', bigLists(2_000, 'kids'));
+    await cache.saveLists('A:default', ACCOUNT, bigLists(2_000, 'default'));
+    await cache.saveLists('A:kids', ACCOUNT, bigLists(2_000, 'kids'));
     limitStorage(JSON.stringify(await fakeBrowser.storage.local.get(null)).length + 100);
     const service = createFakeClient('A');
     service.failNext('deleteDomain', offline());
@@ -260,31 +263,31 @@ describe('storage running out', () => {
 
   it('a delivered change the cached view cannot take: the view goes (fetched again), no error', async () => {
     const cache = createViewCache({ now: () => 1_000 });
-    await cache.saveLists('A:default', 'acct', { whitelist: ['keep.org'], blocklist: [] });
+    await cache.saveLists('A:default', ACCOUNT, { whitelist: ['keep.org'], blocklist: [] });
     limitStorage(0);
     await expect(
-      cache.applyChanges('A:default', 'acct', [{ op: 'add', list: 'whitelist', domain: 'new.org' }]),
+      cache.applyChanges('A:default', ACCOUNT, [{ op: 'add', list: 'whitelist', domain: 'new.org' }]),
     ).resolves.toBeUndefined();
-    expect(await cache.readLists('A:default', 'acct')).toBeNull();
+    expect(await cache.readLists('A:default', ACCOUNT)).toBeNull();
   });
 
   it('cached lists are kept within a budget: the scopes fetched least recently go first', async () => {
     const view = (fetchedAt: number, size: number) => ({
-      account: 'A https://x',
+      account: ACCOUNT,
       fetchedAt,
       whitelist: 'x'.repeat(size),
       blocklist: '',
     });
-    expect(await storeListsWithinBudget('A:old', view(1, 400), 1_000)).toBe(true);
-    expect(await storeListsWithinBudget('A:recent', view(2, 400), 1_000)).toBe(true);
-    expect(await storeListsWithinBudget('A:new', view(3, 400), 1_000)).toBe(true);
+    expect(await storeListsWithinBudget('A:old', view(1, 400), 1_200)).toBe(true);
+    expect(await storeListsWithinBudget('A:recent', view(2, 400), 1_200)).toBe(true);
+    expect(await storeListsWithinBudget('A:new', view(3, 400), 1_200)).toBe(true);
     expect(await cachedListsItem('A:old').getValue()).toBeNull();
     expect(await cachedListsItem('A:recent').getValue()).not.toBeNull();
     expect(await cachedListsItem('A:new').getValue()).not.toBeNull();
     expect(Object.keys(await cachedListsIndexItem.getValue()).sort()).toEqual(['A:new', 'A:recent']);
 
     // One view larger than the whole budget is not kept, and pushes nothing else out.
-    expect(await storeListsWithinBudget('A:huge', view(4, 2_000), 1_000)).toBe(false);
+    expect(await storeListsWithinBudget('A:huge', view(4, 2_000), 1_200)).toBe(false);
     expect(await cachedListsItem('A:huge').getValue()).toBeNull();
     expect(await cachedListsItem('A:new').getValue()).not.toBeNull();
   });
@@ -293,14 +296,14 @@ describe('storage running out', () => {
 describe('an options-page edit is not undone by an older queued change', () => {
   it('drops the queued changes that would set the same list the other way, and says why', async () => {
     const { now } = setUp(null);
-    await enqueueChange(change('example.com', 'blocklist'), now);
-    await enqueueChange(change('agrees.example', 'whitelist'), now);
-    await enqueueChange({ ...change('example.com', 'blocklist'), profile: 'kids' }, now);
-    await enqueueChange(change('removed.example', 'whitelist', 'remove'), now);
+    await enqueueChange(change('example.com', 'blocklist'), ACCOUNT, now);
+    await enqueueChange(change('agrees.example', 'whitelist'), ACCOUNT, now);
+    await enqueueChange({ ...change('example.com', 'blocklist'), profile: 'kids' }, ACCOUNT, now);
+    await enqueueChange(change('removed.example', 'whitelist', 'remove'), ACCOUNT, now);
 
     // On the options page: example.com added to the whitelist of profile default,
     // agrees.example taken off the blocklist, removed.example added to the whitelist.
-    const dropped = await dropQueuedChangesUndoing([
+    const dropped = await dropQueuedChangesUndoing(ACCOUNT, [
       { op: 'add', list: 'whitelist', domain: 'example.com', profile: 'default' },
       { op: 'remove', list: 'blocklist', domain: 'agrees.example', profile: 'default' },
       { op: 'add', list: 'whitelist', domain: 'removed.example', profile: 'default' },
@@ -324,7 +327,7 @@ describe('an options-page edit is not undone by an older queued change', () => {
     service.failNext('deleteDomain', offline(), 5);
     const { deps } = setUp(service);
     await submitChange(change('example.com', 'blocklist'), deps);
-    await dropQueuedChangesUndoing([
+    await dropQueuedChangesUndoing(ACCOUNT, [
       { op: 'remove', list: 'blocklist', domain: 'example.com', profile: 'default' },
     ]);
     await deliverPending(deps, { force: true });
@@ -366,7 +369,7 @@ describe('a click is answered within the bound, whatever is queued', () => {
   function slowDeps(service: FakeClient) {
     const reported: { settled: SettledChange; afterRetry: boolean }[] = [];
     const deps: OutboxDeps = {
-      getClient: async () => service,
+      getAccount: currentAccountOf(service),
       alarms: fakeBrowser.alarms,
       now: () => Date.now(),
       onSettled: (settled, afterRetry) => reported.push({ settled, afterRetry }),
@@ -377,7 +380,7 @@ describe('a click is answered within the bound, whatever is queued', () => {
   it('with ten slow changes being sent, the clicked one is delivered and answered first', async () => {
     const service = slowed(createFakeClient('A'), 3_000);
     const { deps } = slowDeps(service);
-    for (let i = 0; i < 10; i++) await enqueueChange(change(`queued${i}.example`), deps.now);
+    for (let i = 0; i < 10; i++) await enqueueChange(change(`queued${i}.example`), ACCOUNT, deps.now);
     // The alarm's delivery is on its way through the ten (about 6 s each).
     const background = deliverPending(deps, { force: false });
     await vi.advanceTimersByTimeAsync(1_000);
@@ -399,7 +402,7 @@ describe('a click is answered within the bound, whatever is queued', () => {
   it('"Retry now" answers what is left within the bound, and the delivery goes on', async () => {
     const service = slowed(createFakeClient('A'), 3_000);
     const { deps } = slowDeps(service);
-    for (let i = 0; i < 10; i++) await enqueueChange(change(`queued${i}.example`), deps.now);
+    for (let i = 0; i < 10; i++) await enqueueChange(change(`queued${i}.example`), ACCOUNT, deps.now);
     const started = Date.now();
     let left: number | undefined;
     void deliverPendingWithin(deps).then((remaining) => {
@@ -415,11 +418,11 @@ describe('a click is answered within the bound, whatever is queued', () => {
   it('a click waiting for a change that an options-page edit replaced hears why', async () => {
     const service = slowed(createFakeClient('A'), 5_000);
     const { deps } = slowDeps(service);
-    await enqueueChange(change('example.com', 'whitelist', 'remove'), deps.now);
+    await enqueueChange(change('example.com', 'whitelist', 'remove'), ACCOUNT, deps.now);
     const answer = submitChange(change('example.com', 'blocklist'), deps);
     await vi.advanceTimersByTimeAsync(1_000);
     // Meanwhile on the options page: example.com added to the whitelist, confirmed by the service.
-    await dropQueuedChangesUndoing([
+    await dropQueuedChangesUndoing(ACCOUNT, [
       { op: 'add', list: 'whitelist', domain: 'example.com', profile: 'default' },
     ]);
     const { outcome } = await timeToAnswer(answer);
@@ -434,7 +437,7 @@ describe('a click is answered within the bound, whatever is queued', () => {
   it('behind a slow change of the same domain: "pending" within the bound, the outcome reported later', async () => {
     const service = slowed(createFakeClient('A'), 12_000);
     const { deps, reported } = slowDeps(service);
-    await enqueueChange(change('example.com', 'blocklist'), deps.now);
+    await enqueueChange(change('example.com', 'blocklist'), ACCOUNT, deps.now);
 
     const { outcome, tookMs } = await timeToAnswer(submitChange(change('example.com'), deps));
     expect(outcome).toMatchObject({

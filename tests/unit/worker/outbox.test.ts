@@ -4,8 +4,11 @@ import { ApiError } from '@/lib/api/errors';
 import type { ListChange } from '@/lib/messaging/protocol';
 import {
   backoffDelayMs,
+  changesForOtherAccounts,
   deliverPending,
+  discardForAccount,
   enqueueChange,
+  keepForAccount,
   MAX_AGE_MS,
   OUTBOX_ALARM,
   type OutboxDeps,
@@ -14,6 +17,9 @@ import {
 } from '@/lib/outbox';
 import { OUTBOX_LIMIT, outboxItem, type SettledChange, settledChangesItem } from '@/lib/settings/storage';
 import { createFakeClient, type FakeClient, offline, refused, timedOut } from '../../fakes/fake-client';
+import { currentAccountOf as accountOf, testAccount } from '../account-ids';
+
+const ACCOUNT = testAccount('A').id;
 
 beforeEach(() => fakeBrowser.reset());
 
@@ -29,7 +35,7 @@ function setUp(service: FakeClient | null, start = 1_000_000) {
   let clock = start;
   const reported: { settled: SettledChange; afterRetry: boolean }[] = [];
   const deps: OutboxDeps = {
-    getClient: async () => service,
+    getAccount: accountOf(service),
     alarms: fakeBrowser.alarms,
     now: () => clock,
     onSettled: (settled, afterRetry) => reported.push({ settled, afterRetry }),
@@ -192,7 +198,7 @@ describe('retry rules', () => {
 
   it('gives up after a week and reports it', async () => {
     const { deps, advance, reported } = setUp(null);
-    await enqueueChange(whitelist('example.com'), deps.now);
+    await enqueueChange(whitelist('example.com'), ACCOUNT, deps.now);
     advance(MAX_AGE_MS + 1);
     await deliverPending(deps, { force: false });
     expect(await outboxItem.getValue()).toEqual([]);
@@ -204,13 +210,19 @@ describe('retry rules', () => {
     const service = createFakeClient('A');
     let client: FakeClient | null = null;
     const { deps } = setUp(service);
-    const outcome = await submitChange(whitelist('example.com'), { ...deps, getClient: async () => client });
+    const outcome = await submitChange(whitelist('example.com'), {
+      ...deps,
+      getAccount: async () => ({ identity: testAccount('A'), client }),
+    });
     expect(outcome).toMatchObject({
       state: 'pending',
       message: expect.stringMatching(/No API key is saved/),
     });
     client = service;
-    await deliverPending({ ...deps, getClient: async () => client }, { force: true });
+    await deliverPending(
+      { ...deps, getAccount: async () => ({ identity: testAccount('A'), client }) },
+      { force: true },
+    );
     expect(await outboxItem.getValue()).toEqual([]);
   });
 });
@@ -219,7 +231,7 @@ describe('one delivery at a time, across worker restarts', () => {
   it('does nothing while a delivery of this worker holds the lease', async () => {
     const service = createFakeClient('A');
     const { deps, now } = setUp(service);
-    await enqueueChange(whitelist('example.com'), deps.now);
+    await enqueueChange(whitelist('example.com'), ACCOUNT, deps.now);
     const lease = await tryAcquireLease('outbox', { ttlMs: 60_000, now });
     const report = await deliverPending(deps, { force: true });
     expect(report.ran).toBe(false);
@@ -232,7 +244,7 @@ describe('one delivery at a time, across worker restarts', () => {
   it('a lease left by a stopped worker is taken over at once, and the change is delivered', async () => {
     const service = createFakeClient('A');
     const { deps, now } = setUp(service);
-    await enqueueChange(whitelist('example.com'), deps.now);
+    await enqueueChange(whitelist('example.com'), ACCOUNT, deps.now);
     // A previous worker instance was stopped mid-delivery, holding the lease.
     await tryAcquireLease('outbox', { ttlMs: 60_000, now, instance: 'stopped-worker' });
     const report = await deliverPending(deps, { force: false });
@@ -272,6 +284,7 @@ describe('a full outbox', () => {
     const waiting = Array.from({ length: OUTBOX_LIMIT }, (_, i) => ({
       id: `w${i}`,
       change: whitelist(`site${i}.example`),
+      account: ACCOUNT,
       createdAt: now(),
       attempts: 1,
       nextAttemptAt: now() + 60_000,
@@ -293,11 +306,99 @@ describe('a full outbox', () => {
     const waiting = Array.from({ length: OUTBOX_LIMIT }, (_, i) => ({
       id: `w${i}`,
       change: i === OUTBOX_LIMIT - 1 ? last : whitelist(`site${i}.example`),
+      account: ACCOUNT,
       createdAt: now(),
       attempts: 0,
       nextAttemptAt: now(),
     }));
     await outboxItem.setValue(waiting);
-    expect((await enqueueChange(last, now)).id).toBe(`w${OUTBOX_LIMIT - 1}`);
+    expect((await enqueueChange(last, ACCOUNT, now)).id).toBe(`w${OUTBOX_LIMIT - 1}`);
+  });
+});
+
+describe('changes belong to the account they were made for', () => {
+  const formA = testAccount('A');
+  const formB = testAccount('B');
+  const newKey = testAccount('A', 'fedcba9876543210');
+
+  it('a Form A change for profile kids is not sent account-wide once Form B is chosen', async () => {
+    const serviceA = createFakeClient('A');
+    serviceA.failNext('deleteDomain', offline());
+    const { deps } = setUp(serviceA);
+    const outcome = await submitChange(whitelist('games.example', 'kids'), deps);
+    expect(outcome.state).toBe('pending');
+
+    // Setup now says Form B, same key and origin: the whole account's lists.
+    const serviceB = createFakeClient('B');
+    const report = await deliverPending({ ...deps, getAccount: accountOf(serviceB, formB) }, { force: true });
+    expect(serviceB.calls).toEqual([]);
+    expect(serviceB.state.lists.whitelist.account?.has('games.example') ?? false).toBe(false);
+    expect(report.remaining).toMatchObject([{ account: formA.id, change: { profile: 'kids' } }]);
+    expect(changesForOtherAccounts(report.remaining, formB.id)).toMatchObject([
+      { account: { id: formA.id, form: 'A' }, undecided: true },
+    ]);
+
+    // Back to Form A: it goes to profile kids there.
+    await deliverPending({ ...deps, getAccount: accountOf(serviceA, formA) }, { force: true });
+    expect(serviceA.state.lists.whitelist.kids?.has('games.example')).toBe(true);
+    expect(await outboxItem.getValue()).toEqual([]);
+    expect((await settledChangesItem.getValue())[0]).toMatchObject({ account: formA.id, state: 'delivered' });
+  });
+
+  it('after a new key on the same origin, the old change is not sent with it', async () => {
+    const oldAccount = createFakeClient('A');
+    oldAccount.failNext('deleteDomain', offline());
+    const { deps } = setUp(oldAccount);
+    await submitChange(whitelist('example.com'), deps);
+
+    const newAccount = createFakeClient('A');
+    await deliverPending({ ...deps, getAccount: accountOf(newAccount, newKey) }, { force: true });
+    expect(newAccount.calls).toEqual([]);
+    expect(await outboxItem.getValue()).toMatchObject([{ account: formA.id }]);
+  });
+
+  it("another account's waiting changes hold nothing of the account configured now", async () => {
+    const oldAccount = createFakeClient('A');
+    oldAccount.failNext('deleteDomain', offline());
+    const { deps } = setUp(oldAccount);
+    await submitChange(whitelist('old.example'), deps);
+
+    const newAccount = createFakeClient('A');
+    const withNewKey = { ...deps, getAccount: accountOf(newAccount, newKey) };
+    const outcome = await submitChange(whitelist('new.example'), withNewKey);
+    expect(outcome.state).toBe('delivered');
+    expect(newAccount.state.lists.whitelist.default).toEqual(new Set(['new.example']));
+    expect(await outboxItem.getValue()).toMatchObject([
+      { account: formA.id, change: { domain: 'old.example' } },
+    ]);
+    expect(await fakeBrowser.alarms.get(OUTBOX_ALARM)).toBeUndefined();
+  });
+
+  it('a run that began for the account before still serves the account Setup ends in', async () => {
+    const service = createFakeClient('A');
+    const { deps } = setUp(service);
+    await enqueueChange(whitelist('example.com'), formA.id, deps.now);
+    // The key was written first (another account for a moment), the connection right after.
+    let reads = 0;
+    const getAccount = async () => ({ identity: reads++ === 0 ? newKey : formA, client: service });
+    const report = await deliverPending({ ...deps, getAccount }, { force: true });
+    expect(report.remaining).toEqual([]);
+    expect(service.state.lists.whitelist.default?.has('example.com')).toBe(true);
+  });
+
+  it('kept changes wait for their account past the age limit; discarding removes only the ones named', async () => {
+    const { deps, advance } = setUp(null);
+    const kept = await enqueueChange(whitelist('kept.example'), formA.id, deps.now);
+    const other = await enqueueChange(whitelist('other.example'), formB.id, deps.now);
+    const later = await enqueueChange(whitelist('later.example'), formB.id, deps.now);
+    expect(await keepForAccount(formA.id, [kept.id])).toBe(1);
+    expect(await discardForAccount(formB.id, [other.id, kept.id])).toBe(1);
+    expect((await outboxItem.getValue()).map((entry) => entry.id)).toEqual([kept.id, later.id]);
+
+    advance(MAX_AGE_MS + 1);
+    const service = createFakeClient('A');
+    await deliverPending({ ...deps, getAccount: accountOf(service, formA) }, { force: false });
+    expect(service.state.lists.whitelist.default?.has('kept.example')).toBe(true);
+    expect((await settledChangesItem.getValue())[0]).toMatchObject({ state: 'delivered' });
   });
 });

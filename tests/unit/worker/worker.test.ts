@@ -20,6 +20,7 @@ import {
   profilesCacheItem,
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
+import { accountIdFor } from '../account-ids';
 
 let emulator: EmulatorHandle;
 beforeAll(async () => {
@@ -144,7 +145,11 @@ describe('MV3 wiring', () => {
       (size) => size === 0,
     );
     await contextMenuSettingsItem.setValue({ enabled: true });
-    await profilesCacheItem.setValue({ account: `A ${emulator.url}`, profiles: ['default', 'work1'], at: 1 });
+    await profilesCacheItem.setValue({
+      account: accountIdFor('A', emulator.url, emulator.key),
+      profiles: ['default', 'work1'],
+      at: 1,
+    });
     await until(
       () => [...menus.values()].map((item) => item.title),
       (titles) => titles.includes('work1') && titles.length === 12,
