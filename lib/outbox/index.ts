@@ -20,8 +20,7 @@
  * with the service directly drops the queued changes that would undo it (`dropQueuedChangesUndoing`).
  * Writes of either item go through Web Locks (`exclusively`), so they never interleave.
  */
-export type { AlarmsApi } from './alarms';
-export { exclusively, leaseBusyUntil, tryAcquireLease } from './lease';
+export { tryAcquireLease } from './lease';
 export {
   changesForOtherAccounts,
   discardForAccount,
@@ -29,11 +28,7 @@ export {
   type OtherAccountChanges,
 } from './other-accounts';
 export {
-  BACKOFF,
   backoffDelayMs,
-  type DeliveryReport,
-  type DeliveryResult,
-  deliverChange,
   deliverPending,
   deliverPendingWithin,
   describeChange,
