@@ -10,13 +10,10 @@ import { type EmulatorAdmin, EmulatorRuntime } from './runtime.ts';
 import type { SeedName } from './seed.ts';
 import { isDate, todayUtc } from './validate.ts';
 
-export type { DumpProgress, LogDaySnapshot } from './days.ts';
-export type { FaultKind, FaultSpec, PendingFault } from './faults.ts';
+export type { FaultKind } from './faults.ts';
 export type { DayStats } from './logs.ts';
-export type { ApiCall, ApiForm, EmulatorAdmin, EmulatorState } from './runtime.ts';
-export { DEFAULT_PUBLIC_IP } from './runtime.ts';
+export type { EmulatorAdmin } from './runtime.ts';
 export type { SeedName } from './seed.ts';
-export type { AccountSnapshot, Network, ProfileSnapshot } from './state.ts';
 
 export const DEFAULT_KEY = 'demo-key-0000';
 

@@ -49,6 +49,18 @@ const STEPS = [
     command: [join(BIN, 'biome'), 'ci', ...(process.stdout.isTTY ? [] : ['--colors=off']), '.'],
   },
   { name: 'type check (tsc --noEmit)', kind: 'check', command: [join(BIN, 'tsc'), '--noEmit'] },
+  // The layout stays readable: no import cycles, no file or export that nothing uses
+  // (docs/architecture.md, "The rooms").
+  {
+    name: 'no import cycles (madge)',
+    kind: 'check',
+    command: [process.execPath, join(ROOT, 'scripts', 'check-cycles.mjs')],
+  },
+  {
+    name: 'no unused files, exports or dependencies (knip)',
+    kind: 'check',
+    command: [join(BIN, 'knip'), '--no-progress'],
+  },
   { name: 'build for Chrome', kind: 'build', command: ['npm', 'run', 'build'] },
   { name: 'build for Firefox', kind: 'build', command: ['npm', 'run', 'build:firefox'] },
   // Mozilla's add-on linter on what Firefox users install: exits non-zero on errors only. Its

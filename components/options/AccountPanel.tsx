@@ -3,6 +3,7 @@ import { ApiError } from '@/lib/api/errors';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { t } from '@/lib/i18n';
 import { lookupPublicIpv4 } from '@/lib/network/ip-lookup';
+import { dropQueuedChangesUndoing } from '@/lib/outbox';
 import { dynamicIpSettingsItem } from '@/lib/settings/storage';
 import { useConfiguredClient } from '../useConfiguredClient';
 import { useStoredValue } from '../useStoredValue';
@@ -44,7 +45,14 @@ export function AccountPanel() {
     if (account === null) return {};
     const cache = createViewCache();
     return {
-      onListChanged: (report: ListChangeReport) => cache.applyChanges(report.scope, account, report.changes),
+      onListChanged: async (report: ListChangeReport) => {
+        // An older one-click change still queued for these domains must not undo the edit later.
+        const edits = report.changes.map((change) => ({ ...change, profile: report.profile }));
+        await Promise.all([
+          cache.applyChanges(report.scope, account, report.changes),
+          dropQueuedChangesUndoing(account, edits),
+        ]);
+      },
       onProfilesListed: (profiles: readonly string[]) =>
         cache.saveProfiles(account, [...profiles]).then(() => {}),
     };

@@ -1,6 +1,7 @@
 import { useId } from 'preact/hooks';
 import { type AccountIdentity, NO_KEY, UNKNOWN_KEY } from '@/lib/account/identity';
 import { ApiError } from '@/lib/api/errors';
+import { describeForm } from '@/lib/api/forms';
 import { t, tn } from '@/lib/i18n';
 import { WorkerUnanswered, worker } from '@/lib/messaging/worker-client';
 import { changesForOtherAccounts, describeChange, type OtherAccountChanges } from '@/lib/outbox';
@@ -13,7 +14,7 @@ import { useStoredValue } from '../useStoredValue';
 
 /** "https://my.cleanbrowsing.org (/api), key fingerprint 3f2a9c01": which account, never the key. */
 function accountText(account: AccountIdentity): string {
-  const words = { origin: account.origin, form: account.form === 'A' ? '/api' : '/api/v1/' };
+  const words = { origin: account.origin, form: describeForm(account.form).path };
   if (account.keyFingerprint === NO_KEY) return t('otherAccounts.accountNoKey', words);
   if (account.keyFingerprint === UNKNOWN_KEY) return t('otherAccounts.accountUnknownKey', words);
   return t('otherAccounts.account', { ...words, fingerprint: account.keyFingerprint.slice(0, 8) });

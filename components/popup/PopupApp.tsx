@@ -6,6 +6,7 @@ import type { PopupController } from '@/lib/popup/controller';
 import type { PopupState, ReadyState } from '@/lib/popup/state';
 import { pageKnowledge } from '@/lib/popup/verdict-inputs';
 import {
+  choosesProfile,
   derivePopupView,
   mentionsPropagation,
   notReadyText,
@@ -116,7 +117,7 @@ function Ready({ state, controller, openOptions, mark, now }: ReadyProps) {
         ))}
       </header>
 
-      {state.form === 'A' ? (
+      {choosesProfile(state) ? (
         <ProfilePicker state={state} onChoose={(profile) => void controller.chooseProfile(profile)} />
       ) : (
         <p class="scope">

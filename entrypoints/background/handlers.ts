@@ -32,6 +32,7 @@ import {
   refreshBadge,
   refreshProfiles,
   register,
+  retryOutboxNow,
   submit,
   syncRegistrationAlarm,
   temporaryAllow,
@@ -62,7 +63,14 @@ export async function onAlarm(alarm: { name: string }): Promise<void> {
 
 /** Requests from the extension's own pages (lib/messaging/handlers.ts checks who asks and what). */
 export const onMessage = createMessageListener(
-  createRequestHandlers({ submit, register, deliverOutbox, temporaryAllow, otherAccountChanges }),
+  createRequestHandlers({
+    submit,
+    register,
+    // "Retry now" is answered within the bound a click is; the delivery goes on after it.
+    deliverOutbox: retryOutboxNow,
+    temporaryAllow,
+    otherAccountChanges,
+  }),
   browser.runtime,
 );
 

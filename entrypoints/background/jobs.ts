@@ -29,6 +29,7 @@ import {
 } from '@/lib/network';
 import {
   deliverPending,
+  deliverPendingWithin,
   discardForAccount,
   enqueueChange,
   keepForAccount,
@@ -72,6 +73,11 @@ const outboxDeps: OutboxDeps = { getAccount, alarms: browser.alarms, onSettled: 
 
 export function deliverOutbox(force: boolean) {
   return deliverPending(outboxDeps, { force });
+}
+
+/** "Retry now": answers within the bound a click is answered in; the delivery goes on. */
+export async function retryOutboxNow() {
+  return { remaining: await deliverPendingWithin(outboxDeps) };
 }
 
 /**

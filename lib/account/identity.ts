@@ -11,7 +11,9 @@
  * Several configured accounts (each with its own key, origin and form) will each have their own
  * id from the same function; nothing here assumes there is only one.
  */
+
 import * as z from 'zod/mini';
+import { isApiForm } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
 
 /** A stable string naming one account: `<form> <origin> <fingerprint>`. Compare with `===`. */
@@ -100,7 +102,7 @@ export function identityForLegacyTag(tag: string, current: AccountIdentity): Acc
   const space = tag.indexOf(' ');
   const form = tag.slice(0, space);
   const origin = originOf(tag.slice(space + 1));
-  if (space < 0 || (form !== 'A' && form !== 'B') || origin === '' || /\s/.test(origin)) {
+  if (space < 0 || !isApiForm(form) || origin === '' || /\s/.test(origin)) {
     return identityOf({ origin: current.origin, form: current.form, keyFingerprint: UNKNOWN_KEY }).id;
   }
   if (form === current.form && origin === current.origin) return current.id;

@@ -7,6 +7,7 @@ import { packDomains, unpackDomains } from '@/lib/filtering/domain-index';
 import { cachedBlockedTodayItem, cachedListsItem, profilesCacheItem } from '@/lib/settings/storage';
 import { isFresh } from './freshness';
 import { type ChangeLike, replayChanges } from './list-changes';
+import { storeListsWithinBudget } from './storage-room';
 
 export interface CachedView<T> {
   value: T;
@@ -64,9 +65,10 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
     ): SavedView<ListsView> {
       const value = { whitelist: packDomains(lists.whitelist), blocklist: packDomains(lists.blocklist) };
       const fetchedAt = now();
+      // Within the lists' budget (./storage-room.ts): a view that is not kept is fetched again.
       return savedView(
         view(value, fetchedAt),
-        cachedListsItem(scope).setValue({ account, fetchedAt, ...value }),
+        storeListsWithinBudget(scope, { account, fetchedAt, ...value }).then(() => undefined),
       );
     },
 
@@ -85,11 +87,16 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
         for (const domain of delta[list].added) set.add(domain);
         return packDomains(set);
       };
-      await item.setValue({
-        ...stored,
-        whitelist: apply(stored.whitelist, 'whitelist'),
-        blocklist: apply(stored.blocklist, 'blocklist'),
-      });
+      try {
+        await item.setValue({
+          ...stored,
+          whitelist: apply(stored.whitelist, 'whitelist'),
+          blocklist: apply(stored.blocklist, 'blocklist'),
+        });
+      } catch {
+        // Storage full: a view without the change would be wrong, so it goes and is fetched again.
+        await item.removeValue().catch(() => undefined);
+      }
     },
 
     async readProfiles(account: string): Promise<CachedView<readonly string[]> | null> {

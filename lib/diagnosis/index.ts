@@ -7,7 +7,6 @@
  * the filter"; the badge counts the hosts of each tab. Temporary allows live in
  * `temporaryAllowsItem` and end through the outbox (temporary-allow.ts).
  */
-export { classifyFailure, describeFailure, type FailureKind, isSinkholeAddress } from './classify';
 export {
   type CommitDetails,
   type DiagnosisEventDeps,
@@ -16,17 +15,5 @@ export {
   onRequestError,
   onTabRemoved,
 } from './events';
-export { DIAGNOSIS_API_PERMISSIONS, DIAGNOSIS_HOST_PERMISSIONS, diagnosisManifestEntries } from './manifest';
-export { concernsDiagnosis, DIAGNOSIS_PERMISSIONS, diagnosisActive, diagnosisGranted } from './permissions';
-export { clearAllRecords, type RecordChange, recordForPage } from './records';
-export {
-  expireTemporaryAllows,
-  findTemporaryAllow,
-  forgetTemporaryAllowFor,
-  scheduleExpiry,
-  startTemporaryAllow,
-  TEMPORARY_ALLOW_ALARM,
-  TEMPORARY_ALLOW_CHOICES,
-  type TemporaryAllowDeps,
-  timeLeftText,
-} from './temporary-allow';
+export { concernsDiagnosis, diagnosisActive } from './permissions';
+export { clearAllRecords } from './records';

@@ -7,8 +7,8 @@
  *
  * What "taking it off" means depends on where the domain was before: off the whitelist when it
  * was on neither list, back on the blocklist when it was blocklisted (adding to the whitelist took
- * it off the blocklist, decisions.md). A domain already on the whitelist gets no entry at all, so
- * an expiry never removes an entry the user made permanent. A later change of the same domain by
+ * it off the blocklist: docs/service-api.md, "Both lists"). A domain already on the whitelist gets
+ * no entry at all, so an expiry never removes an entry the user made permanent. A later change of the same domain by
  * the user (keep it, remove it, blocklist it) ends the temporary allow without undoing anything.
  */
 import type { CurrentAccount } from '@/lib/account/current';

@@ -105,22 +105,6 @@ export function packedDomainIndex(packed: string): DomainIndex {
   };
 }
 
-/**
- * @deprecated Kept for scripts/bench/verdict-lookup.ts until it measures `packedDomainIndex`: the
- * popup no longer holds lists as arrays. The join makes this O(n), unlike the packed index.
- */
-export function sortedDomainIndex(sorted: readonly string[]): DomainIndex {
-  return packedDomainIndex(sorted.join('\n'));
-}
-
-/** @deprecated Kept for scripts/bench/verdict-lookup.ts; the popup no longer checks the order on open. */
-export function isCanonicalSorted(domains: readonly string[]): boolean {
-  for (let i = 1; i < domains.length; i++) {
-    if (compareCodeUnits(domains[i - 1]!, domains[i]!) >= 0) return false;
-  }
-  return true;
-}
-
 export function createDomainIndex(entries: Iterable<string>): DomainIndex {
   return packedDomainIndex(packDomains(entries));
 }

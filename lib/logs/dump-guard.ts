@@ -86,8 +86,6 @@ export function createDumpGuard(deps: DumpGuardDeps) {
   return { allowance, run };
 }
 
-export type DumpGuard = ReturnType<typeof createDumpGuard>;
-
 /**
  * `14:05` in the user's time zone; the day too when it is not today. Rounded up to the minute:
  * at the time shown the download is allowed.

@@ -8,8 +8,6 @@ import type { MenuItem } from './menu-items';
 export {
   buildMenuItems,
   domainForUrl,
-  type MenuAction,
-  type MenuInput,
   type MenuItem,
   parseMenuItemId,
 } from './menu-items';

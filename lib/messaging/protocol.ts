@@ -72,7 +72,6 @@ export const registerNowResponseSchema = z.object({
   ip: z.optional(z.string()),
   message: z.string(),
 });
-export type RegisterNowResponse = z.infer<typeof registerNowResponseSchema>;
 
 /** Answer to 'temporary-allow': the outcome of the whitelisting, and when it ends when it was made. */
 export const temporaryAllowResponseSchema = z.extend(changeOutcomeSchema, {
@@ -82,7 +81,6 @@ export type TemporaryAllowResponse = z.infer<typeof temporaryAllowResponseSchema
 
 /** Answer to 'retry-outbox': how many changes are still waiting afterwards. */
 export const retryOutboxResponseSchema = z.object({ pending: z.int().check(z.gte(0)) });
-export type RetryOutboxResponse = z.infer<typeof retryOutboxResponseSchema>;
 
 /** Answer to 'other-account-changes': how many changes were kept or discarded. */
 export const otherAccountChangesResponseSchema = z.object({ count: z.int().check(z.gte(0)) });
@@ -92,7 +90,6 @@ export type OtherAccountChangesResponse = z.infer<typeof otherAccountChangesResp
 export const registrableDomainsResponseSchema = z.object({
   domains: z.array(z.string().check(z.minLength(1), z.maxLength(253))),
 });
-export type RegistrableDomainsResponse = z.infer<typeof registrableDomainsResponseSchema>;
 
 /**
  * What the worker answers to each request, checked by the page that asked

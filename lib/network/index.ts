@@ -14,16 +14,9 @@ export {
 } from './dynamic-ip';
 export { type LookupResult, lookupPublicIpv4, parseLookupAnswer } from './ip-lookup';
 export {
-  addressKey,
   decideRegistration,
-  isTransient,
-  isTransientKind,
-  type RegistrationDecision,
   type RegistrationFacts,
-  type RegistrationTarget,
-  type RegistrationVerdict,
   registrationIsFailing,
   registrationRetryMinutes,
   runRegistration,
-  type StepResult,
 } from './registration';

@@ -8,7 +8,7 @@
  *   - `failed`: the service refused it; `message` carries its reason, verbatim;
  *   - `pending`: kept in the outbox and retried automatically (backoff, across restarts).
  * `{ type: 'retry-outbox' }` sends waiting changes at once (a "Retry now" button) and answers
- * `{ pending: number }`.
+ * `{ pending: number }` once that is done or after about 20 s, whichever comes first.
  *
  * To show pending changes, read or watch these items of lib/settings/storage.ts:
  *   - `outboxItem`: changes not yet confirmed, oldest first (`entry.change`, `entry.account`,
@@ -16,10 +16,11 @@
  *     `entry.account`; `changesForOtherAccounts()` lists those of accounts not configured now;
  *   - `settledChangesItem`: the last 20 changes that left the outbox (delivered or failed),
  *     newest first, so a change refused after a retry is never silent.
- * Both are written only by the worker.
+ * Both are written by the worker, and by the options page for one thing only: a list edit it made
+ * with the service directly drops the queued changes that would undo it (`dropQueuedChangesUndoing`).
+ * Writes of either item go through Web Locks (`exclusively`), so they never interleave.
  */
-export type { AlarmsApi } from './alarms';
-export { exclusively, leaseBusyUntil, tryAcquireLease } from './lease';
+export { tryAcquireLease } from './lease';
 export {
   changesForOtherAccounts,
   discardForAccount,
@@ -27,17 +28,17 @@ export {
   type OtherAccountChanges,
 } from './other-accounts';
 export {
-  BACKOFF,
   backoffDelayMs,
-  type DeliveryReport,
-  type DeliveryResult,
-  deliverChange,
   deliverPending,
+  deliverPendingWithin,
   describeChange,
+  dropQueuedChangesUndoing,
   enqueueChange,
   isRetryable,
   MAX_AGE_MS,
   OUTBOX_ALARM,
   type OutboxDeps,
+  RETRY_AFTER_MAX_MS,
+  SUBMIT_WAIT_MS,
   submitChange,
 } from './outbox';

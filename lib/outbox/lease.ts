@@ -85,15 +85,3 @@ export async function tryAcquireLease(name: string, options: LeaseOptions): Prom
       }),
   };
 }
-
-/** When the lease `name` held by this instance expires, or null when it is free for us. */
-export async function leaseBusyUntil(
-  name: string,
-  options: Omit<LeaseOptions, 'ttlMs'> = {},
-): Promise<number | null> {
-  const now = options.now ?? Date.now;
-  const instance = options.instance ?? INSTANCE_ID;
-  const current = (await leasesItem.getValue())[name];
-  if (!current || current.instance !== instance || current.expiresAt <= now()) return null;
-  return current.expiresAt;
-}

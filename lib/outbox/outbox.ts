@@ -3,18 +3,25 @@
  * sent and leaves only when the service confirmed it, or refused it for good; in between it is
  * retried with exponential backoff, driven by an alarm, across worker and browser restarts.
  *
- * Order is kept: changes go out oldest first and a change that cannot be sent yet holds the
- * ones behind it (adding then removing the same domain must not arrive the other way round).
+ * Order is kept where it matters: the changes for one domain (and profile) go out in the order
+ * they were made (adding then removing the same domain must not arrive the other way round), and
+ * a change that cannot be sent yet holds the ones behind it. A new click goes before the changes
+ * for other domains, so its sender hears about it first (`submitChange`).
  *
  * Each change belongs to the account it was made for (lib/account/identity.ts) and is sent only
  * while that account is the one configured: after a new key, origin or form, the changes of the
  * account before wait, in order, and hold nothing of the new one (./other-accounts.ts).
+ *
+ * Storage: every write of the outbox makes room by evicting cached views when the browser refuses
+ * it for quota (lib/cache/storage-room.ts); a change that still cannot be stored is refused with
+ * a message, never dropped in silence.
  */
 import type { CurrentAccount } from '@/lib/account/current';
 import type { AccountId } from '@/lib/account/identity';
 import { attempts, listName } from '@/lib/api/attempts';
 import { ApiError, isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
+import { isQuotaError, withRoom } from '@/lib/cache/storage-room';
 import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import {
@@ -35,11 +42,16 @@ const LEASE_TTL_MS = 60_000;
 /** Set before each send: wakes a restarted worker if this one is stopped mid-request. */
 const SAFETY_WAKE_MS = 30_000;
 export const BACKOFF = { firstMs: 30_000, maxMs: 30 * 60_000 } as const;
+/**
+ * Longest wait a Retry-After imposes: a service asking for a day would hold the user's changes
+ * for a day. Past this, the change is tried again; a service still busy says so again.
+ */
+export const RETRY_AFTER_MAX_MS = 60 * 60_000;
 /** A change still not sent after a week is dropped and reported: applying it then would surprise. */
 export const MAX_AGE_MS = 7 * 24 * 60 * 60_000;
 const SETTLED_KEPT = 20;
 /** How long `submitChange` waits for its own change before answering "pending". */
-const SUBMIT_WAIT_MS = 20_000;
+export const SUBMIT_WAIT_MS = 20_000;
 const WAIT_STEP_MS = 200;
 
 export interface OutboxDeps {
@@ -57,8 +69,11 @@ export interface OutboxDeps {
 export type DeliveryResult =
   | { state: 'delivered'; message: string }
   | { state: 'failed'; message: string }
-  /** Not sent: try again later (service unreachable, odd answer, key refused or missing). */
-  | { state: 'retry'; message: string };
+  /**
+   * Not sent: try again later (service unreachable or busy, odd answer, key refused or missing).
+   * `retryAfterMs`: the service asked to wait that long (Retry-After).
+   */
+  | { state: 'retry'; message: string; retryAfterMs?: number };
 
 /** Milliseconds to wait after `attempts` failed attempts: 30 s, 1 min, 2 min … at most 30 min. */
 export function backoffDelayMs(failedAttempts: number): number {
@@ -68,17 +83,41 @@ export function backoffDelayMs(failedAttempts: number): number {
 /**
  * What to do with a failure: transient ones are retried; a bad or missing key is retried too,
  * because the user fixes the key in Setup and expects the change to go through then. A refusal
- * of the change itself (kind 'service', 'invalid-input', 'too-large') is final.
+ * of the change itself is final. By answer (the kinds of lib/api/errors.ts):
+ *
+ * | the service's answer                            | kind          | the change                      |
+ * |-------------------------------------------------|---------------|---------------------------------|
+ * | none (offline, DNS, connection refused/dropped) | network       | kept, retried with backoff      |
+ * | none within the time limit (15 s)               | timeout       | kept, retried with backoff      |
+ * | any 5xx or 429, JSON failure body or not        | server        | kept, retried with backoff, and |
+ * |                                                 |               | never before its Retry-After    |
+ * |                                                 |               | (at most RETRY_AFTER_MAX_MS),   |
+ * |                                                 |               | not even on a user action       |
+ * | HTML page, not JSON, unknown shape              | unexpected    | kept, retried with backoff      |
+ * | key refused                                     | bad-key       | kept, goes once the key is fixed|
+ * | cancelled                                       | aborted       | kept, retried with backoff      |
+ * | failure body with a reason (not 5xx/429)        | service       | final, reason shown; unless the |
+ * |                                                 |               | list already is as asked        |
+ * | input refused before sending                    | invalid-input | final                           |
+ * | answer over the size cap                        | too-large     | final                           |
  */
 export function isRetryable(error: ApiError): boolean {
   return (
     error.kind === 'network' ||
     error.kind === 'timeout' ||
-    error.kind === 'unexpected' ||
     error.kind === 'server' ||
+    error.kind === 'unexpected' ||
     error.kind === 'aborted' ||
     error.kind === 'bad-key'
   );
+}
+
+/** A retryable failure as a result, with the wait the service asked for. */
+function retryOf(error: ApiError): DeliveryResult {
+  const asked = error.kind === 'server' ? error.details.retryAfterMs : undefined;
+  return asked === undefined
+    ? { state: 'retry', message: error.message }
+    : { state: 'retry', message: error.message, retryAfterMs: asked };
 }
 
 function asApiError(error: unknown): ApiError {
@@ -122,7 +161,7 @@ export function describeChange(change: ListChange): string {
 }
 
 /**
- * Sends one change. Adding keeps the lists exclusive (decisions.md): the domain is removed from
+ * Sends one change. Adding keeps the lists exclusive (docs/service-api.md): the domain is removed from
  * the other list first, and a refusal there ("not on that list") is fine. A refusal of the change
  * itself is checked against the list, so a change the service already holds (a retry after an
  * answer was lost) counts as delivered rather than failed.
@@ -145,7 +184,7 @@ export async function deliverChange(client: DnsFilterApi, change: ListChange): P
     }
   } catch (error) {
     const apiError = asApiError(error);
-    if (isRetryable(apiError)) return { state: 'retry', message: apiError.message };
+    if (isRetryable(apiError)) return retryOf(apiError);
     if (apiError.kind === 'service') {
       try {
         const present = (await client.listDomains(list, profile)).includes(domain);
@@ -154,7 +193,7 @@ export async function deliverChange(client: DnsFilterApi, change: ListChange): P
         }
       } catch (verifyError) {
         const verifyApiError = asApiError(verifyError);
-        if (isRetryable(verifyApiError)) return { state: 'retry', message: verifyApiError.message };
+        if (isRetryable(verifyApiError)) return retryOf(verifyApiError);
       }
     }
     return { state: 'failed', message: apiError.message };
@@ -164,6 +203,9 @@ export async function deliverChange(client: DnsFilterApi, change: ListChange): P
 
 const sameChange = (a: ListChange, b: ListChange) =>
   a.op === b.op && a.list === b.list && a.domain === b.domain && a.profile === b.profile;
+
+/** Changes to the same domain of the same scope: their order matters, other changes are independent. */
+const sameTarget = (a: ListChange, b: ListChange) => a.domain === b.domain && a.profile === b.profile;
 
 /** The waiting changes of `account`, oldest first: the ones it may be sent. */
 export function changesOf(entries: readonly OutboxEntry[], account: AccountId): OutboxEntry[] {
@@ -178,22 +220,35 @@ export class OutboxFullError extends Error {
   }
 }
 
+export interface EnqueueOptions {
+  /**
+   * Put the change before the waiting changes for other domains (its sender waits for it); it
+   * still goes after the earlier changes for its own domain and scope.
+   */
+  ahead?: boolean;
+}
+
 /**
  * Writes a change for `account` to the outbox and returns its entry. The same change already
- * waiting is not queued twice: its entry is returned instead. Rejects with OutboxFullError,
- * writing nothing, when the outbox is full.
+ * waiting, with no later change of that account for its domain, is not queued twice: its entry is
+ * returned instead. Rejects with OutboxFullError, writing nothing, when the outbox is full, and
+ * with the storage's error when the change could not be stored even after the cached views made
+ * room.
  */
 export async function enqueueChange(
   change: ListChange,
   account: AccountId,
   now: () => number = Date.now,
+  options: EnqueueOptions = {},
 ): Promise<OutboxEntry> {
   return exclusively('outbox', async () => {
     const entries = await outboxItem.getValue();
-    const ofAccount = changesOf(entries, account);
-    const waiting = ofAccount.find((entry) => sameChange(entry.change, change));
-    // Only the last entry may absorb a repeat: an earlier one has other changes queued after it.
-    if (waiting && waiting === ofAccount[ofAccount.length - 1]) return waiting;
+    let lastForTarget = -1;
+    entries.forEach((entry, index) => {
+      if (entry.account === account && sameTarget(entry.change, change)) lastForTarget = index;
+    });
+    const waiting = entries[lastForTarget];
+    if (waiting && sameChange(waiting.change, change)) return waiting;
     if (entries.length >= OUTBOX_LIMIT) throw new OutboxFullError();
     const entry: OutboxEntry = {
       id: randomId(),
@@ -203,13 +258,32 @@ export async function enqueueChange(
       attempts: 0,
       nextAttemptAt: now(),
     };
-    await outboxItem.setValue([...entries, entry]);
+    const at = options.ahead ? lastForTarget + 1 : entries.length;
+    await withRoom(() => outboxItem.setValue([...entries.slice(0, at), entry, ...entries.slice(at)]));
     return entry;
   });
 }
 
 async function updateOutbox(update: (entries: OutboxEntry[]) => OutboxEntry[]): Promise<void> {
-  await exclusively('outbox', async () => outboxItem.setValue(update(await outboxItem.getValue())));
+  await exclusively('outbox', async () => {
+    const updated = update(await outboxItem.getValue());
+    await withRoom(() => outboxItem.setValue(updated));
+  });
+}
+
+async function recordSettled(settled: SettledChange): Promise<void> {
+  await exclusively('outbox-settled', async () => {
+    const kept = [settled, ...(await settledChangesItem.getValue())].slice(0, SETTLED_KEPT);
+    await withRoom(() => settledChangesItem.setValue(kept));
+  });
+}
+
+/**
+ * Whether the sender of a change has been answered already, so its outcome must be reported:
+ * it was told "pending" after a failed attempt, or `submitChange` stopped waiting for it.
+ */
+function senderWasAnswered(entry: OutboxEntry, now: number): boolean {
+  return entry.attempts > 0 || now - entry.createdAt >= SUBMIT_WAIT_MS;
 }
 
 async function settle(
@@ -219,15 +293,27 @@ async function settle(
 ) {
   const settled: SettledChange = { id: entry.id, change: entry.change, account: entry.account, ...result };
   // Recorded before removal: whoever sees the entry gone finds its outcome.
-  await exclusively('outbox-settled', async () =>
-    settledChangesItem.setValue([settled, ...(await settledChangesItem.getValue())].slice(0, SETTLED_KEPT)),
-  );
+  await recordSettled(settled);
   await updateOutbox((entries) => entries.filter((candidate) => candidate.id !== entry.id));
   try {
-    await deps.onSettled?.(settled, entry.attempts > 0);
+    await deps.onSettled?.(settled, senderWasAnswered(entry, (deps.now ?? Date.now)()));
   } catch {
     // Reporting is best effort; the outcome is stored in settledChangesItem either way.
   }
+}
+
+/**
+ * Sets the outbox alarm for `when` unless it is set for that time already: a worker woken again
+ * and again (start-up, storage changes) must not keep pushing or re-creating it.
+ */
+async function scheduleAlarm(alarms: AlarmsApi, when: number): Promise<void> {
+  if ((await alarms.get(OUTBOX_ALARM))?.scheduledTime === when) return;
+  await alarms.create(OUTBOX_ALARM, { when });
+}
+
+/** Until when the service asked not to be called (Retry-After of any waiting change), or 0. */
+function pausedUntil(entries: OutboxEntry[]): number {
+  return Math.max(0, ...entries.map((entry) => entry.notBefore ?? 0));
 }
 
 export interface DeliveryReport {
@@ -240,8 +326,9 @@ export interface DeliveryReport {
 /**
  * Sends the waiting changes of the account configured now, in order, until none is left or one
  * must wait. `force` ignores the backoff of the oldest change (a user action, the browser
- * starting, a new key); the alarm respects it. Changes of other accounts stay untouched (a
- * settings change calls this again). Never throws for a delivery problem.
+ * starting, a new key); the alarm respects it. Nobody overrides a wait the service asked for
+ * (Retry-After). Changes of other accounts stay untouched (a settings change calls this again).
+ * Never throws for a delivery problem.
  */
 export async function deliverPending(deps: OutboxDeps, options: { force: boolean }): Promise<DeliveryReport> {
   const now = deps.now ?? Date.now;
@@ -254,7 +341,8 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
       // Read for each change: the account may change while one is on its way.
       const account = await deps.getAccount();
       accountSeen = account.identity.id;
-      const [head] = changesOf(await outboxItem.getValue(), account.identity.id);
+      const entries = changesOf(await outboxItem.getValue(), account.identity.id);
+      const [head] = entries;
       if (!head) {
         await deps.alarms.clear(OUTBOX_ALARM);
         break;
@@ -274,27 +362,43 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
         );
         continue;
       }
+      // The service is busy for every change, not only the one it answered: all of them wait.
+      const paused = pausedUntil(entries);
+      if (paused > now()) {
+        await scheduleAlarm(deps.alarms, paused);
+        break;
+      }
       if (!force && head.nextAttemptAt > now()) {
-        await deps.alarms.create(OUTBOX_ALARM, { when: head.nextAttemptAt });
+        await scheduleAlarm(deps.alarms, head.nextAttemptAt);
         break;
       }
       if (!(await lease.renew())) break;
-      await deps.alarms.create(OUTBOX_ALARM, { when: now() + SAFETY_WAKE_MS });
+      await scheduleAlarm(deps.alarms, now() + SAFETY_WAKE_MS);
       const client = account.client;
       const result: DeliveryResult = client
         ? await deliverChange(client, head.change)
         : { state: 'retry', message: t('outbox.noKey') };
       if (result.state === 'retry') {
         const failedAttempts = head.attempts + 1;
-        const nextAttemptAt = now() + backoffDelayMs(failedAttempts);
-        await updateOutbox((entries) =>
-          entries.map((entry) =>
-            entry.id === head.id
-              ? { ...entry, attempts: failedAttempts, nextAttemptAt, lastError: result.message }
-              : entry,
-          ),
+        const askedMs =
+          result.retryAfterMs === undefined
+            ? undefined
+            : Math.min(Math.max(0, result.retryAfterMs), RETRY_AFTER_MAX_MS);
+        const nextAttemptAt = now() + Math.max(backoffDelayMs(failedAttempts), askedMs ?? 0);
+        await updateOutbox((current) =>
+          current.map((entry) => {
+            if (entry.id !== head.id) return entry;
+            const { notBefore: _earlierWait, ...rest } = entry;
+            return {
+              ...rest,
+              attempts: failedAttempts,
+              nextAttemptAt,
+              lastError: result.message,
+              ...(askedMs === undefined ? {} : { notBefore: now() + askedMs }),
+            };
+          }),
         );
-        await deps.alarms.create(OUTBOX_ALARM, { when: nextAttemptAt });
+        await scheduleAlarm(deps.alarms, nextAttemptAt);
         break;
       }
       await settle(head, { state: result.state, message: result.message, at: now() }, deps);
@@ -314,12 +418,95 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
   return { ran: true, remaining };
 }
 
+/**
+ * "Send now": a forced delivery whose caller hears what is left once it is over or after
+ * `boundMs`, whichever comes first, so a button never stays busy for minutes behind slow
+ * changes. The delivery itself goes on past the answer.
+ */
+export async function deliverPendingWithin(
+  deps: OutboxDeps,
+  boundMs: number = SUBMIT_WAIT_MS,
+): Promise<OutboxEntry[]> {
+  const run = deliverPending(deps, { force: true }).catch(() => null);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), boundMs);
+  });
+  const report = await Promise.race([run, bound]);
+  clearTimeout(timer);
+  return report?.remaining ?? (await outboxItem.getValue());
+}
+
+/** A list edit made straight with the service (the options page), newest of all. */
+export interface DirectListEdit {
+  op: ListChange['op'];
+  list: DomainListKind;
+  domain: string;
+  /** Form A profile; undefined in Form B. */
+  profile: string | undefined;
+}
+
+/** What a change does to `list` for its domain: puts it on, takes it off, or leaves it alone. */
+function effectOn(change: ListChange, list: DomainListKind): 'on' | 'off' | null {
+  if (change.list === list) return change.op === 'add' ? 'on' : 'off';
+  // Adding to the other list takes the domain off this one first (lists are kept exclusive).
+  return change.op === 'add' ? 'off' : null;
+}
+
+/**
+ * The options page edits lists with the service directly (a bulk add of thousands of lines with
+ * a result per line cannot go through an outbox of 500). Once such an edit is confirmed, a queued
+ * one-click change that would set the same list the other way for the same domain and scope
+ * would undo it when sent later: it leaves the outbox, recorded as replaced, so whoever waits for
+ * it hears why. A queued change that agrees with the edit stays (it may do more, such as taking
+ * the domain off the other list). Returns the changes dropped.
+ *
+ * A change being sent at that very moment cannot be called back; it is the only one that can
+ * still land after the edit.
+ */
+export async function dropQueuedChangesUndoing(
+  account: AccountId,
+  edits: readonly DirectListEdit[],
+  now: () => number = Date.now,
+): Promise<ListChange[]> {
+  if (edits.length === 0) return [];
+  const undoes = (change: ListChange) =>
+    edits.some((edit) => {
+      if (edit.domain !== change.domain || edit.profile !== change.profile) return false;
+      const effect = effectOn(change, edit.list);
+      return effect !== null && effect !== (edit.op === 'add' ? 'on' : 'off');
+    });
+  const dropped = await exclusively('outbox', async () => {
+    const entries = await outboxItem.getValue();
+    // Only the account the edit was made in: another account's lists were not touched.
+    const gone = changesOf(entries, account).filter((entry) => undoes(entry.change));
+    if (gone.length === 0) return gone;
+    // Recorded before removal, as for every change that leaves: whoever sees it gone finds why.
+    for (const entry of gone) {
+      await recordSettled({
+        id: entry.id,
+        change: entry.change,
+        account: entry.account,
+        state: 'failed',
+        message: t('outbox.replaced', { attempted: describeChange(entry.change) }),
+        at: now(),
+      });
+    }
+    await outboxItem.setValue(entries.filter((entry) => !gone.includes(entry)));
+    return gone;
+  });
+  return dropped.map((entry) => entry.change);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The one entry point for a one-click change: validates it, queues it, tries to send it and
- * answers within about 20 s with its outcome: delivered, failed (with the service's reason) or
- * pending (kept, and retried automatically).
+ * The one entry point for a one-click change: validates it, queues it ahead of the changes for
+ * other domains, sends it and answers with its outcome as soon as it is known: delivered, failed
+ * (with the service's reason) or pending (kept, and retried automatically). The answer comes
+ * within about SUBMIT_WAIT_MS whatever else is queued: a delivery still running then goes on
+ * without the sender, and the outcome is reported through `onSettled` when it comes.
+ * Never rejects: a change that could not even be stored is answered "failed", saying so.
  */
 export async function submitChange(change: ListChange, deps: OutboxDeps): Promise<ChangeOutcome> {
   const domain = normaliseDomainInput(change.domain);
@@ -328,44 +515,94 @@ export async function submitChange(change: ListChange, deps: OutboxDeps): Promis
       state: 'failed',
       message: t('api.couldNot', { attempted: describeChange(change), detail: domain.message }),
     };
+  const queued = { ...change, domain: domain.value };
   let entry: OutboxEntry;
   try {
     const { identity } = await deps.getAccount();
-    entry = await enqueueChange({ ...change, domain: domain.value }, identity.id, deps.now);
+    entry = await enqueueChange(queued, identity.id, deps.now, { ahead: true });
   } catch (error) {
-    if (!(error instanceof OutboxFullError)) throw error;
+    const attempted = describeChange(queued);
+    if (error instanceof OutboxFullError)
+      return { state: 'failed', message: t('outbox.full', { attempted, count: OUTBOX_LIMIT }) };
+    // Not stored, even after the cached views made room: nothing will send it later.
     return {
       state: 'failed',
-      message: t('outbox.full', { attempted: describeChange(change), count: OUTBOX_LIMIT }),
+      message: t(isQuotaError(error) ? 'outbox.storageFull' : 'outbox.notStored', { attempted }),
     };
   }
-  const started = Date.now();
-  for (;;) {
-    const report = await deliverPending(deps, { force: true });
-    const settled = (await settledChangesItem.getValue()).find((candidate) => candidate.id === entry.id);
-    if (settled) return { state: settled.state, message: settled.message };
-    // Only changes of the same account stand before it: another account's wait apart.
-    const sameAccount = changesOf(report.remaining, entry.account);
-    const position = sameAccount.findIndex((candidate) => candidate.id === entry.id);
-    if (position === -1)
-      return { state: 'delivered', message: t('outbox.done', { attempted: describeChange(entry.change) }) };
-    if (report.ran || Date.now() - started > SUBMIT_WAIT_MS) return pendingOutcome(sameAccount, position);
-    // Another delivery is running; it will reach this change too. Wait for it.
-    await sleep(WAIT_STEP_MS);
+  try {
+    return await outcomeOf(entry, deps);
+  } catch {
+    // Reading storage failed while waiting; the change itself is stored and will be sent.
+    return {
+      state: 'pending',
+      message: `${t('outbox.waiting', { attempted: describeChange(entry.change) })} ${t('outbox.keptAndRetried')}`,
+    };
   }
 }
 
-function pendingOutcome(remaining: OutboxEntry[], position: number): ChangeOutcome {
+/** Waits for one queued change while deliveries run, until its outcome is known or the bound. */
+async function outcomeOf(entry: OutboxEntry, deps: OutboxDeps): Promise<ChangeOutcome> {
+  const deadline = Date.now() + SUBMIT_WAIT_MS;
+  const delivery: { running: Promise<unknown> | null; report: DeliveryReport | null } = {
+    running: null,
+    report: null,
+  };
+  for (;;) {
+    if (delivery.running === null) {
+      delivery.report = null;
+      delivery.running = deliverPending(deps, { force: true }).then(
+        (report) => {
+          delivery.report = report;
+        },
+        () => {
+          // Storage failed under the delivery: the change stays queued for the alarm.
+          delivery.report = { ran: true, remaining: [] };
+        },
+      );
+    }
+    await Promise.race([delivery.running, sleep(WAIT_STEP_MS)]);
+    const settled = (await settledChangesItem.getValue()).find((candidate) => candidate.id === entry.id);
+    if (settled) return { state: settled.state, message: settled.message };
+    // Only changes of the same account stand before it: another account's wait apart.
+    const remaining = changesOf(await outboxItem.getValue(), entry.account);
+    const position = remaining.findIndex((candidate) => candidate.id === entry.id);
+    if (position === -1)
+      return { state: 'delivered', message: t('outbox.done', { attempted: describeChange(entry.change) }) };
+    const report = delivery.report;
+    if (report?.ran) return pendingOutcome(remaining, position, 'held', deps.now ?? Date.now);
+    if (Date.now() >= deadline) return pendingOutcome(remaining, position, 'slow', deps.now ?? Date.now);
+    if (report !== null) {
+      // Another delivery holds the lease; it reaches this change too. Ask again in a moment.
+      delivery.running = null;
+      await sleep(WAIT_STEP_MS);
+    }
+  }
+}
+
+/**
+ * "Waiting to …" with the reason: its own last failure, a wait the service asked for, an earlier
+ * change that holds it, or (`slow`) deliveries still running when the sender stopped waiting.
+ */
+function pendingOutcome(
+  remaining: OutboxEntry[],
+  position: number,
+  why: 'held' | 'slow',
+  now: () => number,
+): ChangeOutcome {
   const entry = remaining[position]!;
-  const head = remaining[0]!;
   const what = t('outbox.waiting', { attempted: describeChange(entry.change) });
   const retry = t('outbox.keptAndRetried');
   if (entry.lastError) return { state: 'pending', message: `${what} ${entry.lastError} ${retry}` };
-  if (position > 0 && head.lastError) {
+  const blocker =
+    remaining.find((other) => (other.notBefore ?? 0) > now() && other.lastError) ??
+    remaining.slice(0, position).find((other) => other.lastError);
+  if (blocker?.lastError) {
     return {
       state: 'pending',
-      message: `${what} ${t('outbox.earlierChange', { reason: head.lastError })} ${retry}`,
+      message: `${what} ${t('outbox.earlierChange', { reason: blocker.lastError })} ${retry}`,
     };
   }
+  if (why === 'slow') return { state: 'pending', message: `${what} ${t('outbox.stillSending')} ${retry}` };
   return { state: 'pending', message: `${what} ${retry}` };
 }

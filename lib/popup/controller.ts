@@ -4,10 +4,12 @@
  * to the worker's outbox. The view model (view.ts) derives what to show from its state
  * (state.ts); the components subscribe to it (components/popup/PopupApp.tsx).
  */
+
 import { accountIdentity } from '@/lib/account/identity';
 import { listName } from '@/lib/api/attempts';
 import type { ClientSettings } from '@/lib/api/configured-client';
 import { isApiError } from '@/lib/api/errors';
+import { capabilitiesOf, profileFor } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { localDate } from '@/lib/cache/freshness';
 import { inverseChange, type Membership } from '@/lib/cache/list-changes';
@@ -98,7 +100,7 @@ export function createPopupController(deps: PopupDeps) {
     const { key, connection, chosenProfile, timeoutMs } = await stored;
     clientSettings = { key, connection, timeoutMs };
     const form = connection.form;
-    const profile = form === 'A' ? chosenProfile : undefined;
+    const profile = profileFor(form, chosenProfile);
     const scope = scopeKey(form, profile);
     const account = key === '' ? '' : (await accountIdentity({ key, connection })).id;
     const cached =
@@ -106,7 +108,7 @@ export function createPopupController(deps: PopupDeps) {
         ? null
         : Promise.all([
             deps.cache.readLists(scope, account),
-            form === 'A' ? deps.cache.readProfiles(account) : null,
+            capabilitiesOf(form).profileSelection ? deps.cache.readProfiles(account) : null,
             deps.cache.readBlockedToday(account, today()),
           ]);
     cached?.catch(ignoreHere);
@@ -212,7 +214,7 @@ export function createPopupController(deps: PopupDeps) {
     if (initial === null || initial.refreshing) return;
     const fresh = (view: CachedView<unknown> | null) => !force && isFreshView(view, deps.now());
     const needLists = !fresh(initial.lists);
-    const needProfiles = initial.form === 'A' && !fresh(initial.profiles);
+    const needProfiles = capabilitiesOf(initial.form).profileSelection && !fresh(initial.profiles);
     const statsStale = !fresh(initial.blockedToday);
     // Today's statistics settle the verdict only when the lists leave it open: predicted from the
     // lists at hand (stale ones too), assumed when none are cached. Fetched alongside the lists,
@@ -288,7 +290,8 @@ export function createPopupController(deps: PopupDeps) {
 
   async function chooseProfile(profile: string): Promise<void> {
     const current = ready();
-    if (current === null || current.form !== 'A' || profile === current.profile) return;
+    if (current === null || !capabilitiesOf(current.form).profileSelection || profile === current.profile)
+      return;
     generation++;
     const scope = scopeKey('A', profile);
     const [lists, tlds, defaultBlocks] = await Promise.all([

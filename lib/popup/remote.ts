@@ -6,5 +6,7 @@
  * API schemas are built on first use). Measured with scripts/bench.
  */
 
+/** @public Used through the namespace the popup's controller is given (`PopupDeps.loadRemote`). */
 export { createConfiguredClient } from '@/lib/api/configured-client';
+/** @public */
 export { refreshBlockedToday, refreshLists, refreshProfiles } from '@/lib/cache/refresh';

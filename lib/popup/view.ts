@@ -2,6 +2,7 @@
  * What the popup shows, derived from the controller's state by pure functions: the verdict and
  * its sentence, how current it is, the domain the buttons act on and the changes still waiting.
  */
+import { capabilitiesOf } from '@/lib/api/forms';
 import { ageText } from '@/lib/cache/freshness';
 import type { ChangeLike, Membership } from '@/lib/cache/list-changes';
 import { isFreshView } from '@/lib/cache/view-cache';
@@ -42,9 +43,14 @@ export interface PopupView {
 const RECENT_FAILURE_MS = 60 * 60 * 1000;
 
 export function scopeLabel(state: Pick<ReadyState, 'form' | 'profile'>): string {
-  return state.form === 'B'
-    ? t('popup.scopeAccount')
-    : t('common.profileNamed', { profile: state.profile ?? 'default' });
+  return choosesProfile(state)
+    ? t('common.profileNamed', { profile: state.profile ?? 'default' })
+    : t('popup.scopeAccount');
+}
+
+/** The popup offers a profile picker where the account's form can aim a change at one profile. */
+export function choosesProfile(state: Pick<ReadyState, 'form'>): boolean {
+  return capabilitiesOf(state.form).profileSelection;
 }
 
 export function derivePopupView(state: ReadyState, now: number, page: PageKnowledge = {}): PopupView {

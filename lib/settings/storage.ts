@@ -2,7 +2,8 @@
  * Every storage item of the extension, in one place. Keys carry their area prefix; each item has
  * a zod schema, a fallback and a version from the first release, so later releases can migrate.
  *
- * The API key lives in `storage.local` only, never in `storage.sync` (decisions.md).
+ * The API key lives in `storage.local` only, never in `storage.sync` (docs/service-api.md,
+ * "API key storage").
  *
  * Schemas are built on first use (items take a function, named schemas are `z.lazy`): a page
  * loads all of this module and uses a few items, and the popup's first paint waits on loading it.
@@ -76,7 +77,7 @@ export const chosenProfileItem = defineValidatedItem('local:chosenProfile', () =
   version: 1,
 });
 
-// --- Options page: account management (issue 3) ---
+// --- Options page: account management ---
 
 /**
  * The profile the options page's account sections act on. Kept apart from `chosenProfileItem`
@@ -91,7 +92,7 @@ export const managedProfileItem = defineValidatedItem(
   },
 );
 
-// --- Logs section (issue 4) ---
+// --- Logs section ---
 
 /**
  * When this browser last asked the service for a raw log (ms since the epoch). The service allows
@@ -230,6 +231,11 @@ export const outboxEntrySchema = z.lazy(() =>
     nextAttemptAt: z.number(),
     /** Why the last attempt did not go through, for the popup's "pending" line. */
     lastError: z.optional(z.string()),
+    /**
+     * The service asked not to be called again before this time (Retry-After of a 5xx or 429):
+     * unlike `nextAttemptAt`, a user action waits for it too, and so does every change behind.
+     */
+    notBefore: z.optional(z.number()),
   }),
 );
 export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
@@ -344,7 +350,7 @@ async function withAccount(old: unknown): Promise<unknown> {
   return old.map((entry) => (isRecord(entry) ? { ...entry, account: id } : entry));
 }
 
-// --- Popup: cached views for an instant verdict (issue 10) ---
+// --- Popup: cached views for an instant verdict ---
 
 /**
  * One scope's whitelist and blocklist as last fetched, each packed in one string
@@ -385,6 +391,17 @@ export function cachedListsItem(scope: string) {
 }
 
 /**
+ * Which scopes have a cached view of their lists (`cachedListsItem`), with when it was fetched
+ * and its stored size in characters, so the views are kept within a budget without reading them
+ * (lib/cache/storage-room.ts). A view missing here is only found by the emergency eviction.
+ */
+export const cachedListsIndexItem = defineValidatedItem(
+  'local:cachedListsIndex',
+  () => z.record(z.string(), z.object({ fetchedAt: z.number(), size: z.int().check(z.gte(0)) })),
+  { fallback: {}, version: 1 },
+);
+
+/**
  * Today's blocked-query counts by host (lower case, no trailing dot), reduced from
  * `logs/getstats`, which is per account in both forms. Only the reduction is kept: the raw
  * statistics of a day can be large.
@@ -403,7 +420,7 @@ export const cachedBlockedTodayItem = defineValidatedItem(
   { fallback: null, version: 2, migrations: { 2: retagLegacy } },
 );
 
-// --- Page diagnosis and temporary allow (issue 5) ---
+// --- Page diagnosis and temporary allow ---
 
 /**
  * The opt-in "Diagnose pages" setting (options page). It takes effect only while the browser
@@ -494,7 +511,7 @@ export const temporaryAllowsItem = defineValidatedItem(
   },
 );
 
-// --- Reliability tests (issue 7) ---
+// --- Reliability tests ---
 
 /**
  * Time limit of every service call, in ms, for the end-to-end fault tests only: they need calls
@@ -514,7 +531,7 @@ export const apiTimeoutForTestsItem = defineValidatedItem(
  */
 export const readsApiTimeoutForTests: boolean = import.meta.env.API_TIMEOUT_FROM_STORAGE === true;
 
-// --- Appearance (issue 8) ---
+// --- Appearance ---
 
 /**
  * Light or dark pages: 'system' follows the browser. Pages also keep a synchronous copy in
@@ -525,7 +542,7 @@ export const themeItem = defineValidatedItem('local:theme', () => z.enum(THEME_C
   version: 1,
 });
 
-// --- Popup: registrable domains already worked out (issue 10, speed) ---
+// --- Popup: registrable domains already worked out (speed) ---
 
 /** Hosts whose registrable domain is remembered (lib/cache/registrable-domains.ts), newest last. */
 export const MAX_REMEMBERED_HOSTS = 200;

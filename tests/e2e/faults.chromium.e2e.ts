@@ -149,7 +149,28 @@ async function setUp(chromium: ChromiumSession, emulator: EmulatorHandle): Promi
   expect(await configureExtension(page, { baseUrl: emulator.url, key: emulator.key, form: 'A' })).toMatch(
     /^Saved/,
   );
+  await callsSettled(emulator);
   return page;
+}
+
+/**
+ * Saving a connection starts the worker's own calls (profiles for the menu, the outbox). A fault
+ * injected while they still run would be spent on them instead of on the cell's surface, so the
+ * cells start once the emulator has seen no call for a while.
+ */
+async function callsSettled(emulator: EmulatorHandle, quietMs = 1_500, limitMs = 15_000) {
+  const until = Date.now() + limitMs;
+  let seen = emulator.admin.calls().length;
+  let quietSince = Date.now();
+  while (Date.now() - quietSince < quietMs) {
+    if (Date.now() > until) throw new Error('the extension kept calling the service after Save');
+    await sleep(100);
+    const now = emulator.admin.calls().length;
+    if (now !== seen) {
+      seen = now;
+      quietSince = Date.now();
+    }
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -48,6 +48,7 @@ describe('runBulkAdd', () => {
   it.each([
     ['bad-key', 'The service refused the API key.'],
     ['network', 'The service could not be reached.'],
+    ['server', 'The service is busy (HTTP 429).'],
   ] as const)('stops at a %s failure: the rest is not tried', async (kind, message) => {
     const calls: string[] = [];
     const summary = await runBulkAdd({

@@ -255,6 +255,31 @@ describe('menu clicks and shortcuts', () => {
     expect(whitelistOf('default')).not.toContain('page.example');
   });
 
+  it('a change the storage cannot keep is reported, and nothing is sent', async () => {
+    const area = fakeBrowser.storage.local;
+    const write = area.set.bind(area);
+    // Chrome's answer once the extension's 10 MB are used up, for the outbox's write.
+    vi.spyOn(area, 'set').mockImplementation(async (items: Record<string, unknown>) => {
+      if ('outbox' in items) throw new Error('QUOTA_BYTES quota exceeded');
+      await write(items);
+    });
+    await contextMenusEvent().trigger({
+      menuItemId: 'dnsfc:blocklist:page:default',
+      pageUrl: 'https://quota-test.example/',
+    });
+    await until(
+      () => notifications.length,
+      (count) => count > 0,
+    );
+    expect(notifications).toEqual([
+      {
+        title: 'Not done',
+        message: expect.stringMatching(/^Could not add quota-test\.example.*storage.*is full/),
+      },
+    ]);
+    expect(blocklistOf('default')).not.toContain('quota-test.example');
+  });
+
   it('a refusal is reported with the service reason', async () => {
     await contextMenusEvent().trigger({
       menuItemId: 'dnsfc:whitelist:page:nosuchprofile',
