@@ -6,7 +6,6 @@ import { messageLocale } from '@/lib/i18n';
 import { createPopupController } from '@/lib/popup/controller';
 import { readTabAddress, takeEarlyTab } from '@/lib/popup/read-tab';
 import { askWorkerForDomains } from '@/lib/popup/registrable';
-import * as remote from '@/lib/popup/remote';
 import { retryOutbox, submitChange } from '@/lib/popup/worker-requests';
 import { themeItem } from '@/lib/settings/storage';
 import { rememberEarlyReads } from '@/lib/settings/stored-reads';
@@ -20,7 +19,10 @@ const readTab = () => takeEarlyTab() ?? readTabAddress(browser.tabs, location.se
 const controller = createPopupController({
   readTab,
   cache: createViewCache(),
-  loadRemote: async () => remote,
+  // Loaded only when a cached view is stale or missing: a warm opening never needs the API
+  // client. Leaving it (and the statistics parser) out of the start path brought the real
+  // popup's verdict 10–19 ms sooner in both browsers (the two builds alternated in one browser).
+  loadRemote: () => import('@/lib/popup/remote'),
   submitChange,
   retryOutbox,
   askWorkerForDomains,
