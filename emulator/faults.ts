@@ -1,18 +1,21 @@
 /** Faults that tests switch on for the next API calls, consumed in the order injected. */
 import { z } from 'zod';
 
+/** Every fault the emulator can inject; the e2e fault matrix has a column for each. */
+export const FAULT_KINDS = [
+  'http-500',
+  'html',
+  'malformed-json',
+  'slow',
+  'drop',
+  'odd-reason',
+  'redirect',
+  'http-503-failure',
+  'rate-limit',
+] as const;
+
 export const faultSpecSchema = z.object({
-  kind: z.enum([
-    'http-500',
-    'html',
-    'malformed-json',
-    'slow',
-    'drop',
-    'odd-reason',
-    'redirect',
-    'http-503-failure',
-    'rate-limit',
-  ]),
+  kind: z.enum(FAULT_KINDS),
   /** How many of the next API calls get this fault. */
   count: z.number().int().positive().optional(),
   /** For `slow`: wait this long, then answer normally. */

@@ -10,7 +10,7 @@ import { type EmulatorAdmin, EmulatorRuntime } from './runtime.ts';
 import type { SeedName } from './seed.ts';
 import { isDate, todayUtc } from './validate.ts';
 
-export type { FaultKind } from './faults.ts';
+export { FAULT_KINDS, type FaultKind } from './faults.ts';
 export type { DayStats } from './logs.ts';
 export type { EmulatorAdmin } from './runtime.ts';
 export type { SeedName } from './seed.ts';

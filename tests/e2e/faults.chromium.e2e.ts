@@ -16,7 +16,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll } from 'vitest';
-import type { EmulatorHandle, FaultKind } from '../../emulator/index.ts';
+import { type EmulatorHandle, FAULT_KINDS, type FaultKind } from '../../emulator/index.ts';
 import { removeStoredKeys, storedValue, storeValues, watchDialogs } from './harness/extension-storage.ts';
 import {
   allByRole,
@@ -52,17 +52,7 @@ const test = base.extend('timeoutChromium', async ({ site, task }, { onCleanup }
 const CLIENT_TIMEOUT_MS = 2000;
 const SLOW_ANSWER_MS = 4000;
 
-const FAULTS: FaultKind[] = [
-  'http-500',
-  'html',
-  'malformed-json',
-  'slow',
-  'drop',
-  'odd-reason',
-  'redirect',
-  'http-503-failure',
-  'rate-limit',
-];
+const FAULTS: readonly FaultKind[] = FAULT_KINDS;
 const FAULT_NAMES: Record<FaultKind, string> = {
   'http-500': 'HTTP 500',
   html: 'HTML page',
