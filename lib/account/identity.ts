@@ -13,7 +13,7 @@
  */
 
 import * as z from 'zod/mini';
-import { isApiForm } from '@/lib/api/forms';
+import { API_FORMS, isApiForm } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
 
 /** A stable string naming one account: `<form> <origin> <fingerprint>`. Compare with `===`. */
@@ -36,8 +36,10 @@ export interface AccountIdentity {
   readonly keyFingerprint: string;
 }
 
-const FINGERPRINT = /^(?:[0-9a-f]{16}|no-key|unknown-key)$/;
-const ID = /^([AB]) (\S+) ([0-9a-f]{16}|no-key|unknown-key)$/;
+/** 16 hex digits of a key's SHA-256, or one of the two words above. */
+const FINGERPRINT_PATTERN = `[0-9a-f]{16}|${NO_KEY}|${UNKNOWN_KEY}`;
+const FINGERPRINT = new RegExp(`^(?:${FINGERPRINT_PATTERN})$`);
+const ID = new RegExp(`^(${API_FORMS.join('|')}) (\\S+) (${FINGERPRINT_PATTERN})$`);
 
 /** What storage accepts as an account id (lib/settings/storage.ts). */
 export const accountIdSchema = z.lazy(() => z.string().check(z.regex(ID)));
