@@ -47,6 +47,16 @@ function SectionLink({ id, label }: { id: string; label?: string }) {
   );
 }
 
+/** A colour token as the canvas can use it (tokens may be `light-dark()` expressions). */
+function resolvedColor(near: HTMLElement, token: string): string {
+  const probe = document.createElement('span');
+  probe.style.color = `var(${token})`;
+  near.parentElement?.append(probe);
+  const color = getComputedStyle(probe).color;
+  probe.remove();
+  return color;
+}
+
 /** Today's queries per hour, allowed and blocked stacked: the Logs section's chart, small. */
 function TodayChart({ date, summary }: { date: string; summary: DaySummary }) {
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -55,20 +65,12 @@ function TodayChart({ date, summary }: { date: string; summary: DaySummary }) {
     let chart: { destroy(): void } | undefined;
     void import('../logs/charts').then(({ drawBarChart }) => {
       if (disposed || !canvas.current) return;
-      const style = getComputedStyle(canvas.current);
+      const color = (token: string) => resolvedColor(canvas.current as HTMLElement, token);
       chart = drawBarChart(canvas.current, {
         labels: Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0')),
         series: [
-          {
-            label: t('dayStats.allowed'),
-            values: summary.allowedByHour,
-            color: style.getPropertyValue('--color-allowed').trim() || '#2e7d32',
-          },
-          {
-            label: t('dayStats.blocked'),
-            values: summary.blockedByHour,
-            color: style.getPropertyValue('--color-blocked').trim() || '#c62828',
-          },
+          { label: t('dayStats.allowed'), values: summary.allowedByHour, color: color('--color-allowed') },
+          { label: t('dayStats.blocked'), values: summary.blockedByHour, color: color('--color-blocked') },
         ],
         stacked: true,
       });
