@@ -55,6 +55,7 @@ async function setUp(chromium: ChromiumSession, emulator: { url: string; key: st
   await configureExtension(options, { baseUrl: emulator.url, key: emulator.key, form: 'A' });
   await openSection(options, 'Page diagnosis');
   await byRole(options, 'checkbox', 'Diagnose pages').click();
+  await byRole(options, 'button', 'Save page diagnosis').click();
   await waitForStatus(options, { startsWith: 'Page diagnosis is on' }, { name: 'Page diagnosis' });
   return options;
 }
