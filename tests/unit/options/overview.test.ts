@@ -22,7 +22,7 @@ function entry(id: string, account: string, patch: Partial<OutboxEntry> = {}): O
   return {
     id,
     account,
-    change: { op: 'add', list: 'whitelist', domain: `${id}.example`, profile: 'default' },
+    change: { op: 'add', list: 'whitelist', domain: `${id}.example`, profile: 'default', source: 'popup' },
     createdAt: 0,
     attempts: 0,
     nextAttemptAt: 0,
