@@ -18,9 +18,5 @@ export function Pane({
   const visited = useRef(false);
   if (shown) visited.current = true;
   if (!visited.current) return null;
-  return (
-    <div class={className} hidden={!shown}>
-      {children}
-    </div>
-  );
+  return <div hidden={!shown}>{children}</div>;
 }
