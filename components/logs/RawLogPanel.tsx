@@ -9,7 +9,7 @@ import { chooseDumpSink, dumpFileName } from '@/lib/logs/save-dump';
 import { createStoredDumpGuard } from '@/lib/logs/stored-dump-guard';
 import { lastLogDumpItem } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
-import { type ActionStatus, failureText } from '../useRemoteAction';
+import { type ActionStatus, failedStatus } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
 import { RawLogTable } from './RawLogTable';
 
@@ -140,7 +140,7 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
           sink = chosen;
         }
       } catch (error) {
-        setStatus({ state: 'failed', message: failureText(error) });
+        setStatus(failedStatus(error));
         return;
       }
 
@@ -202,7 +202,8 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
             message: `${t('rawLog.cancelled')}${shown} ${t('rawLog.stillCounts')}${save ? ` ${t('rawLog.notSaved')}` : ''}`,
           });
         } else {
-          setStatus({ state: 'failed', message: `${failureText(error)}${shown}` });
+          const failed = failedStatus(error);
+          setStatus({ ...failed, message: `${failed.message}${shown}` });
         }
         if (store.size === 0) setLoaded(null);
       } finally {
