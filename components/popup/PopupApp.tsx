@@ -282,7 +282,7 @@ function Outcome({
         {state.change.state === 'delivered' && !mentionsPropagation(state.change.message) && (
           <p class="muted small">{t('popup.propagation')}</p>
         )}
-        {waiting && <p class="muted small">{t('popup.waitingNote')}</p>}
+        {(waiting || state.change.state === 'pending') && <p class="muted small">{t('popup.waitingNote')}</p>}
         {(waiting || (state.undo && !busy)) && (
           <div class="outcome-buttons">
             {waiting && (

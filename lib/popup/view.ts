@@ -105,7 +105,7 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
     verdict,
     statusText: statusText(state, verdict, includesPending),
     headline,
-    details: verdict === null ? [] : verdictDetails(state, verdict, now, includesPending),
+    details: verdict === null ? [] : verdictDetails(state, verdict, includesPending),
     fresh,
     freshnessText: freshnessText(state, now),
     domain,
@@ -225,9 +225,8 @@ function verdictReason(verdict: Verdict, host: string, scope: string): string {
  * What the verdict rests on, beyond its one line: shown on demand (a disclosure), never by default.
  */
 export function verdictDetails(
-  state: Pick<ReadyState, 'host' | 'lists' | 'statsProblem'>,
+  state: Pick<ReadyState, 'host' | 'statsProblem'>,
   verdict: Verdict,
-  now: number,
   includesPending = false,
 ): string[] {
   const { host } = state;
@@ -259,8 +258,6 @@ export function verdictDetails(
       break;
   }
   if (includesPending) lines.push(t('popup.details.countsPending'));
-  if (state.lists !== null)
-    lines.push(t('popup.details.listsChecked', { age: ageText(state.lists.fetchedAt, now) }));
   return lines;
 }
 
