@@ -155,18 +155,25 @@ describe('waiting changes', () => {
     undo: null,
   });
 
-  it('name what was asked (whitelisting), never the step that failed (taking it off the blocklist)', () => {
-    const failedStep = 'Could not remove shop.example from the blocklist: Service unavailable';
+  it('name what was asked (whitelisting) and why, never the step that failed (taking it off the blocklist)', () => {
+    const failedStep =
+      'Could not remove shop.example from the blocklist of profile default: The service did not answer.';
     const view = derivePopupView(ready([entry(failedStep)], { state: 'idle', message: '' }), T0);
-    expect(view.waiting).toEqual({
-      lines: ['Waiting to add shop.example to the whitelist of profile default.'],
-      lastError: failedStep,
-    });
+    expect(view.waiting).toEqual([
+      'Waiting to add shop.example to the whitelist of profile default. The service did not answer.',
+    ]);
+  });
+
+  it('keep a failure they cannot place whole', () => {
+    const view = derivePopupView(ready([entry('No API key is saved.')], { state: 'idle', message: '' }), T0);
+    expect(view.waiting).toEqual([
+      'Waiting to add shop.example to the whitelist of profile default. No API key is saved.',
+    ]);
   });
 
   it('say "still" after Send now left them waiting', () => {
     const change = { state: 'pending', message: '', retried: true } as const;
-    expect(derivePopupView(ready([entry()], change), T0).waiting.lines).toEqual([
+    expect(derivePopupView(ready([entry()], change), T0).waiting).toEqual([
       'Still waiting to add shop.example to the whitelist of profile default.',
     ]);
   });
