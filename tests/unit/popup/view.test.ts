@@ -180,9 +180,11 @@ describe('waiting changes', () => {
 });
 
 describe('opening the options page', () => {
-  const browser = () => ({
-    runtime: { openOptionsPage: vi.fn(async () => {}), getURL: (path: string) => `ext://id${path}` },
+  const OPTIONS = 'ext://id/options.html';
+  const browser = (open: { location: { href: string; hash: string } }[] = []) => ({
+    runtime: { openOptionsPage: vi.fn(async () => {}), getURL: () => OPTIONS },
     tabs: { create: vi.fn(async () => ({})) },
+    extension: { getViews: () => open },
   });
 
   it('opens the page itself without a section', async () => {
@@ -195,6 +197,16 @@ describe('opening the options page', () => {
   it('opens options.html#<section> for a section', async () => {
     const fake = browser();
     await openOptionsPage(fake, 'whitelist');
-    expect(fake.tabs.create).toHaveBeenCalledWith({ url: 'ext://id/options.html#whitelist' });
+    expect(fake.tabs.create).toHaveBeenCalledWith({ url: `${OPTIONS}#whitelist` });
+    expect(fake.runtime.openOptionsPage).not.toHaveBeenCalled();
+  });
+
+  it('moves an options page already open to the section and brings it to the front', async () => {
+    const open = { location: { href: `${OPTIONS}#logs`, hash: '#logs' } };
+    const fake = browser([{ location: { href: 'ext://id/popup.html', hash: '' } }, open]);
+    await openOptionsPage(fake, 'setup');
+    expect(open.location.hash).toBe('setup');
+    expect(fake.tabs.create).not.toHaveBeenCalled();
+    expect(fake.runtime.openOptionsPage).toHaveBeenCalledOnce();
   });
 });
