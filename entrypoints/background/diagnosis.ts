@@ -21,9 +21,10 @@ import {
   onRequestError,
   onTabRemoved,
 } from '@/lib/diagnosis';
+import type { CompletedRequest } from '@/lib/diagnosis/unbreak';
 import { diagnosisSettingsItem } from '@/lib/settings/storage';
 import { run } from './handlers';
-import { clearDiagnosis, refreshBadge, refreshTabBadges } from './jobs';
+import { clearDiagnosis, noteUnbreakLoad, refreshBadge, refreshTabBadges } from './jobs';
 
 const deps: DiagnosisEventDeps = {
   isEnabled: async () => (await diagnosisSettingsItem.getValue()).enabled,
@@ -34,12 +35,35 @@ const handleRequestError = (details: ErrorDetails) => run(() => onRequestError(d
 const handleNavigationError = (details: Omit<ErrorDetails, 'error' | 'type'> & { error?: string }) =>
   run(() => onRequestError(deps, { ...details, error: details.error ?? '' }));
 const handleCommitted = (details: CommitDetails) => run(() => onCommitted(deps, details));
+// "Unbreak this page" notes which allowed domains the site really loads (lib/diagnosis/unbreak.ts).
+const handleCompleted = (details: CompletedRequest) => run(() => noteUnbreakLoad(details));
+
+/** Every kind of sub-resource: a page's own navigation proves nothing about what it needs. */
+const SUBRESOURCE_TYPES = [
+  'sub_frame',
+  'stylesheet',
+  'script',
+  'image',
+  'font',
+  'object',
+  'xmlhttprequest',
+  'ping',
+  'media',
+  'websocket',
+  'other',
+] as const;
 
 /** Adds the listeners of the optional APIs that are granted; safe to call again. */
 export function addDiagnosisListeners(): void {
   const { webRequest, webNavigation } = browser as Partial<typeof browser>;
   if (webRequest && !webRequest.onErrorOccurred.hasListener(handleRequestError)) {
     webRequest.onErrorOccurred.addListener(handleRequestError, { urls: ['<all_urls>'] });
+  }
+  if (webRequest && !webRequest.onCompleted.hasListener(handleCompleted)) {
+    webRequest.onCompleted.addListener(handleCompleted, {
+      urls: ['<all_urls>'],
+      types: [...SUBRESOURCE_TYPES],
+    });
   }
   if (webNavigation && !webNavigation.onCommitted.hasListener(handleCommitted)) {
     webNavigation.onCommitted.addListener(handleCommitted);

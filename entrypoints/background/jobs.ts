@@ -13,6 +13,17 @@ import {
   type TemporaryAllowDeps,
   type TemporaryAllowRequest,
 } from '@/lib/diagnosis/temporary-allow';
+import {
+  announceEndedUnbreaks,
+  type CompletedRequest,
+  type EntryOrigin,
+  noteLoad,
+  reviewUnbreak,
+  startUnbreak,
+  type UnbreakDeps,
+  type UnbreakRequest,
+} from '@/lib/diagnosis/unbreak';
+import { registrableDomain } from '@/lib/filtering/domain';
 import { t } from '@/lib/i18n';
 import { buildMenuItems, readMenuInput, rebuildMenus, refreshProfilesCache } from '@/lib/menus';
 import type {
@@ -20,6 +31,7 @@ import type {
   ListChange,
   OtherAccountChangesResponse,
   TemporaryAllowResponse,
+  UnbreakResponse,
 } from '@/lib/messaging/protocol';
 import {
   ensureRegistrationAlarm,
@@ -190,6 +202,40 @@ export function temporaryAllow(request: TemporaryAllowRequest): Promise<Temporar
 
 export function expireTemporaryAllowsNow() {
   return expireTemporaryAllows(temporaryAllowDeps);
+}
+
+/**
+ * Where an entry added by "Unbreak this page" came from, for the notes of list entries (part of
+ * lib/notes, recorded at every place an entry is added). The hook stays a no-op until that
+ * recording function is merged in; unbreak already calls it for each entry it adds.
+ */
+async function recordUnbreakOrigin(_origin: EntryOrigin): Promise<void> {}
+
+const unbreakDeps: UnbreakDeps = {
+  getAccount,
+  allowForAWhile: (request) => startTemporaryAllow(temporaryAllowDeps, request),
+  submit,
+  recordOrigin: recordUnbreakOrigin,
+  registrable: registrableDomain,
+  notify: (title, message) => notify(browser.notifications, `unbreak:${Date.now()}`, title, message),
+};
+
+export function unbreak(request: UnbreakRequest): Promise<UnbreakResponse> {
+  return startUnbreak(unbreakDeps, request);
+}
+
+export function unbreakReview(request: { id: string; keep: boolean }): Promise<ChangeOutcome> {
+  return reviewUnbreak(unbreakDeps, request);
+}
+
+/** A request finished (webRequest.onCompleted): counts for a running unbreak of its site. */
+export function noteUnbreakLoad(request: CompletedRequest): Promise<void> {
+  return noteLoad(unbreakDeps, request);
+}
+
+/** After allows ended: the user hears once that an unbreak's review waits in the popup. */
+export function announceUnbreakReviews() {
+  return announceEndedUnbreaks(unbreakDeps);
 }
 
 export async function rebuildContextMenu(): Promise<void> {
