@@ -26,7 +26,14 @@ export {
   NOTE_MAX_CHARS,
   recordOf,
 } from './schema';
-export { type Addition, createNotesStore, type NotesByAccount, type NotesStore } from './store';
+export {
+  type AccountNotesAccess,
+  type Addition,
+  createNotesStore,
+  type NotesByAccount,
+  type NotesStore,
+  notesAccessFor,
+} from './store';
 
 type Key = Parameters<typeof storage.getItem>[0];
 

@@ -193,3 +193,18 @@ export function createNotesStore(deps: NotesDeps) {
 }
 
 export type NotesStore = ReturnType<typeof createNotesStore>;
+
+/** One account's records as a page uses them (the options page's list views). */
+export interface AccountNotesAccess {
+  read(): Promise<AccountNotes>;
+  follow(callback: (notes: AccountNotes) => void): () => void;
+  setNote(address: EntryAddress, text: string): Promise<void>;
+}
+
+export function notesAccessFor(store: NotesStore, account: string): AccountNotesAccess {
+  return {
+    read: () => store.read(account),
+    follow: (callback) => store.follow(account, callback),
+    setNote: (address, text) => store.setNote(account, address, text),
+  };
+}
