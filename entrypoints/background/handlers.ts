@@ -5,6 +5,7 @@ import { browser } from 'wxt/browser';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { notify } from '@/lib/badge';
 import { TEMPORARY_ALLOW_ALARM } from '@/lib/diagnosis/temporary-allow';
+import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t } from '@/lib/i18n';
 import { domainForUrl, parseMenuItemId } from '@/lib/menus';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
@@ -90,6 +91,7 @@ async function changeFor(
   url: string | undefined,
   source: 'menu' | 'shortcut',
   profile?: string,
+  pageUrl: string | undefined = url,
 ): Promise<ListChange | null> {
   const domain = domainForUrl(url);
   if (!domain) {
@@ -101,9 +103,19 @@ async function changeFor(
     );
     return null;
   }
+  // The host of the page it was made on, for the entry's record (lib/notes); never the address.
+  const pageHost = pageUrl === undefined ? null : hostnameFromUrl(pageUrl);
+  const page = pageHost === null ? {} : { page: pageHost };
   const { form } = await connectionItem.getValue();
-  if (!capabilitiesOf(form).profileSelection) return { op: 'add', list, domain, source };
-  return { op: 'add', list, domain, profile: profile ?? (await chosenProfileItem.getValue()), source };
+  if (!capabilitiesOf(form).profileSelection) return { op: 'add', list, domain, source, ...page };
+  return {
+    op: 'add',
+    list,
+    domain,
+    profile: profile ?? (await chosenProfileItem.getValue()),
+    source,
+    ...page,
+  };
 }
 
 export async function onMenuClicked(
@@ -112,8 +124,9 @@ export async function onMenuClicked(
 ): Promise<void> {
   const action = parseMenuItemId(info.menuItemId);
   if (!action) return;
-  const url = action.target === 'link' ? info.linkUrl : (info.pageUrl ?? tab?.url);
-  const change = await changeFor(action.list, url, 'menu', action.profile);
+  const pageUrl = info.pageUrl ?? tab?.url;
+  const url = action.target === 'link' ? info.linkUrl : pageUrl;
+  const change = await changeFor(action.list, url, 'menu', action.profile, pageUrl);
   if (change) await submit(change);
 }
 

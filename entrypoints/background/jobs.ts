@@ -16,7 +16,6 @@ import {
 import {
   announceEndedUnbreaks,
   type CompletedRequest,
-  type EntryOrigin,
   noteLoad,
   reviewUnbreak,
   startUnbreak,
@@ -204,18 +203,10 @@ export function expireTemporaryAllowsNow() {
   return expireTemporaryAllows(temporaryAllowDeps);
 }
 
-/**
- * Where an entry added by "Unbreak this page" came from, for the notes of list entries (part of
- * lib/notes, recorded at every place an entry is added). The hook stays a no-op until that
- * recording function is merged in; unbreak already calls it for each entry it adds.
- */
-async function recordUnbreakOrigin(_origin: EntryOrigin): Promise<void> {}
-
 const unbreakDeps: UnbreakDeps = {
   getAccount,
   allowForAWhile: (request) => startTemporaryAllow(temporaryAllowDeps, request),
   submit,
-  recordOrigin: recordUnbreakOrigin,
   registrable: registrableDomain,
   notify: (title, message) => notify(browser.notifications, `unbreak:${Date.now()}`, title, message),
 };

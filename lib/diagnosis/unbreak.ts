@@ -46,25 +46,16 @@ const MAX_LOADS = 1_000_000;
 
 export type UnbreakRequest = Omit<RequestOf<'unbreak'>, 'type'>;
 
-/** Where an entry added from this browser came from, for the notes of list entries (lib/notes). */
-export interface EntryOrigin {
-  change: ListChange;
-  account: AccountId;
-  /** The page's host, never its address. */
-  pageHost: string;
-  surface: 'unbreak';
-  at: number;
-}
-
 export interface UnbreakDeps {
   /** The account configured now (lib/account/current.ts); only its identity is read here. */
   getAccount(): Promise<Pick<CurrentAccount, 'identity'>>;
   /** Allows one entry for a while (temporary-allow.ts `startTemporaryAllow`, with the worker's deps). */
   allowForAWhile(request: TemporaryAllowRequest): Promise<TemporaryAllowResponse>;
-  /** A one-click change through the outbox, as the popup's (the worker's `submit`). */
+  /**
+   * A one-click change through the outbox, as the popup's (the worker's `submit`). The outbox
+   * records where an added entry came from (lib/notes): the change's source and page.
+   */
   submit(change: ListChange): Promise<ChangeOutcome>;
-  /** Records where an added entry came from (lib/notes); a failure there never stops the change. */
-  recordOrigin(origin: EntryOrigin): Promise<unknown>;
   /** Registrable domain of a host (Public Suffix List). */
   registrable(host: string): string;
   /** Tells the user something no page is open to show. */
@@ -309,18 +300,6 @@ export async function startUnbreak(deps: UnbreakDeps, request: UnbreakRequest): 
       }),
     );
   }
-  for (const { domain } of allowed) {
-    const change: ListChange = {
-      op: 'add',
-      list: 'whitelist',
-      domain,
-      ...(profile === undefined ? {} : { profile }),
-      source: 'unbreak',
-    };
-    await deps
-      .recordOrigin({ change, account: identity.id, pageHost, surface: 'unbreak', at: startedAt })
-      .catch(() => undefined);
-  }
 
   const failures = results
     .filter(({ outcome }) => outcome.state === 'failed')
@@ -388,26 +367,16 @@ export async function reviewUnbreak(
   const profile = session.profile === undefined ? {} : { profile: session.profile };
   const outcomes: ChangeOutcome[] = [];
   for (const entry of review.needed) {
+    // The page goes with the change: the entry's record says it was kept from this page (lib/notes).
     const change: ListChange = {
       op: 'add',
       list: 'whitelist',
       domain: entry.domain,
       ...profile,
       source: 'unbreak',
+      page: session.pageHost,
     };
-    const outcome = await deps.submit(change);
-    outcomes.push(outcome);
-    if (outcome.state !== 'failed') {
-      await deps
-        .recordOrigin({
-          change,
-          account: identity.id,
-          pageHost: session.pageHost,
-          surface: 'unbreak',
-          at: now(),
-        })
-        .catch(() => undefined);
-    }
+    outcomes.push(await deps.submit(change));
   }
   const state = worstState(outcomes);
   if (state !== 'failed') await forget();

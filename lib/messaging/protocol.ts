@@ -6,6 +6,26 @@
  */
 import * as z from 'zod/mini';
 
+/**
+ * Where a list change was made. lib/notes records it with each entry added from this browser
+ * ('options' edits go to the service directly and are recorded by the options page).
+ */
+export const CHANGE_SOURCES = [
+  'popup',
+  'menu',
+  'shortcut',
+  'temporary-allow',
+  'logs',
+  'options',
+  'unbreak',
+] as const;
+export type ChangeSource = (typeof CHANGE_SOURCES)[number];
+
+/** A page's host name (never a whole address: no scheme, path or query can pass). */
+export const pageHostSchema = z.lazy(() =>
+  z.string().check(z.minLength(1), z.maxLength(253), z.regex(/^[a-z0-9._-]+$/i)),
+);
+
 /** A one-click change to a domain list, as the popup, the context menu or a shortcut asks for it. */
 export const listChangeSchema = z.lazy(() =>
   z.object({
@@ -14,7 +34,9 @@ export const listChangeSchema = z.lazy(() =>
     domain: z.string().check(z.minLength(1), z.maxLength(253)),
     /** Form A profile; omitted in Form B (whole account). */
     profile: z.optional(z.string()),
-    source: z.enum(['popup', 'menu', 'shortcut', 'temporary-allow', 'logs', 'unbreak']),
+    source: z.enum(CHANGE_SOURCES),
+    /** The host of the tab the change was made on, when there was one (lib/notes keeps it). */
+    page: z.optional(pageHostSchema),
   }),
 );
 export type ListChange = z.infer<typeof listChangeSchema>;
