@@ -215,7 +215,9 @@ function verdictReason(verdict: Verdict, host: string, scope: string): string {
     case 'dns-failure':
       return t('popup.reason.dnsFailure');
     case 'none':
-      return verdict.statsChecked ? t('popup.reason.noneNoStats', { scope }) : t('popup.reason.none', { scope });
+      return verdict.statsChecked
+        ? t('popup.reason.noneNoStats', { scope })
+        : t('popup.reason.none', { scope });
   }
 }
 
@@ -257,7 +259,8 @@ export function verdictDetails(
       break;
   }
   if (includesPending) lines.push(t('popup.details.countsPending'));
-  if (state.lists !== null) lines.push(t('popup.details.listsChecked', { age: ageText(state.lists.fetchedAt, now) }));
+  if (state.lists !== null)
+    lines.push(t('popup.details.listsChecked', { age: ageText(state.lists.fetchedAt, now) }));
   return lines;
 }
 
