@@ -117,11 +117,14 @@ export function chooseUnbreakDomains(input: UnbreakChoiceInput): UnbreakChoice {
   return choice;
 }
 
+/** One entry of the request the popup sends (lib/messaging/protocol.ts 'unbreak'). */
+export interface UnbreakRequestEntry {
+  domain: string;
+  before: 'none' | 'blocklist';
+}
+
 /** What one click sends: every plain entry and the blocklisted ones the user confirmed. */
-export function entriesToAllow(
-  choice: UnbreakChoice,
-  confirmed: ReadonlySet<string>,
-): { domain: string; before: 'none' | 'blocklist' }[] {
+export function entriesToAllow(choice: UnbreakChoice, confirmed: ReadonlySet<string>): UnbreakRequestEntry[] {
   return [...choice.allow, ...choice.onBlocklist.filter((candidate) => confirmed.has(candidate.domain))].map(
     ({ domain, before }) => ({ domain, before }),
   );

@@ -12,11 +12,9 @@ import {
   noteLoad,
   pruneSessions,
   REVIEW_KEPT_MS,
-  reviewForSite,
-  reviewOf,
-  reviewText,
   type UnbreakDeps,
 } from '@/lib/diagnosis/unbreak';
+import { reviewForSite, reviewOf, reviewText } from '@/lib/diagnosis/unbreak-review';
 import { registrableDomain } from '@/lib/filtering/domain';
 import type { OutboxDeps } from '@/lib/outbox';
 import { MAX_UNBREAK_SESSIONS, type UnbreakSession, unbreakSessionsItem } from '@/lib/settings/storage';
@@ -174,6 +172,7 @@ describe('unbreak, end to end in the worker', () => {
     vi.resetModules();
     (await import('@/lib/i18n')).useMessageLookup(catalogueLookup('en'));
     const unbreak = await import('@/lib/diagnosis/unbreak');
+    const review = await import('@/lib/diagnosis/unbreak-review');
     const temporary = await import('@/lib/diagnosis/temporary-allow');
     const outbox = await import('@/lib/outbox');
     const storage = await import('@/lib/settings/storage');
@@ -205,7 +204,7 @@ describe('unbreak, end to end in the worker', () => {
       },
       now: () => clock,
     };
-    return { unbreak, temporary, storage, fakes, deps, temporaryDeps };
+    return { unbreak, review, temporary, storage, fakes, deps, temporaryDeps };
   }
 
   beforeEach(async () => {
@@ -300,7 +299,7 @@ describe('unbreak, end to end in the worker', () => {
     await worker.unbreak.announceEndedUnbreaks(worker.deps);
     expect(notified).toHaveLength(1);
 
-    const review = worker.unbreak.reviewForSite(
+    const review = worker.review.reviewForSite(
       await sessions(),
       { account: IDENTITY.id, site: 'news.example' },
       clock,
