@@ -64,8 +64,6 @@ export interface UnbreakChoiceInput {
   max?: number;
 }
 
-export const EMPTY_CHOICE: UnbreakChoice = { allow: [], onBlocklist: [], alreadyAllowed: [], leftOut: [] };
-
 /** The entry a failed host asks for under `scope`. */
 export function entryFor(host: string, scope: UnbreakScope, registrable: (host: string) => string): string {
   return canonicalHost(scope === 'domain' ? registrable(host) : host);
