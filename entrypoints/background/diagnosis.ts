@@ -36,22 +36,10 @@ const handleNavigationError = (details: Omit<ErrorDetails, 'error' | 'type'> & {
   run(() => onRequestError(deps, { ...details, error: details.error ?? '' }));
 const handleCommitted = (details: CommitDetails) => run(() => onCommitted(deps, details));
 // "Unbreak this page" notes which allowed domains the site really loads (lib/diagnosis/unbreak.ts).
+// Every finished request wakes the worker while diagnosis is on: one storage read, and nothing
+// more unless an unbreak runs. No `types` filter: Chrome refuses a type it does not know
+// (Firefox's 'imageset'), and lib/diagnosis/unbreak.ts leaves out the page's own navigation.
 const handleCompleted = (details: CompletedRequest) => run(() => noteUnbreakLoad(details));
-
-/** Every kind of sub-resource: a page's own navigation proves nothing about what it needs. */
-const SUBRESOURCE_TYPES = [
-  'sub_frame',
-  'stylesheet',
-  'script',
-  'image',
-  'font',
-  'object',
-  'xmlhttprequest',
-  'ping',
-  'media',
-  'websocket',
-  'other',
-] as const;
 
 /** Adds the listeners of the optional APIs that are granted; safe to call again. */
 export function addDiagnosisListeners(): void {
@@ -60,10 +48,7 @@ export function addDiagnosisListeners(): void {
     webRequest.onErrorOccurred.addListener(handleRequestError, { urls: ['<all_urls>'] });
   }
   if (webRequest && !webRequest.onCompleted.hasListener(handleCompleted)) {
-    webRequest.onCompleted.addListener(handleCompleted, {
-      urls: ['<all_urls>'],
-      types: [...SUBRESOURCE_TYPES],
-    });
+    webRequest.onCompleted.addListener(handleCompleted, { urls: ['<all_urls>'] });
   }
   if (webNavigation && !webNavigation.onCommitted.hasListener(handleCommitted)) {
     webNavigation.onCommitted.addListener(handleCommitted);

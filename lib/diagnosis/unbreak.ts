@@ -354,9 +354,12 @@ export async function announceEndedUnbreaks(deps: UnbreakDeps): Promise<UnbreakS
     ),
   );
   for (const session of due) {
+    const review = reviewOf(session, now);
     await deps.notify(
       t('unbreak.endedTitle', { site: session.site }),
-      `${reviewText(reviewOf(session, now))} ${t('unbreak.endedOpenPopup', { site: session.site })}`,
+      review.needed.length === 0
+        ? reviewText(review)
+        : `${reviewText(review)} ${t('unbreak.endedOpenPopup', { site: session.site })}`,
     );
   }
   return due;
