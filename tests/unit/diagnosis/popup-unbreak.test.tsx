@@ -125,7 +125,17 @@ describe('the offer', () => {
     });
   });
 
-  it('is not offered when only the page itself failed, or with diagnosis off', async () => {
+  it('says which failed domains are allowed already, and offers only the rest', async () => {
+    const api = await brokenNewsPage(['img.cdn.example', 'login.provider.example'], {
+      whitelist: ['cdn.example'],
+    });
+    const popup = await openPopup({ url: 'https://www.news.example/story', api });
+    await popup.started;
+    await screen.findByText('Already allowed: cdn.example.');
+    expect(screen.getByText(/^Allows provider\.example for a while/)).toBeTruthy();
+  });
+
+  it('is not offered when only the page itself failed', async () => {
     await brokenNewsPage(['www.news.example']);
     const popup = await openPopup({ url: 'https://www.news.example/' });
     await popup.started;
