@@ -16,6 +16,22 @@ import { listText } from '@/lib/diagnosis/unbreak-review';
 import { t } from '@/lib/i18n';
 import { MAX_UNBREAK_DOMAINS } from '@/lib/messaging/protocol';
 
+/** The panel's parts, stacked with the popup's spacing (components/theme.css tokens). */
+export const STACK = {
+  display: 'flex',
+  flexDirection: 'column',
+  gap: 'var(--space-2, 8px)',
+  margin: 0,
+} as const;
+export const FLAT = { margin: 0 } as const;
+const ROW = {
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: 'var(--space-2, 8px)',
+  alignItems: 'center',
+  margin: 0,
+} as const;
+
 /** One hour unless the user picks another, as the temporary allow's first choice in a shipped build. */
 export const DEFAULT_UNBREAK_MS = 60 * 60_000;
 
@@ -42,10 +58,14 @@ export function UnbreakOffer({ choice, scope, onScope, busy, onUnbreak }: Unbrea
   };
 
   return (
-    <section class="card unbreak">
-      {plain.length > 0 && <p class="small">{t('unbreak.popup.willAllow', { domains: listText(plain) })}</p>}
+    <div class="unbreak-offer" style={STACK}>
+      {plain.length > 0 && (
+        <p class="small" style={FLAT}>
+          {t('unbreak.popup.willAllow', { domains: listText(plain) })}
+        </p>
+      )}
       {choice !== null && choice.onBlocklist.length > 0 && (
-        <fieldset class="unbreak-blocklisted">
+        <fieldset class="unbreak-blocklisted" style={{ ...FLAT, minWidth: 0 }}>
           <legend class="small">{t('unbreak.popup.onBlocklist')}</legend>
           {choice.onBlocklist.map((candidate) => (
             <label key={candidate.domain} class="small" style={{ display: 'block' }}>
@@ -64,20 +84,7 @@ export function UnbreakOffer({ choice, scope, onScope, busy, onUnbreak }: Unbrea
           ))}
         </fieldset>
       )}
-      <p
-        class="small"
-        style={{ display: 'flex', flexWrap: 'wrap', gap: 'var(--space-2, 8px)', alignItems: 'center' }}
-      >
-        <label>
-          <input
-            type="checkbox"
-            checked={scope === 'host'}
-            onChange={(event) =>
-              onScope((event.currentTarget as HTMLInputElement).checked ? 'host' : 'domain')
-            }
-          />{' '}
-          {t('unbreak.popup.exactHosts')}
-        </label>
+      <p class="small" style={ROW}>
         <label for={durationId}>{t('unbreak.popup.duration')}</label>
         <select
           id={durationId}
@@ -92,27 +99,38 @@ export function UnbreakOffer({ choice, scope, onScope, busy, onUnbreak }: Unbrea
           ))}
         </select>
       </p>
+      <label class="small">
+        <input
+          type="checkbox"
+          checked={scope === 'host'}
+          onChange={(event) => onScope((event.currentTarget as HTMLInputElement).checked ? 'host' : 'domain')}
+        />{' '}
+        {t('unbreak.popup.exactHosts')}
+      </label>
       <button
         type="button"
         class="btn btn-primary"
+        style={{ alignSelf: 'flex-start' }}
         disabled={busy || entries.length === 0}
         onClick={() => onUnbreak(entries, durationMs)}
       >
         {t('unbreak.popup.button')}
       </button>
       {choice !== null && plain.length === 0 && choice.onBlocklist.length > 0 && entries.length === 0 && (
-        <p class="muted small">{t('unbreak.popup.chooseOne')}</p>
+        <p class="muted small" style={FLAT}>
+          {t('unbreak.popup.chooseOne')}
+        </p>
       )}
       {choice !== null && choice.alreadyAllowed.length > 0 && (
-        <p class="muted small">
+        <p class="muted small" style={FLAT}>
           {t('unbreak.popup.alreadyAllowed', { domains: listText(choice.alreadyAllowed) })}
         </p>
       )}
       {choice !== null && choice.leftOut.length > 0 && (
-        <p class="muted small">
+        <p class="muted small" style={FLAT}>
           {t('unbreak.popup.leftOut', { count: MAX_UNBREAK_DOMAINS, domains: listText(choice.leftOut) })}
         </p>
       )}
-    </section>
+    </div>
   );
 }

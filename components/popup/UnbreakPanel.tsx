@@ -23,7 +23,7 @@ import { indexes } from '@/lib/popup/verdict-inputs';
 import { type TemporaryAllow, unbreakSessionsItem } from '@/lib/settings/storage';
 import { useStoredValue } from '../useStoredValue';
 import { useRegistrable } from './PageDiagnosisPanel';
-import { UnbreakOffer } from './UnbreakOffer';
+import { FLAT, STACK, UnbreakOffer } from './UnbreakOffer';
 import { UnbreakReview } from './UnbreakReview';
 
 export interface UnbreakPanelProps {
@@ -107,7 +107,7 @@ export function UnbreakPanel({
     (choice === null || choice.allow.length > 0 || choice.onBlocklist.length > 0);
   if (!offered && review === null && outcome === null) return null;
   return (
-    <>
+    <section class="card unbreak" style={{ ...STACK, padding: 'var(--space-3, 12px)' }}>
       {offered && (
         <UnbreakOffer choice={choice} scope={scope} onScope={setScope} busy={busy} onUnbreak={onUnbreak} />
       )}
@@ -115,6 +115,7 @@ export function UnbreakPanel({
         role="status"
         aria-label={t('unbreak.popup.outcomeRegion')}
         class={`small status-${outcome?.state ?? 'idle'}`}
+        style={FLAT}
       >
         {outcome?.message ?? ''}
       </p>
@@ -125,6 +126,6 @@ export function UnbreakPanel({
           onAnswer={(keep) => void send(() => answerReview(review.session.id, keep))}
         />
       )}
-    </>
+    </section>
   );
 }

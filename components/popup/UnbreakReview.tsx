@@ -7,6 +7,7 @@
 import { useId } from 'preact/hooks';
 import { type UnbreakReview as Review, reviewText } from '@/lib/diagnosis/unbreak-review';
 import { t, tn } from '@/lib/i18n';
+import { FLAT, STACK } from './UnbreakOffer';
 
 export interface UnbreakReviewProps {
   review: Review;
@@ -20,13 +21,18 @@ export function UnbreakReview({ review, busy, onAnswer }: UnbreakReviewProps) {
   const { site } = review.session;
   const anyNeeded = review.needed.length > 0;
   return (
-    <section class="card unbreak-review" aria-labelledby={heading}>
-      <h2 id={heading} class="small">
+    <section class="unbreak-review" aria-labelledby={heading} style={STACK}>
+      <h2 id={heading} class="small" style={FLAT}>
         {t('unbreak.popup.reviewHeading', { site })}
       </h2>
-      <p class="small">{reviewText(review)}</p>
+      <p class="small" style={FLAT}>
+        {reviewText(review)}
+      </p>
       {anyNeeded && (
-        <ul aria-label={t('unbreak.popup.neededList', { site })}>
+        <ul
+          aria-label={t('unbreak.popup.neededList', { site })}
+          style={{ ...FLAT, paddingInlineStart: 'var(--space-4, 16px)' }}
+        >
           {review.needed.map((entry) => (
             <li key={entry.domain}>
               <strong class="domain">{entry.domain}</strong>{' '}
@@ -38,21 +44,31 @@ export function UnbreakReview({ review, busy, onAnswer }: UnbreakReviewProps) {
           ))}
         </ul>
       )}
-      <div class="outcome-buttons">
-        {anyNeeded && (
-          <button type="button" class="btn btn-primary btn-sm" disabled={busy} onClick={() => onAnswer(true)}>
-            {t('unbreak.popup.keep')}
-          </button>
-        )}
-        <button
-          type="button"
-          class="btn btn-secondary btn-sm"
-          disabled={busy}
-          onClick={() => onAnswer(false)}
-        >
-          {anyNeeded ? t('unbreak.popup.dismiss') : t('unbreak.popup.done')}
-        </button>
-      </div>
+      {(anyNeeded || review.phase === 'ended') && (
+        <div class="outcome-buttons">
+          {anyNeeded && (
+            <button
+              type="button"
+              class="btn btn-primary btn-sm"
+              disabled={busy}
+              onClick={() => onAnswer(true)}
+            >
+              {t('unbreak.popup.keep')}
+            </button>
+          )}
+          {/* While the allows run there is nothing to let lapse yet: the end comes by itself. */}
+          {review.phase === 'ended' && (
+            <button
+              type="button"
+              class="btn btn-secondary btn-sm"
+              disabled={busy}
+              onClick={() => onAnswer(false)}
+            >
+              {anyNeeded ? t('unbreak.popup.dismiss') : t('unbreak.popup.done')}
+            </button>
+          )}
+        </div>
+      )}
     </section>
   );
 }

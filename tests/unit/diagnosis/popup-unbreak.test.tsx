@@ -200,6 +200,9 @@ describe('the review', () => {
         /^So far this page used a\.example and b\.example; c\.example has not been needed yet/,
       ),
     ).toBeTruthy();
+    // It can be kept now; letting it lapse waits for the end.
+    expect(screen.getByRole('button', { name: 'Keep what it needed' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Let them lapse' })).toBeNull();
   });
 
   it('nothing needed: the only answer is Done, which keeps nothing', async () => {
