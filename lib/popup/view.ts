@@ -10,6 +10,7 @@ import { isFreshView } from '@/lib/cache/view-cache';
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { needsStatistics, type Verdict } from '@/lib/filtering/verdict';
 import { t, tn } from '@/lib/i18n';
+import { recordOf, verdictAddition } from '@/lib/notes';
 import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
 import type { PopupState, ReadyState } from './state';
 import { indexes, inScope, membershipIn, ofAccount, type PageKnowledge, verdictWith } from './verdict-inputs';
@@ -100,10 +101,19 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
     latest !== undefined && latest.state === 'failed' && now - latest.at < RECENT_FAILURE_MS ? latest : null;
 
   const headline =
-    verdict === null ? null : verdictHeadline(verdict, state.host, scopeLabel(state), includesPending);
+    verdict === null
+      ? null
+      : verdictHeadline(
+          verdict,
+          state.host,
+          scopeLabel(state),
+          includesPending,
+          entryLine(state, verdict, now),
+        );
   return {
     verdict,
-    statusText: statusText(state, verdict, includesPending),
+    statusText:
+      headline === null ? statusText(state, verdict, includesPending) : t('popup.headline', headline),
     headline,
     details: verdict === null ? [] : verdictDetails(state, verdict, now, includesPending),
     fresh,
@@ -188,12 +198,22 @@ export function verdictHeadline(
   host: string,
   scope: string,
   includesPending = false,
+  /** When, from where and why the deciding entry was added here (`entryLine`). */
+  entry: string | null = null,
 ): VerdictHeadline {
-  const reason = verdictReason(verdict, host, scope);
+  const reason =
+    entry === null ? verdictReason(verdict, host, scope) : `${verdictReason(verdict, host, scope)} ${entry}`;
   return {
     word: t(VERDICT_WORDS[verdict.kind]),
     reason: includesPending ? t('popup.reason.countsPending', { reason }) : reason,
   };
+}
+
+/** The record of the list entry that decides the verdict, in words (lib/notes), or null. */
+function entryLine(state: ReadyState, verdict: Verdict, now: number): string | null {
+  if (!state.entryNotes || (verdict.reason !== 'whitelist' && verdict.reason !== 'blocklist')) return null;
+  const address = { scope: state.scope, list: verdict.reason, domain: verdict.entry };
+  return verdictAddition(recordOf(state.entryNotes, address), now);
 }
 
 function verdictReason(verdict: Verdict, host: string, scope: string): string {
@@ -215,7 +235,9 @@ function verdictReason(verdict: Verdict, host: string, scope: string): string {
     case 'dns-failure':
       return t('popup.reason.dnsFailure');
     case 'none':
-      return verdict.statsChecked ? t('popup.reason.noneNoStats', { scope }) : t('popup.reason.none', { scope });
+      return verdict.statsChecked
+        ? t('popup.reason.noneNoStats', { scope })
+        : t('popup.reason.none', { scope });
   }
 }
 
@@ -257,7 +279,8 @@ export function verdictDetails(
       break;
   }
   if (includesPending) lines.push(t('popup.details.countsPending'));
-  if (state.lists !== null) lines.push(t('popup.details.listsChecked', { age: ageText(state.lists.fetchedAt, now) }));
+  if (state.lists !== null)
+    lines.push(t('popup.details.listsChecked', { age: ageText(state.lists.fetchedAt, now) }));
   return lines;
 }
 
