@@ -13,6 +13,7 @@ import { exclusively } from '@/lib/outbox/lease';
 import { readStoredValue } from '@/lib/settings/stored-reads';
 import { createNotesStore, type NotesStorage } from './store';
 
+export { notesBackupItem, notesBackupSchema } from './backup';
 export { entryDate, originLine, recordMatches, sourceName, verdictAddition } from './describe';
 export { addressOf, type DirectEdit, followDirectEdits, followQueued, followSettled } from './record';
 export {
