@@ -113,8 +113,21 @@ export function createPopupController(deps: PopupDeps) {
             deps.cache.readBlockedToday(account, today()),
           ]);
     cached?.catch(ignoreHere);
-    // Why the deciding entry is on its list (lib/notes): this account's one key, read alongside.
-    const entryNotes = key === '' ? undefined : notes.read(account).catch(() => undefined);
+    // Why the deciding entry is on its list (lib/notes): this account's one key, read alongside;
+    // only the records of the host and its parent domains (the entries that can decide) are checked.
+    const entryNotes =
+      key === ''
+        ? undefined
+        : notes
+            .readSome(
+              account,
+              placing.then(
+                ({ host }) =>
+                  (domain: string) =>
+                    host === domain || host?.endsWith(`.${domain}`) === true,
+              ),
+            )
+            .catch(() => undefined);
 
     const [place, { addedTlds, defaultBlocks, outbox, settled }] = await Promise.all([placing, stored]);
     const firstView = (view: PopupState) => {
