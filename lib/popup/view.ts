@@ -109,7 +109,8 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
           state.host,
           scopeLabel(state),
           includesPending,
-          entryLine(state, verdict, now),
+          // A verdict that counts a change not sent yet rests on no entry of the service's lists.
+          includesPending ? null : entryLine(state, verdict, now),
         );
   return {
     verdict,

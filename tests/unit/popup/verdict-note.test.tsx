@@ -6,6 +6,7 @@ import { cleanup, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { notes } from '@/lib/notes';
+import { outboxItem } from '@/lib/settings/storage';
 import { testAccount } from '../account-ids';
 import { accountOf, cacheAt, createFakeApi, MINUTE, openPopup, T0 } from './popup-harness';
 
@@ -75,4 +76,23 @@ describe('the verdict line and the entry’s record', () => {
     await waitFor(() => expect(verdictText()).toMatch(/^Allowed: /));
     expect(verdictText()).not.toMatch(/Since/);
   });
+});
+
+it('a verdict that counts a change not sent yet says so, and nothing of a record', async () => {
+  await cachedLists({ whitelist: [], blocklist: [] });
+  await recordAdded('blocklist', 'shop.example', T0);
+  await outboxItem.setValue([
+    {
+      id: 'c1',
+      change: { op: 'add', list: 'blocklist', domain: 'shop.example', profile: 'default', source: 'popup' },
+      account: accountOf('A'),
+      createdAt: T0,
+      attempts: 1,
+      nextAttemptAt: T0 + MINUTE,
+    },
+  ]);
+  const popup = await openPopup({ url: 'https://shop.example/', api: createFakeApi('A') });
+  await popup.started;
+  await waitFor(() => expect(verdictText()).toMatch(/^Blocked: .*\(not sent yet\)$/));
+  expect(verdictText()).not.toMatch(/Since/);
 });
