@@ -24,6 +24,7 @@ import {
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
 import {
+  announceUnbreakReviews,
   clearDiagnosis,
   deliverOutbox,
   expireTemporaryAllowsNow,
@@ -37,6 +38,8 @@ import {
   submit,
   syncRegistrationAlarm,
   temporaryAllow,
+  unbreak,
+  unbreakReview,
 } from './jobs';
 
 /** Runs a job started by an event; a failure of one job never breaks the others. */
@@ -52,6 +55,7 @@ export async function setUp(): Promise<void> {
   await Promise.allSettled([syncRegistrationAlarm(), rebuildContextMenu(), refreshBadge()]);
   // Temporary allows that ended while the browser was closed end now.
   await expireTemporaryAllowsNow().catch(() => undefined);
+  await announceUnbreakReviews().catch(() => undefined);
   await Promise.allSettled([deliverOutbox(true), refreshProfiles()]);
 }
 
@@ -59,7 +63,11 @@ export async function onAlarm(alarm: { name: string }): Promise<void> {
   if (alarm.name === OUTBOX_ALARM) await deliverOutbox(false);
   else if (alarm.name === REGISTRATION_ALARM) await register('alarm');
   else if (alarm.name === REGISTRATION_RETRY_ALARM) await register('retry');
-  else if (alarm.name === TEMPORARY_ALLOW_ALARM) await expireTemporaryAllowsNow();
+  else if (alarm.name === TEMPORARY_ALLOW_ALARM) {
+    await expireTemporaryAllowsNow();
+    // An unbreak's allows end by this alarm too; its review waits in the popup.
+    await announceUnbreakReviews();
+  }
 }
 
 /** Requests from the extension's own pages (lib/messaging/handlers.ts checks who asks and what). */
@@ -71,6 +79,8 @@ export const onMessage = createMessageListener(
     deliverOutbox: retryOutboxNow,
     temporaryAllow,
     otherAccountChanges,
+    unbreak,
+    reviewUnbreak: unbreakReview,
   }),
   browser.runtime,
 );

@@ -49,6 +49,9 @@ export const changeOutcomeSchema = z.object({
 });
 export type ChangeOutcome = z.infer<typeof changeOutcomeSchema>;
 
+/** At most this many whitelist entries per "Unbreak this page" (lib/diagnosis/unbreak.ts). */
+export const MAX_UNBREAK_DOMAINS = 25;
+
 export const requestSchema = z.lazy(() =>
   z.discriminatedUnion('type', [
     z.object({ type: z.literal('submit-change'), change: listChangeSchema }),
@@ -64,6 +67,29 @@ export const requestSchema = z.lazy(() =>
       profile: z.optional(z.string()),
       durationMs: z.int().check(z.gte(1_000), z.lte(24 * 60 * 60_000)),
       before: z.enum(['none', 'whitelist', 'blocklist']),
+    }),
+    // Worker: "Unbreak this page": allows each entry for a while (lib/diagnosis/unbreak.ts) and
+    // notes which the site then loads; answers `UnbreakResponse`. `before` as in 'temporary-allow'.
+    z.object({
+      type: z.literal('unbreak'),
+      pageHost: z.string().check(z.minLength(1), z.maxLength(253)),
+      profile: z.optional(z.string()),
+      durationMs: z.int().check(z.gte(1_000), z.lte(24 * 60 * 60_000)),
+      domains: z
+        .array(
+          z.object({
+            domain: z.string().check(z.minLength(1), z.maxLength(253)),
+            before: z.enum(['none', 'blocklist']),
+          }),
+        )
+        .check(z.minLength(1), z.maxLength(MAX_UNBREAK_DOMAINS)),
+    }),
+    // Worker: the review of an unbreak: `keep` puts the entries the site loaded on the whitelist
+    // for good; either way the unbreak is done and the rest lapse. Answers `ChangeOutcome`.
+    z.object({
+      type: z.literal('unbreak-review'),
+      id: z.string().check(z.minLength(1), z.maxLength(300)),
+      keep: z.boolean(),
     }),
     // Worker: for changes waiting for an account that is not the one configured now, 'keep' them
     // for it (sent when it is back) or 'discard' them (confirmed on the page first); `ids` are the
@@ -101,6 +127,13 @@ export const temporaryAllowResponseSchema = z.extend(changeOutcomeSchema, {
 });
 export type TemporaryAllowResponse = z.infer<typeof temporaryAllowResponseSchema>;
 
+/** Answer to 'unbreak': the outcome in words, when the allows end, and the entries allowed. */
+export const unbreakResponseSchema = z.extend(changeOutcomeSchema, {
+  expiresAt: z.optional(z.number()),
+  allowed: z.array(z.string()),
+});
+export type UnbreakResponse = z.infer<typeof unbreakResponseSchema>;
+
 /** Answer to 'retry-outbox': how many changes are still waiting afterwards. */
 export const retryOutboxResponseSchema = z.object({ pending: z.int().check(z.gte(0)) });
 
@@ -122,6 +155,8 @@ export const responseSchemas = {
   'register-now': registerNowResponseSchema,
   'retry-outbox': retryOutboxResponseSchema,
   'temporary-allow': temporaryAllowResponseSchema,
+  unbreak: unbreakResponseSchema,
+  'unbreak-review': changeOutcomeSchema,
   'other-account-changes': otherAccountChangesResponseSchema,
   'registrable-domains': registrableDomainsResponseSchema,
 } as const satisfies Record<Request['type'], z.ZodMiniType>;
