@@ -9,6 +9,7 @@
  */
 import { applyCachedTheme, pageLocalStorage } from '@/lib/theme/first-paint';
 import { publishEarlyReads, startEarlyReads } from './early-reads';
+import { markStep } from './mark-step';
 import { publishEarlyTab, readTabAddress } from './read-tab';
 
 type ExtensionApi = {
@@ -17,11 +18,22 @@ type ExtensionApi = {
 };
 
 export function startPopupEarly(page: { document: Document; location: Location }): void {
+  markStep('first-script');
   const hints = pageLocalStorage();
   applyCachedTheme(page.document.documentElement, hints);
   const scope = globalThis as { browser?: ExtensionApi; chrome?: ExtensionApi };
   const api = scope.browser ?? scope.chrome;
   if (!api) return;
-  publishEarlyReads(startEarlyReads(api.storage.local, hints ?? { getItem: () => null }));
-  publishEarlyTab(readTabAddress(api.tabs, page.location.search));
+  const reads = startEarlyReads(api.storage.local, hints ?? { getItem: () => null });
+  reads.values.then(
+    () => markStep('early-reads'),
+    () => {},
+  );
+  publishEarlyReads(reads);
+  const tab = readTabAddress(api.tabs, page.location.search);
+  tab.then(
+    () => markStep('early-tab'),
+    () => {},
+  );
+  publishEarlyTab(tab);
 }
