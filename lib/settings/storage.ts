@@ -28,6 +28,10 @@ import { readStoredValue, readStoredValues } from './stored-reads';
 import { THEME_CHOICES } from './theme-choice';
 import { defineValidatedItem } from './validated-item';
 
+// Extension pages forbid `new Function` (Content Security Policy): zod would try it once per page,
+// at the first parse (the popup's first storage read), be refused, and have the refusal reported.
+z.config({ jitless: true });
+
 export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
 
 export const apiFormSchema = z.enum(API_FORMS);
