@@ -160,6 +160,9 @@ export function createPopupController(deps: PopupDeps) {
       change: { state: 'idle', message: '' },
       undo: null,
     });
+    // After the first view's render, queued as a microtask by `set`: the first watch costs Firefox
+    // about 7 ms of setting up storage events, which came between the view and the verdict shown.
+    await Promise.resolve();
     disposers.push(
       outboxItem.watch((entries) => update({ outbox: entries })),
       settledChangesItem.watch((entries) => update({ settled: entries })),

@@ -36,4 +36,5 @@ export function startPopupEarly(page: { document: Document; location: Location }
     () => {},
   );
   publishEarlyTab(tab);
+  markStep('first-script-done');
 }
