@@ -20,6 +20,33 @@ export const HASHED_BUCKETS = 64;
 /** The bucket of single-label entries (TLDs). */
 export const SINGLE_LABEL_BUCKET = HASHED_BUCKETS;
 
+/** Every stored bucket's key starts with this (lib/cache/storage-room.ts frees them all). */
+export const CACHED_LISTS_BUCKET_PREFIX = 'cachedListsBucket:';
+
+/**
+ * Where a scope's bucket is stored in `storage.local` (lib/settings/storage.ts): the bucket
+ * first, so no profile name can make one scope's key another's.
+ */
+export const bucketKey = (scope: string, bucket: number) =>
+  `${CACHED_LISTS_BUCKET_PREFIX}${bucket}:${scope}` as const;
+
+const BUCKET_KEY = new RegExp(`^${CACHED_LISTS_BUCKET_PREFIX}\\d+:(.+)$`);
+
+/** The scope of a bucket's storage key; null for any other key. */
+export function scopeOfBucketKey(key: string): string | null {
+  return BUCKET_KEY.exec(key)?.[1] ?? null;
+}
+
+/**
+ * The storage keys of the buckets `host` needs, in each scope named by a bucket key among
+ * `keys` (the popup's first script: the scopes the last opening read, for this opening's site).
+ */
+export function bucketKeysFor(keys: readonly string[], host: string): string[] {
+  const scopes = new Set(keys.map(scopeOfBucketKey).filter((scope) => scope !== null));
+  const buckets = bucketsFor([host]);
+  return [...scopes].flatMap((scope) => buckets.map((bucket) => bucketKey(scope, bucket)));
+}
+
 /** 32-bit FNV-1a of a string's UTF-16 code units: stable across browsers and releases. */
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;

@@ -18,6 +18,8 @@ import {
 } from '@/lib/account/identity';
 import { API_FORMS, scopeOf } from '@/lib/api/forms';
 import {
+  bucketKey,
+  CACHED_LISTS_BUCKET_PREFIX,
   joinBuckets,
   type PackedLists,
   SINGLE_LABEL_BUCKET,
@@ -396,11 +398,8 @@ const listsBucketSchema = z.lazy(() =>
   z.object({ fetchedAt: z.number(), whitelist: z.string(), blocklist: z.string() }),
 );
 
-/** Where the bucket of a scope is stored (without the area prefix). */
-const bucketKey = (scope: string, bucket: number) =>
-  `${CACHED_LISTS_BUCKET_PREFIX}${bucket}:${scope}` as const;
-/** Every stored bucket's key starts with this (lib/cache/storage-room.ts frees them all). */
-export const CACHED_LISTS_BUCKET_PREFIX = 'cachedListsBucket:';
+export { CACHED_LISTS_BUCKET_PREFIX };
+
 const ALL_BUCKETS = Array.from({ length: SINGLE_LABEL_BUCKET + 1 }, (_, bucket) => bucket);
 
 /** Some buckets of a scope's lists, joined (`buckets` names them; null: the whole lists). */
