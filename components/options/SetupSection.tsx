@@ -69,6 +69,7 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
         if (permission && !(await browser.permissions.request({ origins: [permission] }))) {
           throw new ApiError('invalid-input', t('setup.permissionRefused', { baseUrl: checked.baseUrl }), {
             field: 'baseUrl',
+            permission,
           });
         }
         await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, async () => {
