@@ -61,8 +61,14 @@ async function actsOn(popup: Page): Promise<string> {
   return domain;
 }
 
+/** The verdict marks, in order (the start path's own `popup:<step>` marks left out). */
 async function marks(popup: Page): Promise<string[]> {
-  return popup.evaluate(() => performance.getEntriesByType('mark').map((mark) => mark.name));
+  return popup.evaluate(() =>
+    performance
+      .getEntriesByType('mark')
+      .map((mark) => mark.name)
+      .filter((name) => !name.startsWith('popup:')),
+  );
 }
 
 describe('verdicts (Chromium)', () => {
