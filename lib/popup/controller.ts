@@ -311,12 +311,12 @@ export function createPopupController(deps: PopupDeps) {
    * may not hold: until then their membership is unknown (verdict-inputs.ts `membershipOf`).
    */
   async function readListsFor(hosts: readonly string[]): Promise<void> {
+    // Kept for every later read (after a change, another profile), even when the lists held now
+    // cover them: a view just fetched holds the whole lists, one read after a change does not.
+    for (const host of hosts) otherListHosts.add(host);
     const current = ready();
     const held = current?.lists;
-    if (!current || !held) return;
-    const missing = hosts.filter((host) => !listsCover(held.value, host));
-    if (missing.length === 0) return;
-    for (const host of missing) otherListHosts.add(host);
+    if (!current || !held || hosts.every((host) => listsCover(held.value, host))) return;
     const lists = await deps.cache
       .readLists(current.scope, current.account, listHosts(current))
       .catch(() => null);
