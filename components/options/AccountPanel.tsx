@@ -3,11 +3,12 @@ import { ApiError } from '@/lib/api/errors';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { t } from '@/lib/i18n';
 import { lookupPublicIpv4 } from '@/lib/network/ip-lookup';
+import { followDirectEdits, notes, notesAccessFor } from '@/lib/notes';
 import { dropQueuedChangesUndoing } from '@/lib/outbox';
 import { dynamicIpSettingsItem } from '@/lib/settings/storage';
 import { useConfiguredClient } from '../useConfiguredClient';
 import { useStoredValue } from '../useStoredValue';
-import { AccountManagement } from './AccountManagement';
+import { AccountManagement, type AccountView } from './AccountManagement';
 import type { AccountServices, ListChangeReport } from './account-context';
 
 type Lookup = NonNullable<AccountServices['lookupPublicIp']>;
@@ -36,7 +37,7 @@ function usePublicIpLookup(): { lookup: Lookup | undefined; atOnce: boolean } {
 }
 
 /** Account management for the saved settings; until a key is saved, it says what to do. */
-export function AccountPanel() {
+export function AccountPanel({ view }: { view?: AccountView }) {
   const configured = useConfiguredClient();
   const publicIp = usePublicIpLookup();
   const account = configured.state === 'ready' ? configured.account.id : null;
@@ -51,8 +52,11 @@ export function AccountPanel() {
         await Promise.all([
           cache.applyChanges(report.scope, account, report.changes),
           dropQueuedChangesUndoing(account, edits),
+          // What was added here, and what was removed (its note goes with it): lib/notes.
+          followDirectEdits(notes, account, report.scope, report.changes),
         ]);
       },
+      entryNotes: notesAccessFor(notes, account),
       onProfilesListed: (profiles: readonly string[]) =>
         cache.saveProfiles(account, [...profiles]).then(() => {}),
     };
@@ -69,6 +73,7 @@ export function AccountPanel() {
   }
   return (
     <AccountManagement
+      view={view}
       client={configured.client}
       lookupPublicIp={publicIp.lookup}
       lookUpPublicIpAtOnce={publicIp.atOnce}

@@ -5,6 +5,7 @@ import { createViewCache } from '@/lib/cache/view-cache';
 import { messageLocale } from '@/lib/i18n';
 import { createPopupController } from '@/lib/popup/controller';
 import { markStep } from '@/lib/popup/mark-step';
+import { openOptionsPage } from '@/lib/popup/options-page';
 import { readTabAddress, takeEarlyTab } from '@/lib/popup/read-tab';
 import { askWorkerForDomains } from '@/lib/popup/registrable';
 import { retryOutbox, submitChange } from '@/lib/popup/worker-requests';
@@ -57,7 +58,7 @@ document.documentElement.lang = messageLocale();
 render(
   <PopupApp
     controller={controller}
-    openOptions={() => void browser.runtime.openOptionsPage()}
+    openOptions={(section) => void openOptionsPage(browser, section)}
     mark={(name) => performance.mark(name)}
   />,
   document.getElementById('app') as HTMLElement,
