@@ -66,8 +66,14 @@ async function shows(popup: Page, host: string): Promise<boolean> {
   return Boolean(await byRole(popup, 'heading', host).wait());
 }
 
+/** The verdict marks, in order (the start path's own `popup:<step>` marks left out). */
 async function marks(popup: Page): Promise<string[]> {
-  return popup.evaluate(() => performance.getEntriesByType('mark').map((mark) => mark.name));
+  return popup.evaluate(() =>
+    performance
+      .getEntriesByType('mark')
+      .map((mark) => mark.name)
+      .filter((name) => !name.startsWith('popup:')),
+  );
 }
 
 describe('verdicts (Chromium)', () => {
