@@ -10,7 +10,7 @@ import { RankedTable } from './RankedTable';
  * The colour a CSS colour (a design token such as `var(--color-allowed)`) has on this page now:
  * tokens hold `light-dark()`, which a canvas cannot paint, so an element resolves them.
  */
-function resolvedColor(near: Element, css: string): string {
+export function resolvedColor(near: Element, css: string): string {
   const probe = document.createElement('span');
   probe.style.color = css;
   probe.hidden = true;
@@ -21,7 +21,7 @@ function resolvedColor(near: Element, css: string): string {
 }
 
 /** Changes whenever the page switches between light and dark (the Theme setting or the system). */
-function useColorScheme(): number {
+export function useColorScheme(): number {
   const [scheme, setScheme] = useState(0);
   useEffect(() => {
     const changed = () => setScheme((value) => value + 1);
