@@ -15,7 +15,7 @@ import {
 import { hashFor, type SectionId, sectionById } from '@/lib/options/routes';
 import type { ConnectionSettings } from '@/lib/settings/storage';
 import { outboxItem } from '@/lib/settings/storage';
-import { resolvedColor, useColorScheme } from '../logs/DayStatsView';
+import { resolvedColor, useColorScheme } from '../logs/chart-colors';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useRemoteData } from '../useRemoteData';
@@ -51,15 +51,18 @@ function SectionLink({ id, label }: { id: SectionId; label?: string }) {
 /** Today's queries per hour, allowed and blocked stacked: the Logs section's chart, small. */
 function TodayChart({ date, summary }: { date: string; summary: DaySummary }) {
   const canvas = useRef<HTMLCanvasElement>(null);
-  // Drawn again in the other colours when the page turns light or dark.
+  // Redrawn when the page turns light or dark: the canvas holds colours, not tokens.
   const scheme = useColorScheme();
   useEffect(() => {
     let disposed = false;
     let chart: { destroy(): void } | undefined;
     void import('../logs/charts').then(({ drawBarChart }) => {
       if (disposed || !canvas.current) return;
-      const near = canvas.current.parentElement ?? document.body;
-      const color = (token: string) => resolvedColor(near, `var(${token})`);
+      const color = (token: string) =>
+        resolvedColor(
+          (canvas.current as HTMLElement).parentElement ?? (canvas.current as HTMLElement),
+          `var(${token})`,
+        );
       chart = drawBarChart(
         canvas.current,
         {
