@@ -1,13 +1,9 @@
-import { useId, useRef, useState } from 'preact/hooks';
-import { browser } from 'wxt/browser';
+import { useId, useState } from 'preact/hooks';
 import { validateBaseUrl } from '@/lib/api';
-import { createDraftClient } from '@/lib/api/configured-client';
 import { ApiError } from '@/lib/api/errors';
 import { describeForm } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
 import { t, tn } from '@/lib/i18n';
-import { hostPermissionFor } from '@/lib/permissions/host-permission';
-import { confirmKeyDestination } from '@/lib/permissions/key-destination';
 import { DEFAULT_BASE_URL } from '@/lib/settings/storage';
 import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
@@ -20,6 +16,8 @@ export interface AccountSummary {
   name: string;
   baseUrl: string;
   form: ApiForm;
+  /** False for the setup of a fresh installation, before a key was entered. */
+  hasKey: boolean;
   /** Changes queued for it and not yet delivered. */
   waiting: number;
 }
@@ -37,13 +35,19 @@ export interface NewAccount {
   form: ApiForm;
 }
 
-/** What the section does with accounts (lib/accounts through the page's wiring); tests pass fakes. */
+/**
+ * What the section does with accounts (lib/accounts through the page's wiring); tests pass fakes.
+ * Each rejects with an ApiError whose message the section shows; nothing typed is lost then.
+ */
 export interface AccountsActions {
   /** The most accounts kept (lib/accounts says why). */
   maxAccounts: number;
-  maxNameLength: number;
-  /** Resolves with whether the new account is the active one. Rejects with an ApiError to show. */
+  /** The name as it will be kept; throws an ApiError for an empty, too long or taken one. */
+  checkName(typed: string, others: readonly AccountSummary[]): string;
+  /** Resolves with whether the new account is the active one. */
   add(account: NewAccount): Promise<{ active: boolean }>;
+  /** Asks the service for the profiles with the typed key (after confirming where the key goes). */
+  testConnection(account: NewAccount): Promise<string[]>;
   rename(id: string, name: string): Promise<void>;
   /** Forgets the account, its key, its caches and its queued changes. */
   remove(id: string): Promise<void>;
@@ -81,21 +85,12 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
   const accounts = view?.accounts ?? [];
   const atLimit = accounts.length >= actions.maxAccounts;
 
-  /** A name the user typed, checked: throws an ApiError on the name field. */
-  const checkedName = (typed: string, except?: string): string => {
-    const name = typed.trim().replace(/\s+/g, ' ');
-    if (!name) throw new ApiError('invalid-input', t('accounts.enterName'), { field: 'name' });
-    if (name.length > actions.maxNameLength) {
-      throw new ApiError('invalid-input', t('accounts.nameTooLong', { max: actions.maxNameLength }), {
-        field: 'name',
-      });
-    }
-    const taken = accounts.some(
-      (account) => account.id !== except && account.name.toLocaleLowerCase() === name.toLocaleLowerCase(),
+  /** A name the user typed, checked against the other accounts' names. */
+  const checkedName = (typed: string, except?: string): string =>
+    actions.checkName(
+      typed,
+      accounts.filter((account) => account.id !== except),
     );
-    if (taken) throw new ApiError('invalid-input', t('accounts.nameTaken', { name }), { field: 'name' });
-    return name;
-  };
 
   const activate = (account: AccountSummary) =>
     run(
@@ -171,6 +166,7 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
                           })}
                         </bdi>
                       </span>
+                      {!account.hasKey && <span class="account-where">{t('accounts.noKey')}</span>}
                       {account.waiting > 0 && (
                         <span class="account-waiting">{tn('accounts.waiting', account.waiting)}</span>
                       )}
@@ -196,15 +192,17 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
                       >
                         {t('accounts.rename')}
                       </button>
-                      <button
-                        type="button"
-                        class="btn btn-sm btn-danger"
-                        aria-label={t('accounts.removeNamed', { name: account.name })}
-                        disabled={busy}
-                        onClick={() => void remove(account)}
-                      >
-                        {t('accounts.remove')}
-                      </button>
+                      {accounts.length > 1 && (
+                        <button
+                          type="button"
+                          class="btn btn-sm btn-danger"
+                          aria-label={t('accounts.removeNamed', { name: account.name })}
+                          disabled={busy}
+                          onClick={() => void remove(account)}
+                        >
+                          {t('accounts.remove')}
+                        </button>
+                      )}
                     </span>
                   </>
                 )}
@@ -232,9 +230,8 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
           busy={busy}
           run={run}
           checkedName={checkedName}
-          add={actions.add}
+          actions={actions}
           onDone={() => setAdding(false)}
-          confirm={confirm}
         />
       )}
       <StatusMessage status={status} label={t('accounts.heading')} />
@@ -287,27 +284,22 @@ function RenameForm({
 }
 
 type Run = ReturnType<typeof useRemoteAction>['run'];
-type Confirm = ReturnType<typeof useConfirm>['confirm'];
 
 function AddAccountForm({
   busy,
   run,
   checkedName,
-  add,
+  actions,
   onDone,
-  confirm,
 }: {
   busy: boolean;
   run: Run;
   checkedName(typed: string): string;
-  add: AccountsActions['add'];
+  actions: Pick<AccountsActions, 'add' | 'testConnection'>;
   onDone(): void;
-  confirm: Confirm;
 }) {
   const [draft, setDraft] = useState<NewAccount>(EMPTY_DRAFT);
   const [keyVisible, setKeyVisible] = useState(false);
-  // Origins the user confirmed for Test connection in this form: not asked about twice.
-  const confirmedOrigins = useRef(new Set<string>());
   const ids = {
     heading: useId(),
     name: useId(),
@@ -333,14 +325,8 @@ function AddAccountForm({
       t('accounts.adding'),
       async () => {
         const account = checked();
-        const permission = hostPermissionFor(account.baseUrl);
-        // Asked here, inside the click: browsers only show the prompt during a user gesture.
-        if (permission && !(await browser.permissions.request({ origins: [permission] }))) {
-          throw new ApiError('invalid-input', t('setup.permissionRefused', { baseUrl: account.baseUrl }), {
-            field: 'baseUrl',
-          });
-        }
-        const { active } = await add(account);
+        const { active } = await actions.add(account);
+        // The key leaves the page's memory with the form.
         setDraft(EMPTY_DRAFT);
         onDone();
         return { name: account.name, active };
@@ -351,24 +337,7 @@ function AddAccountForm({
   const testConnection = () =>
     run(
       t('setup.testing'),
-      async () => {
-        const account = checked();
-        // The key typed here belongs to no saved account yet: any origin but the default
-        // service is confirmed before it goes there.
-        await confirmKeyDestination(account.baseUrl, {
-          savedOrigin: async () => DEFAULT_BASE_URL,
-          confirm: ({ origin, host }) =>
-            confirm({
-              title: t('setup.confirmTitle', { host }),
-              message: <p>{t('accounts.confirmTestText', { origin })}</p>,
-              confirmLabel: t('setup.confirmSend'),
-            }),
-          permissions: browser.permissions,
-          confirmed: confirmedOrigins.current,
-        });
-        const client = await createDraftClient(account);
-        return client.listProfiles();
-      },
+      () => actions.testConnection(checked()),
       (profiles) => tn('setup.connected', profiles.length, { profiles: profiles.join(', ') }),
     );
 

@@ -8,6 +8,7 @@ import {
   type AccountsView,
   type NewAccount,
 } from '@/components/options/AccountsSection';
+import { ApiError } from '@/lib/api/errors';
 
 beforeEach(() => fakeBrowser.reset());
 afterEach(cleanup);
@@ -15,8 +16,15 @@ afterEach(cleanup);
 const TWO: AccountsView = {
   activeId: 'fam',
   accounts: [
-    { id: 'fam', name: 'Family', baseUrl: 'https://my.cleanbrowsing.org', form: 'A', waiting: 0 },
-    { id: 'off', name: 'Office', baseUrl: 'http://127.0.0.1:8123', form: 'B', waiting: 3 },
+    {
+      id: 'fam',
+      name: 'Family',
+      baseUrl: 'https://my.cleanbrowsing.org',
+      form: 'A',
+      hasKey: true,
+      waiting: 0,
+    },
+    { id: 'off', name: 'Office', baseUrl: 'http://127.0.0.1:8123', form: 'B', hasKey: true, waiting: 3 },
   ],
 };
 
@@ -24,7 +32,15 @@ function fakeActions(overrides: Partial<AccountsActions> = {}) {
   const calls: string[] = [];
   const actions: AccountsActions = {
     maxAccounts: 10,
-    maxNameLength: 64,
+    checkName(typed, others) {
+      const name = typed.trim();
+      if (!name) throw new ApiError('invalid-input', 'Enter a name.');
+      if (others.some((other) => other.name.toLowerCase() === name.toLowerCase())) {
+        throw new ApiError('invalid-input', `An account named ${name} exists already: choose another name.`);
+      }
+      return name;
+    },
+    testConnection: vi.fn(async () => ['default', 'kids']),
     add: vi.fn(async (account: NewAccount) => {
       calls.push(`add ${account.name} ${account.baseUrl} ${account.form}`);
       return { active: false };
