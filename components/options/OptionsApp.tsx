@@ -1,5 +1,6 @@
 import { t } from '@/lib/i18n';
 import { AccountPanel } from './AccountPanel';
+import { AccountsSettings, ActiveAccountBar } from './AccountsSettings';
 import { AppearanceSection } from './AppearanceSection';
 import { BackupSection } from './BackupSection';
 import { DiagnosisSection } from './DiagnosisSection';
@@ -12,7 +13,9 @@ export function OptionsApp() {
   return (
     <main class="options">
       <h1>{t('options.heading')}</h1>
+      <ActiveAccountBar />
       <SetupSection />
+      <AccountsSettings />
       <OtherAccountChangesSection />
       <AccountPanel />
       <DynamicIpSection />

@@ -14,6 +14,7 @@ import {
   profileChoices,
 } from '@/lib/popup/view';
 import { PageDiagnosisPanel, usePageDiagnosis } from './PageDiagnosisPanel';
+import { PopupAccountSwitcher } from './PopupAccountSwitcher';
 import { RegistrationWarning } from './RegistrationWarning';
 
 export interface PopupAppProps {
@@ -102,6 +103,7 @@ function Ready({ state, controller, openOptions, mark, now }: ReadyProps) {
   return (
     <>
       <header>
+        <PopupAccountSwitcher />
         <p class="domain-line">
           {tParts('popup.actsOn', { domain: <strong class="domain">{view.domain}</strong> })}
         </p>
