@@ -6,11 +6,11 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import {
-  type AccountSummary as StoredSummary,
   checkAccountName,
   createAccounts,
   followedAccounts,
   MAX_ACCOUNTS,
+  type AccountSummary as StoredSummary,
 } from '@/lib/accounts';
 import { createDraftClient } from '@/lib/api/configured-client';
 import { t } from '@/lib/i18n';

@@ -17,10 +17,13 @@ export interface PopupDriver {
   verdict(start: string): Promise<string>;
   /** Presses a one-click button; returns the outcome once the worker has answered. */
   press(button: string): Promise<string>;
-  /** Chooses in a combobox (a native select), as a person's choice does. */
-  choose(combobox: string, option: string): Promise<void>;
-  /** The text of the option chosen in a combobox now; null when the popup has no such combobox. */
-  chosen(combobox: string): Promise<string | null>;
+  /**
+   * Chooses the account in the combobox "Account", as a person's choice does, and waits until the
+   * popup has opened again for it (it shows only the active account's data).
+   */
+  chooseAccount(name: string): Promise<void>;
+  /** The account the combobox "Account" shows as chosen (waits for the combobox). */
+  chosenAccount(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -129,7 +132,7 @@ export async function twoAccountsScenario(
 
     // Family: whitelist one.example from the popup; only Family's service hears of it.
     const first = await browser.popupOn('one.example');
-    expect(await first.chosen('Account')).toBe('Family');
+    expect(await first.chosenAccount()).toBe('Family');
     await first.verdict('Not blocked');
     expect(await first.press('Whitelist')).toMatch(/^one\.example was added to the whitelist/);
     expect(whitelistOf(family)).toContain('one.example');
@@ -137,12 +140,12 @@ export async function twoAccountsScenario(
 
     // Office, chosen in the popup: the next opening stays with it.
     const second = await browser.popupOn('two.example');
-    await second.choose('Account', 'Office');
+    await second.chooseAccount('Office');
     await second.verdict('Not blocked');
     expect(await second.press('Whitelist')).toMatch(/^two\.example was added to the whitelist/);
     await second.close();
     const reopened = await browser.popupOn('two.example');
-    expect(await reopened.chosen('Account')).toBe('Office');
+    expect(await reopened.chosenAccount()).toBe('Office');
     expect(await reopened.verdict('Allowed')).toMatch(/^Allowed: two\.example is on the whitelist/);
     await reopened.close();
 
@@ -155,14 +158,14 @@ export async function twoAccountsScenario(
     // Family's service goes down; a change made for Family waits in this browser.
     await family.close();
     const queued = await browser.popupOn('three.example');
-    await queued.choose('Account', 'Family');
+    await queued.chooseAccount('Family');
     await queued.verdict('Not blocked');
     expect(await queued.press('Whitelist')).toMatch(/three\.example/);
     await queued.close();
 
     // Meanwhile Office is used: its change goes to Office at once, Family's stays queued.
     const meanwhile = await browser.popupOn('four.example');
-    await meanwhile.choose('Account', 'Office');
+    await meanwhile.chooseAccount('Office');
     await meanwhile.verdict('Not blocked');
     expect(await meanwhile.press('Whitelist')).toMatch(/^four\.example was added to the whitelist/);
     await meanwhile.close();

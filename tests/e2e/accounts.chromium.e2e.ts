@@ -1,7 +1,7 @@
 /** Two accounts in one browser, in Chromium's real toolbar popup (accounts-scenario.ts). */
 import type { Page } from 'puppeteer-core';
 import { chosenOption, type PopupDriver, twoAccountsScenario } from './accounts-scenario.ts';
-import { byRole, chooseOption, describe, test, waitForStatus } from './harness/index.ts';
+import { byRole, chooseOption, describe, expect, test, waitForStatus } from './harness/index.ts';
 
 function driverOf(popup: Page): PopupDriver {
   return {
@@ -10,8 +10,16 @@ function driverOf(popup: Page): PopupDriver {
       await byRole(popup, 'button', button).click();
       return waitForStatus(popup, /^(?!.*…$).+/, { name: 'Change outcome' });
     },
-    choose: (combobox, option) => chooseOption(popup, combobox, option),
-    chosen: (combobox) => chosenOption(popup, combobox),
+    async chooseAccount(name) {
+      // The popup opens again for the chosen account: wait for the new document to show it.
+      await popup.evaluate(() => Object.assign(window, { beforeSwitch: true }));
+      await chooseOption(popup, 'Account', name);
+      await popup.waitForFunction(() => !('beforeSwitch' in window) && document.readyState === 'complete', {
+        timeout: 15_000,
+      });
+      expect(await chosenOption(popup, 'Account')).toBe(name);
+    },
+    chosenAccount: () => chosenOption(popup, 'Account'),
     close: () => popup.close(),
   };
 }

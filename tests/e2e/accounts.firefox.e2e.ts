@@ -10,7 +10,7 @@ import {
   popupChosenOption,
   popupStatus,
 } from './harness/firefox-popup-roles.ts';
-import { describe, test } from './harness/index.ts';
+import { describe, expect, test } from './harness/index.ts';
 
 function driverOf(popup: FirefoxPopup): PopupDriver {
   return {
@@ -19,8 +19,14 @@ function driverOf(popup: FirefoxPopup): PopupDriver {
       await clickInPopup(popup, 'button', button);
       return popupStatus(popup, /^(?!.*…$).+/, 'Change outcome');
     },
-    choose: (combobox, option) => chooseInPopup(popup, combobox, option),
-    chosen: (combobox) => popupChosenOption(popup, combobox),
+    async chooseAccount(name) {
+      // The popup opens again for the chosen account: wait for the new document to show it.
+      await popup.run('view.beforeSwitch = true; return true;');
+      await chooseInPopup(popup, 'Account', name);
+      await popup.waitFor("!('beforeSwitch' in view) && document.readyState === 'complete'");
+      expect(await popupChosenOption(popup, 'Account')).toBe(name);
+    },
+    chosenAccount: () => popupChosenOption(popup, 'Account'),
     close: () => popup.close(),
   };
 }
