@@ -32,6 +32,7 @@ import {
   refreshBadge,
   refreshProfiles,
   register,
+  removeAccount,
   retryOutboxNow,
   submit,
   syncRegistrationAlarm,
@@ -66,6 +67,7 @@ export const onMessage = createMessageListener(
   createRequestHandlers({
     submit,
     register,
+    removeAccount,
     // "Retry now" is answered within the bound a click is; the delivery goes on after it.
     deliverOutbox: retryOutboxNow,
     temporaryAllow,

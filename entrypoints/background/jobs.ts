@@ -4,11 +4,13 @@
  */
 import { browser } from 'wxt/browser';
 import { readCurrentAccount } from '@/lib/account/current';
+import { forgetAccount } from '@/lib/accounts/forget';
 import { applyBadge, type BadgeState, computeBadge, notify } from '@/lib/badge';
 import { clearAllRecords, diagnosisActive } from '@/lib/diagnosis';
 import {
   expireTemporaryAllows,
   forgetTemporaryAllowFor,
+  scheduleExpiry,
   startTemporaryAllow,
   type TemporaryAllowDeps,
   type TemporaryAllowRequest,
@@ -19,13 +21,17 @@ import type {
   ChangeOutcome,
   ListChange,
   OtherAccountChangesResponse,
+  RemoveAccountResponse,
   TemporaryAllowResponse,
 } from '@/lib/messaging/protocol';
 import {
   ensureRegistrationAlarm,
   type RegistrationTrigger,
   registerOnce,
+  registrationAlarmOf,
   registrationIsFailing,
+  registrationLeaseOf,
+  registrationRetryAlarmOf,
 } from '@/lib/network';
 import {
   deliverPending,
@@ -34,6 +40,8 @@ import {
   enqueueChange,
   keepForAccount,
   type OutboxDeps,
+  outboxAlarmOf,
+  outboxLeaseOf,
   submitChange,
 } from '@/lib/outbox';
 import {
@@ -112,7 +120,25 @@ export async function submit(change: ListChange): Promise<ChangeOutcome> {
   return outcome;
 }
 
-export function register(trigger: RegistrationTrigger): Promise<RegistrationOutcome | null> {
+/** Removes an account and everything of it (lib/accounts/forget.ts); the timers follow. */
+export async function removeAccount(accountId: string): Promise<RemoveAccountResponse> {
+  const outcome = await forgetAccount(accountId, {
+    alarms: browser.alarms,
+    alarmsOf: (id, identity) => [
+      registrationAlarmOf(id),
+      registrationRetryAlarmOf(id),
+      outboxAlarmOf(identity),
+    ],
+    leasesOf: (id, identity) => [registrationLeaseOf(id), outboxLeaseOf(identity)],
+  });
+  if (outcome.removed) await scheduleExpiry(temporaryAllowDeps);
+  return outcome;
+}
+
+export function register(
+  trigger: RegistrationTrigger,
+  _accountId?: string,
+): Promise<RegistrationOutcome | null> {
   return registerOnce(
     { getAccount, fetch: globalThis.fetch.bind(globalThis), alarms: browser.alarms },
     trigger,

@@ -11,6 +11,7 @@ import {
   isOwnExtensionPage,
   type ListChange,
   type MessageSenderInfo,
+  type RemoveAccountResponse,
   type Request,
   type RequestOf,
   type RequestType,
@@ -28,9 +29,14 @@ type RequestHandlers = {
 export interface WorkerJobs {
   submit(change: ListChange): Promise<ChangeOutcome>;
   /** Null when a registration is running already. */
-  register(trigger: 'user'): Promise<{ ok: boolean; ip?: string; message: string } | null>;
+  register(
+    trigger: 'user',
+    accountId?: string,
+  ): Promise<{ ok: boolean; ip?: string; message: string } | null>;
   deliverOutbox(force: boolean): Promise<{ remaining: readonly unknown[] }>;
   temporaryAllow(request: Omit<RequestOf<'temporary-allow'>, 'type'>): Promise<TemporaryAllowResponse>;
+  /** Removes an account of this browser and everything of it (lib/accounts/forget.ts). */
+  removeAccount(accountId: string): Promise<RemoveAccountResponse>;
   /** Keeps or discards changes waiting for an account that is not the one configured now. */
   otherAccountChanges(
     action: RequestOf<'other-account-changes'>['action'],
@@ -42,8 +48,8 @@ export interface WorkerJobs {
 export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
   return {
     'submit-change': ({ change }) => jobs.submit(change),
-    'register-now': async () => {
-      const outcome = await jobs.register('user');
+    'register-now': async ({ accountId }) => {
+      const outcome = await jobs.register('user', accountId);
       if (!outcome) return { ok: false, message: t('worker.registrationRunning') };
       return {
         ok: outcome.ok,
@@ -54,6 +60,7 @@ export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
     'retry-outbox': async () => ({ pending: (await jobs.deliverOutbox(true)).remaining.length }),
     'temporary-allow': ({ type: _type, ...allow }) => jobs.temporaryAllow(allow),
     'other-account-changes': ({ action, account, ids }) => jobs.otherAccountChanges(action, account, ids),
+    'remove-account': ({ accountId }) => jobs.removeAccount(accountId),
     'registrable-domains': async ({ hosts }) => ({ domains: hosts.map(registrableDomain) }),
   };
 }

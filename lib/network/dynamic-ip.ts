@@ -23,6 +23,14 @@ export const REGISTRATION_ALARM = 'dynamic-ip';
 /** One-shot retry after a failure; re-creating it replaces it, so retries never pile up. */
 export const REGISTRATION_RETRY_ALARM = 'dynamic-ip-retry';
 const LEASE = 'registration';
+
+/**
+ * Each account re-registers on its own alarms and under its own lease, named by its stable id
+ * (lib/accounts): one account's failure or backoff never delays another's.
+ */
+export const registrationAlarmOf = (accountId: string) => `${REGISTRATION_ALARM}:${accountId}`;
+export const registrationRetryAlarmOf = (accountId: string) => `${REGISTRATION_RETRY_ALARM}:${accountId}`;
+export const registrationLeaseOf = (accountId: string) => `${LEASE}:${accountId}`;
 /**
  * A run renews the lease before each lookup request (8 s at most) and each call to the service
  * (15 s at most), so every step fits well inside, however many URLs and earlier addresses there

@@ -11,6 +11,9 @@ export {
   REGISTRATION_RETRY_ALARM,
   type RegistrationTrigger,
   registerOnce,
+  registrationAlarmOf,
+  registrationLeaseOf,
+  registrationRetryAlarmOf,
 } from './dynamic-ip';
 export { type LookupResult, lookupPublicIpv4, parseLookupAnswer } from './ip-lookup';
 export {

@@ -37,6 +37,12 @@ import { exclusively, randomId, tryAcquireLease } from './lease';
 
 export const OUTBOX_ALARM = 'outbox-retry';
 const LEASE = 'outbox';
+/**
+ * Each account's changes are delivered on their own alarm and under their own lease, named by the
+ * identity they carry: a slow or failing account never holds another's changes back.
+ */
+export const outboxAlarmOf = (account: AccountId) => `${OUTBOX_ALARM}:${account}`;
+export const outboxLeaseOf = (account: AccountId) => `${LEASE}:${account}`;
 /** One change is at most three calls (remove from the other list, add, verify) of 15 s each. */
 const LEASE_TTL_MS = 60_000;
 /** Set before each send: wakes a restarted worker if this one is stopped mid-request. */
