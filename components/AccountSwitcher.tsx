@@ -1,6 +1,5 @@
 import { useId } from 'preact/hooks';
 import { t } from '@/lib/i18n';
-import './accounts.css';
 
 /** What the switcher shows of an account: never its key. */
 export interface AccountChoice {
