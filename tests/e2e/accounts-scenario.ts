@@ -155,13 +155,15 @@ export async function twoAccountsScenario(
     expect(domainsSentTo(office)).not.toContain('one.example');
     expect(domainsSentTo(family)).not.toContain('two.example');
 
-    // Family's service goes down; a change made for Family waits in this browser.
-    await family.close();
+    // Back to Family; its service goes down while the popup is open, and the change made for
+    // Family waits in this browser.
     const queued = await browser.popupOn('three.example');
     await queued.chooseAccount('Family');
     await queued.verdict('Not blocked');
+    await family.close();
     expect(await queued.press('Whitelist')).toMatch(/three\.example/);
     await queued.close();
+    expect(domainsSentTo(office)).not.toContain('three.example');
 
     // Meanwhile Office is used: its change goes to Office at once, Family's stays queued.
     const meanwhile = await browser.popupOn('four.example');
