@@ -12,8 +12,10 @@ export {
   type RegistrationTrigger,
   registerOnce,
   registrationAlarmOf,
+  registrationAlarmTarget,
   registrationLeaseOf,
   registrationRetryAlarmOf,
+  syncRegistrationAlarms,
 } from './dynamic-ip';
 export { type LookupResult, lookupPublicIpv4, parseLookupAnswer } from './ip-lookup';
 export {

@@ -246,6 +246,9 @@ export const registeredAddressSchema = z.lazy(() =>
 );
 export type RegisteredAddress = z.infer<typeof registeredAddressSchema>;
 
+/** Addresses kept for later deletion, of all accounts together (a few per account). */
+export const MAX_REGISTERED_KEPT = 3 * MAX_ACCOUNTS;
+
 /**
  * What this browser registered: the current address, and earlier ones whose deletion failed
  * (retried on the next run). Only these are ever deleted: never an address someone else added.
@@ -255,7 +258,7 @@ export const registeredAddressesItem = defineValidatedItem(
   () =>
     z.object({
       current: z.nullable(registeredAddressSchema),
-      stale: z.array(registeredAddressSchema).check(z.maxLength(10)),
+      stale: z.array(registeredAddressSchema).check(z.maxLength(MAX_REGISTERED_KEPT)),
     }),
   {
     fallback: { current: null, stale: [] },
