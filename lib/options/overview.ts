@@ -7,11 +7,15 @@ import { isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
 import { type DaySummary, summariseDay } from '@/lib/logs/stats';
-import type {
-  DynamicIpSettings,
-  OutboxEntry,
-  RegisteredAddress,
-  RegistrationOutcome,
+import {
+  type DynamicIpSettings,
+  dynamicIpSettingsItem,
+  type OutboxEntry,
+  outboxItem,
+  type RegisteredAddress,
+  type RegistrationOutcome,
+  registeredAddressesItem,
+  registrationOutcomeItem,
 } from '@/lib/settings/storage';
 
 export type Part<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -65,7 +69,10 @@ export interface LocalState {
 }
 
 export interface OverviewDeps {
-  client: Pick<DnsFilterApi, 'listProfiles' | 'listDomainsByProfile' | 'listNetworks' | 'listLogDays' | 'getStats'>;
+  client: Pick<
+    DnsFilterApi,
+    'listProfiles' | 'listDomainsByProfile' | 'listNetworks' | 'listLogDays' | 'getStats'
+  >;
   /** Identity of the configured account (lib/account/identity.ts). */
   accountId: string;
   readLocal: () => Promise<LocalState>;
@@ -96,7 +103,11 @@ export function waitingChanges(outbox: readonly OutboxEntry[], accountId: string
   };
 }
 
-export function thisNetwork(local: LocalState, accountId: string, networks: Part<{ ips: string[] }>): ThisNetwork {
+export function thisNetwork(
+  local: LocalState,
+  accountId: string,
+  networks: Part<{ ips: string[] }>,
+): ThisNetwork {
   // Only the registration looks the address up; opening the Overview never asks a lookup service.
   const ip = local.dynamicIp.enabled && local.outcome?.ip ? local.outcome.ip : null;
   const registered = ip === null || !networks.ok ? null : networks.value.ips.includes(ip);
@@ -105,7 +116,8 @@ export function thisNetwork(local: LocalState, accountId: string, networks: Part
     ip,
     registered,
     dynamicIp: local.dynamicIp.enabled,
-    byDynamicIp: registered === true && current !== null && current.account === accountId && current.ip === ip,
+    byDynamicIp:
+      registered === true && current !== null && current.account === accountId && current.ip === ip,
     lastOutcome: local.outcome,
   };
 }
@@ -130,13 +142,18 @@ export function createOverviewLoader(deps: OverviewDeps) {
       whitelist.ok && blocklist.ok
         ? {
             ok: true,
-            value: [...new Set([...Object.keys(whitelist.value), ...Object.keys(blocklist.value)])].map((scope) => ({
-              scope,
-              whitelist: whitelist.value[scope]?.length ?? 0,
-              blocklist: blocklist.value[scope]?.length ?? 0,
-            })),
+            value: [...new Set([...Object.keys(whitelist.value), ...Object.keys(blocklist.value)])].map(
+              (scope) => ({
+                scope,
+                whitelist: whitelist.value[scope]?.length ?? 0,
+                blocklist: blocklist.value[scope]?.length ?? 0,
+              }),
+            ),
           }
-        : { ok: false, message: whitelist.ok ? (blocklist as { message: string }).message : whitelist.message };
+        : {
+            ok: false,
+            message: whitelist.ok ? (blocklist as { message: string }).message : whitelist.message,
+          };
     return {
       connection,
       lists,
@@ -146,4 +163,15 @@ export function createOverviewLoader(deps: OverviewDeps) {
       waiting: waitingChanges(local.outbox, deps.accountId),
     };
   };
+}
+
+/** What the Overview reads from this browser's storage. */
+export async function readLocalState(): Promise<LocalState> {
+  const [outbox, dynamicIp, outcome, registered] = await Promise.all([
+    outboxItem.getValue(),
+    dynamicIpSettingsItem.getValue(),
+    registrationOutcomeItem.getValue(),
+    registeredAddressesItem.getValue(),
+  ]);
+  return { outbox, dynamicIp, outcome, registered };
 }

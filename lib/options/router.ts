@@ -7,7 +7,10 @@ import { hashFor, type RouteContext, type SectionRoute, sectionForHash } from '.
 
 export interface RouterWindow {
   location: { hash: string };
-  history: { pushState(data: unknown, unused: string, url?: string): void };
+  history: {
+    pushState(data: unknown, unused: string, url?: string): void;
+    replaceState(data: unknown, unused: string, url?: string): void;
+  };
   addEventListener(type: 'hashchange' | 'popstate', listener: () => void): void;
   removeEventListener(type: 'hashchange' | 'popstate', listener: () => void): void;
 }
@@ -17,6 +20,8 @@ export interface SectionRouter {
   current(context: RouteContext): SectionRoute;
   /** Shows a section: a new history entry, unless it is the one shown already. */
   go(section: Pick<SectionRoute, 'id'>): void;
+  /** Writes the section shown into the address without a new history entry (the page opened on it). */
+  settle(section: Pick<SectionRoute, 'id'>): void;
   /** Calls `onChange` when the address changes by back, forward or an edited address; returns the stop. */
   follow(onChange: () => void): () => void;
 }
@@ -30,6 +35,10 @@ export function createSectionRouter(win: RouterWindow): SectionRouter {
       // pushState changes the address without a hashchange event: the caller shows the section
       // itself, at once, in the same render as whatever else it changes.
       win.history.pushState(null, '', hash);
+    },
+    settle(section) {
+      const hash = hashFor(section);
+      if (win.location.hash !== hash) win.history.replaceState(null, '', hash);
     },
     follow(onChange) {
       win.addEventListener('hashchange', onChange);

@@ -11,7 +11,6 @@ import type { Page, WebWorker } from 'puppeteer-core';
 import { beforeAll } from 'vitest';
 import {
   allByRole,
-  test as base,
   builtExtensionDirs,
   byRole,
   type ChromiumSession,
@@ -19,8 +18,10 @@ import {
   describe,
   expect,
   launchChromium,
+  openSection,
   readVisibleText,
   saveFailureArtifacts,
+  test as base,
   waitForStatus,
 } from './harness/index.ts';
 import { buildDiagnosisTestBuild, DIAGNOSIS_TEST_BUILD_DIR } from './harness/test-builds.ts';
@@ -52,7 +53,9 @@ const PAGE_WITH_BROKEN_CDN = (port: number) => `<!doctype html><html lang="en"><
 async function setUp(chromium: ChromiumSession, emulator: { url: string; key: string }): Promise<Page> {
   const options = await chromium.openOptions();
   await configureExtension(options, { baseUrl: emulator.url, key: emulator.key, form: 'A' });
+  await openSection(options, 'Page diagnosis');
   await byRole(options, 'checkbox', 'Diagnose pages').click();
+  await byRole(options, 'button', 'Save page diagnosis').click();
   await waitForStatus(options, { startsWith: 'Page diagnosis is on' }, { name: 'Page diagnosis' });
   return options;
 }

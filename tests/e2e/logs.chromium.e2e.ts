@@ -12,6 +12,7 @@ import {
   configureExtension,
   describe,
   expect,
+  openSection,
   test,
   textOf,
   waitForStatus,
@@ -52,6 +53,7 @@ const bigDay = () => {
 
 async function openLogs(page: Page): Promise<void> {
   await configureExtension(page, { baseUrl: emulator.url, key: emulator.key, form: 'A' });
+  await openSection(page, 'Logs');
   await byRole(page, 'combobox', 'Day').wait();
   // The day list arrives after the section appears (a closed list's options are not rendered).
   await byRole(page, 'option', undefined, {

@@ -249,7 +249,7 @@ describe.each(FORMS)('Options account management, Form %s (Chromium)', (form) =>
         },
       });
     }, emulator.url);
-    await openAccount(page, { baseUrl: emulator.url, key: emulator.key, form });
+    await openAccount(page, { baseUrl: emulator.url, key: emulator.key, form }, 'Networks');
 
     // Dynamic IP is off: the lookup service is asked only when the user says so.
     await byRole(page, 'button', "Find this browser's address").click();
