@@ -1,6 +1,7 @@
 import { useId } from 'preact/hooks';
 import { t, tParts } from '@/lib/i18n';
 import { managedProfileItem } from '@/lib/settings/storage';
+import { FailureNotice } from '../StatusMessage';
 import { useRemoteData } from '../useRemoteData';
 import { useStoredState } from '../useStoredValue';
 import { AccountContext, type AccountServices, accountScope } from './account-context';
@@ -46,13 +47,15 @@ export function AccountManagement({ view, ...services }: AccountServices & { vie
   if (loaded.data === undefined) {
     return (
       <div class="account-error">
-        <p role="alert">
-          {t('options.account.openFailed', { reason: loaded.state === 'failed' ? loaded.message : '' })}
-        </p>
-        <p class="hint">{t('options.account.checkSetup')}</p>
-        <button type="button" onClick={profilesData.reload}>
-          {t('common.tryAgain')}
-        </button>
+        <FailureNotice
+          alert
+          message={loaded.state === 'failed' ? loaded.message : ''}
+          advice={loaded.state === 'failed' ? loaded.advice : undefined}
+        >
+          <button type="button" onClick={profilesData.reload}>
+            {t('common.tryAgain')}
+          </button>
+        </FailureNotice>
       </div>
     );
   }

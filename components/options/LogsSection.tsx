@@ -15,7 +15,7 @@ import { DayStatsView } from '../logs/DayStatsView';
 import { RawLogPanel } from '../logs/RawLogPanel';
 import { useStoredValue } from '../useStoredValue';
 import '../logs/logs.css';
-import { StatusMessage } from '../StatusMessage';
+import { FailureNotice, StatusMessage } from '../StatusMessage';
 import { useConfiguredClient } from '../useConfiguredClient';
 import { useRemoteAction } from '../useRemoteAction';
 import { useRemoteData } from '../useRemoteData';
@@ -100,9 +100,7 @@ function LogsPanel({ client }: { client: DnsFilterApi }) {
 
   return (
     <>
-      {days.state === 'failed' && (
-        <p class="status-failed">{t('logsSection.daysFailed', { reason: days.message })}</p>
-      )}
+      {days.state === 'failed' && <FailureNotice message={days.message} advice={days.advice} />}
       {days.state === 'ready' && dayList.length === 0 && <p>{t('logsSection.noDays')}</p>}
       <div class="field inline-field">
         <label for={dayId}>{t('logsSection.day')}</label>
@@ -129,14 +127,11 @@ function LogsPanel({ client }: { client: DnsFilterApi }) {
             <p role="status">{t('logsSection.statsLoading', { date })}</p>
           )}
           {stats.data.state === 'failed' && (
-            <div class="load-failed">
-              <p class="status-failed">
-                {t('logsSection.statsFailed', { date, reason: stats.data.message })}
-              </p>
+            <FailureNotice message={stats.data.message} advice={stats.data.advice}>
               <button type="button" onClick={stats.reload}>
                 {t('logsSection.statsAgain')}
               </button>
-            </div>
+            </FailureNotice>
           )}
           {stats.data.data && stats.data.data.date === date && (
             <StatsWithActions client={client} date={date} summary={stats.data.data.summary} />

@@ -87,6 +87,7 @@ export function SetupSection({ onSaved, firstRun = false, onConnected }: SetupSe
         if (permission && !(await browser.permissions.request({ origins: [permission] }))) {
           throw new ApiError('invalid-input', t('setup.permissionRefused', { baseUrl: checked.baseUrl }), {
             field: 'baseUrl',
+            permission,
           });
         }
         await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, async () => {

@@ -91,4 +91,31 @@ describe('Setup section', () => {
     expect(await apiKeyItem.getValue()).toBe('');
     expect(keyField().value).toBe('');
   });
+  it('Test connection shows one failure, beside its buttons, with advice that fits its kind', async () => {
+    await apiKeyItem.setValue('secret-key-1');
+    const answers: Record<string, () => Promise<Response>> = {
+      unreachable: () => Promise.reject(new TypeError('Failed to fetch')),
+      badKey: async () => Response.json({ status: 'failed', reason: 'Invalid API key' }),
+    };
+    let answer = answers.unreachable;
+    vi.spyOn(globalThis, 'fetch').mockImplementation(() => answer!());
+    await renderSetup();
+    await waitFor(() => expect(keyField().value).toBe('secret-key-1'));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('could not be reached'));
+    const unreachable = screen.getByRole('status').textContent ?? '';
+    expect(unreachable).toContain('Check your internet connection and the Base URL');
+    expect(unreachable).not.toMatch(/API key|API form/);
+    // Said once: no second copy of the failure anywhere on the section.
+    expect(document.body.textContent?.split('could not be reached').length).toBe(2);
+
+    answer = answers.badKey;
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Invalid API key'));
+    const badKey = screen.getByRole('status').textContent ?? '';
+    expect(badKey).toContain('Check the API key in Setup');
+    expect(badKey).not.toMatch(/internet connection/);
+    expect(document.body.textContent?.split('Invalid API key').length).toBe(2);
+  });
 });
