@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { activateAccount, displayName } from '@/lib/accounts/store';
 import { accountsItem, connectionItem } from '@/lib/settings/storage';
+import { whenIdle } from '@/lib/theme/theme';
 import { type AccountChoice, AccountSwitcher } from '../AccountSwitcher';
 
 interface Choices {
@@ -16,6 +16,8 @@ interface Choices {
 async function readChoices(): Promise<Choices | null> {
   const [stored, activeConnection] = await Promise.all([accountsItem.getValue(), connectionItem.getValue()]);
   if (stored.active === null || stored.accounts.length < 2) return null;
+  // Loaded only with two accounts or more, and after the verdict: not part of the popup's start.
+  const { displayName } = await import('@/lib/accounts/store');
   return {
     activeId: stored.active,
     accounts: stored.accounts.map((entry) => ({
@@ -41,10 +43,14 @@ export function PopupAccountSwitcher({ reopen = () => location.reload() }: { reo
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     let live = true;
-    readChoices().then(
-      (read) => live && setChoices(read),
-      () => undefined,
-    );
+    // Read once the verdict's own work is done: the switcher never delays the first verdict.
+    whenIdle(() => {
+      if (!live) return;
+      readChoices().then(
+        (read) => live && setChoices(read),
+        () => undefined,
+      );
+    });
     return () => {
       live = false;
     };
@@ -59,16 +65,18 @@ export function PopupAccountSwitcher({ reopen = () => location.reload() }: { reo
       onChoose={(id) => {
         setBusy(true);
         setChoices({ ...choices, activeId: id });
-        activateAccount(id).then(
-          (switched) => {
-            if (switched) reopen();
-            else setBusy(false);
-          },
-          () => {
-            setChoices(choices);
-            setBusy(false);
-          },
-        );
+        import('@/lib/accounts/store')
+          .then(({ activateAccount }) => activateAccount(id))
+          .then(
+            (switched) => {
+              if (switched) reopen();
+              else setBusy(false);
+            },
+            () => {
+              setChoices(choices);
+              setBusy(false);
+            },
+          );
       }}
     />
   );
