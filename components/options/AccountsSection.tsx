@@ -188,7 +188,11 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
                         class="btn btn-sm"
                         aria-label={t('accounts.renameNamed', { name: account.name })}
                         disabled={busy}
-                        onClick={() => setRenaming(account.id)}
+                        onClick={() => {
+                          // One form at a time: one "Account name" field on the page.
+                          setAdding(false);
+                          setRenaming(account.id);
+                        }}
                       >
                         {t('accounts.rename')}
                       </button>
@@ -221,7 +225,10 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
         class="btn"
         aria-expanded={adding}
         disabled={view === null || (atLimit && !adding)}
-        onClick={() => setAdding(!adding)}
+        onClick={() => {
+          setRenaming(null);
+          setAdding(!adding);
+        }}
       >
         {t('accounts.add')}
       </button>
