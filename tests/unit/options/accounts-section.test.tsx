@@ -113,7 +113,10 @@ describe('Accounts section', () => {
   it('refuses a name another account has, and renames to a free one', async () => {
     const { actions, calls } = fakeActions();
     render(<AccountsSection view={TWO} actions={actions} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Add account' }));
     fireEvent.click(screen.getByRole('button', { name: 'Rename Office' }));
+    // One form at a time: renaming closed the new account's form.
+    expect(within(section()).getAllByRole('textbox', { name: 'Account name' })).toHaveLength(1);
     const field = within(section()).getByRole('textbox', { name: 'Account name' });
     fireEvent.input(field, { target: { value: 'family' } });
     fireEvent.click(within(section()).getByRole('button', { name: 'Save name' }));
