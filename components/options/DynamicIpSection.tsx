@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
 import { capabilitiesOf } from '@/lib/api/forms';
-import { t } from '@/lib/i18n';
+import { messageLocale, t } from '@/lib/i18n';
 import { worker } from '@/lib/messaging/worker-client';
 import {
   checkDynamicIpDraft,
@@ -25,7 +25,7 @@ import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
 
 function formatTime(at: number): string {
-  return new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return new Date(at).toLocaleString(messageLocale(), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 function LastOutcome({ outcome }: { outcome: RegistrationOutcome | null }) {

@@ -166,7 +166,7 @@ export function NetworksSection() {
       ) : rows.length === 0 ? (
         <p class="hint">{t('networks.none')}</p>
       ) : (
-        <table class="networks">
+        <table class="networks table">
           <caption>{t('networks.caption')}</caption>
           <thead>
             <tr>

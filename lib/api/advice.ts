@@ -16,6 +16,11 @@ export type FailureKind =
   | 'unreachable'
   /** The browser has not given the extension a permission the call needs. */
   | 'permission'
+  /**
+   * A failure passed on in words only (the worker's answer to a registration or a queued change):
+   * its kind is not known here, and its message already says what happened.
+   */
+  | 'relayed'
   /** A fault inside the extension, not an ApiError. */
   | 'internal';
 
@@ -29,6 +34,7 @@ const ADVICE: Record<FailureKind, PlainKey | null> = {
   server: 'advice.server',
   'too-large': 'advice.tooLarge',
   permission: 'advice.permission',
+  relayed: null,
   // The message names the field and what it needs.
   'invalid-input': null,
   // The user stopped it.
@@ -41,6 +47,13 @@ export function failureKindOf(error: unknown): FailureKind {
   if (!isApiError(error)) return 'internal';
   if (error.kind === 'network') return 'unreachable';
   if (error.kind === 'invalid-input' && error.details.permission !== undefined) return 'permission';
+  // A refusal from the transport carries the HTTP status it came with (and the service's text).
+  if (
+    error.kind === 'service' &&
+    error.details.httpStatus === undefined &&
+    error.details.reason === undefined
+  )
+    return 'relayed';
   return error.kind;
 }
 

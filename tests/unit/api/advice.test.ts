@@ -31,9 +31,11 @@ describe('advice per kind of failure', () => {
   });
 
   it("a refusal with the service's reason is its own answer", () => {
-    expect(adviceFor(new ApiError('service', 'Could not add x: Domain exists'))).toMatch(
-      /service's own answer/,
-    );
+    expect(
+      adviceFor(new ApiError('service', 'Could not add x: Domain exists', { reason: 'Domain exists' })),
+    ).toMatch(/service's own answer/);
+    // Passed on in words by the worker: its kind is not known, so no advice is guessed.
+    expect(adviceFor(new ApiError('service', 'Not registered: the IP lookup failed'))).toBeUndefined();
   });
 
   it('a missing host permission says how to give it', () => {
