@@ -218,6 +218,7 @@ export async function forgetRecordsOfEarlierSession(): Promise<void> {
 
 const temporaryAllowDeps: TemporaryAllowDeps = {
   getAccount,
+  getAccounts,
   submit: (change) => submitChange(change, outboxDeps),
   enqueue: (change, account) => enqueueChange(change, account),
   deliver: () => deliverOutbox(true),
