@@ -45,6 +45,7 @@ import {
   outboxLeaseOf,
   submitChange,
 } from '@/lib/outbox';
+import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
 import {
   dynamicIpSettingsItem,
   failedHostsItem,
@@ -131,15 +132,18 @@ export async function submit(change: ListChange): Promise<ChangeOutcome> {
 
 /** Removes an account and everything of it (lib/accounts/forget.ts); the timers follow. */
 export async function removeAccount(accountId: string): Promise<RemoveAccountResponse> {
-  const outcome = await forgetAccount(accountId, {
-    alarms: browser.alarms,
-    alarmsOf: (id, identity) => [
-      registrationAlarmOf(id),
-      registrationRetryAlarmOf(id),
-      outboxAlarmOf(identity),
-    ],
-    leasesOf: (id, identity) => [registrationLeaseOf(id), outboxLeaseOf(identity)],
-  });
+  // Its service's and lookups' host permissions are given back unless another account needs them.
+  const outcome = await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, () =>
+    forgetAccount(accountId, {
+      alarms: browser.alarms,
+      alarmsOf: (id, identity) => [
+        registrationAlarmOf(id),
+        registrationRetryAlarmOf(id),
+        outboxAlarmOf(identity),
+      ],
+      leasesOf: (id, identity) => [registrationLeaseOf(id), outboxLeaseOf(identity)],
+    }),
+  );
   if (outcome.removed) await scheduleExpiry(temporaryAllowDeps);
   return outcome;
 }
@@ -218,6 +222,7 @@ export async function forgetRecordsOfEarlierSession(): Promise<void> {
 
 const temporaryAllowDeps: TemporaryAllowDeps = {
   getAccount,
+  getAccounts,
   submit: (change) => submitChange(change, outboxDeps),
   enqueue: (change, account) => enqueueChange(change, account),
   deliver: () => deliverOutbox(true),

@@ -157,8 +157,8 @@ export const managedProfileItem = defineValidatedItem(
 
 /**
  * When this browser last asked the service for a raw log (ms since the epoch). The service allows
- * one `logs/getdump` per hour per account; the client keeps count itself, across restarts. One
- * value for the configured account: switching accounts inside the hour waits too, erring safe.
+ * one `logs/getdump` per hour per account; the client keeps count itself, across restarts. The
+ * active account's value; each other account keeps its own (lib/accounts/store.ts ACCOUNT_ITEMS).
  */
 export const lastLogDumpItem = defineValidatedItem(
   'local:lastLogDump',

@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { createAccounts, listAccounts, MAX_ACCOUNTS } from '@/lib/accounts';
 import { ACCOUNT_ITEMS, readAccounts } from '@/lib/accounts/store';
+import { readMenuInput } from '@/lib/menus';
 import {
   accountKeysItem,
   accountsItem,
@@ -165,6 +166,23 @@ describe('adding and switching', () => {
     });
     await api.remove(other);
     expect(removeInWorker).toHaveBeenCalledWith(other);
+  });
+});
+
+describe('the right-click menu and shortcuts act on the active account', () => {
+  it('the menu names the active account once there is more than one', async () => {
+    await setUpFirst();
+    const { api } = accountsApi();
+    expect((await readMenuInput()).accountName).toBeUndefined();
+    const parents = await api.add({
+      name: 'Parents',
+      key: 'key-parents',
+      baseUrl: 'my.cleanbrowsing.org',
+      form: 'B',
+    });
+    expect(await readMenuInput()).toMatchObject({ accountName: 'my.cleanbrowsing.org', form: 'A' });
+    await api.activate(parents);
+    expect(await readMenuInput()).toMatchObject({ accountName: 'Parents', form: 'B' });
   });
 });
 
