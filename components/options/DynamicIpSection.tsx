@@ -23,6 +23,7 @@ import { StatusMessage } from '../StatusMessage';
 import { useAccountIdentity } from '../useAccountIdentity';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
+import { useUnsavedChanges } from './unsaved';
 
 function formatTime(at: number): string {
   return new Date(at).toLocaleString(messageLocale(), { dateStyle: 'medium', timeStyle: 'short' });
@@ -77,6 +78,7 @@ export function DynamicIpSection() {
   useEffect(() => {
     if (!edited) setDraft(draftFromSettings(settings));
   }, [settings, edited]);
+  useUnsavedChanges('dynamic-ip', edited);
   const update = (patch: Partial<DynamicIpDraft>) => {
     setEdited(true);
     setDraft((current) => ({ ...current, ...patch }));
@@ -236,12 +238,18 @@ export function DynamicIpSection() {
           <label for={ids.removePrevious}>{t('dynamicIp.removePrevious')}</label>
         </div>
         <div class="actions">
-          <button type="submit" disabled={busy}>
+          <button type="submit" class="btn btn-primary" disabled={!edited || busy}>
             {t('dynamicIp.save')}
           </button>
-          <button type="button" disabled={busy} onClick={() => void registerClicked()}>
+          <button
+            type="button"
+            class="btn btn-secondary"
+            disabled={busy}
+            onClick={() => void registerClicked()}
+          >
             {t('dynamicIp.registerNow')}
           </button>
+          {edited && <span class="badge unsaved-badge">{t('saveModel.unsaved')}</span>}
         </div>
         <StatusMessage status={status} />
         <LastOutcome outcome={outcome} />

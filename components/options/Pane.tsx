@@ -6,21 +6,9 @@ import { useRef } from 'preact/hooks';
  * (hidden) afterwards, so what the user typed in a section is still there on coming back and a
  * section already loaded is not loaded again.
  */
-export function Pane({
-  shown,
-  children,
-  class: className,
-}: {
-  shown: boolean;
-  children: ComponentChildren;
-  class?: string;
-}) {
+export function Pane({ shown, children }: { shown: boolean; children: ComponentChildren }) {
   const visited = useRef(false);
   if (shown) visited.current = true;
   if (!visited.current) return null;
-  return (
-    <div class={className} hidden={!shown}>
-      {children}
-    </div>
-  );
+  return <div hidden={!shown}>{children}</div>;
 }

@@ -10,8 +10,8 @@ import type { Browser, Page } from 'puppeteer-core';
 import { allowDownloads } from './harness/downloads.ts';
 import {
   byRole,
-  chooseOption,
   type ChromiumSession,
+  chooseOption,
   configureExtension,
   expect,
   launchChromium,

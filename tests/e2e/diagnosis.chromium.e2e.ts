@@ -11,6 +11,7 @@ import type { Page, WebWorker } from 'puppeteer-core';
 import { beforeAll } from 'vitest';
 import {
   allByRole,
+  test as base,
   builtExtensionDirs,
   byRole,
   type ChromiumSession,
@@ -21,7 +22,6 @@ import {
   openSection,
   readVisibleText,
   saveFailureArtifacts,
-  test as base,
   waitForStatus,
 } from './harness/index.ts';
 import { buildDiagnosisTestBuild, DIAGNOSIS_TEST_BUILD_DIR } from './harness/test-builds.ts';
