@@ -261,18 +261,18 @@ function Outcome({
 }: Omit<ReadyProps, 'mark' | 'now'> & { view: PopupView }) {
   const busy = state.change.state === 'running';
   const undoDescription = useId();
-  const waiting = view.waiting.lines.length > 0;
+  const waiting = view.waiting.length > 0;
   const reported = state.change.state !== 'idle' && state.change.state !== 'pending';
   const waitingList = waiting && (
     <ul class="waiting-list" aria-label={t('popup.pendingRegion')}>
-      {view.waiting.lines.map((line, index) => (
+      {view.waiting.map((line, index) => (
         <li key={view.pending[index]?.id ?? line}>{line}</li>
       ))}
     </ul>
   );
   const statusClass = waiting && !reported ? 'pending' : state.change.state;
   const look = OUTCOME_LOOKS[statusClass];
-  return (
+  const outcome = (
     <div class={`outcome-area ${look ? `message ${look.class}` : ''}`}>
       {look && <look.Icon />}
       <div class="outcome-body">
@@ -283,7 +283,7 @@ function Outcome({
         {state.change.state === 'delivered' && !mentionsPropagation(state.change.message) && (
           <p class="muted small">{t('popup.propagation')}</p>
         )}
-        {waiting && <p class="muted small">{t('popup.waitingNote')}</p>}
+        {(waiting || state.change.state === 'pending') && <p class="muted small">{t('popup.waitingNote')}</p>}
         {(waiting || (state.undo && !busy)) && (
           <div class="outcome-buttons">
             {waiting && (
@@ -313,13 +313,12 @@ function Outcome({
             )}
           </div>
         )}
-        {waiting && view.waiting.lastError && (
-          <details class="why-waiting">
-            <summary>{t('popup.whyWaiting')}</summary>
-            <p>{t('popup.lastAttempt', { reason: view.waiting.lastError })}</p>
-          </details>
-        )}
       </div>
+    </div>
+  );
+  return (
+    <>
+      {outcome}
       {view.recentFailure && state.change.state === 'idle' && (
         <p class="status-failed">{view.recentFailure.message}</p>
       )}
@@ -331,7 +330,7 @@ function Outcome({
           </button>
         </p>
       )}
-    </div>
+    </>
   );
 }
 

@@ -10,6 +10,7 @@ import { isFreshView } from '@/lib/cache/view-cache';
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { needsStatistics, type Verdict } from '@/lib/filtering/verdict';
 import { t, tn } from '@/lib/i18n';
+import type { ListChange } from '@/lib/messaging/protocol';
 import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
 import type { PopupState, ReadyState } from './state';
 import { indexes, inScope, membershipIn, ofAccount, type PageKnowledge, verdictWith } from './verdict-inputs';
@@ -53,10 +54,10 @@ export interface PopupView {
   /** A change for the shown domain the service refused after a retry, within the last hour. */
   recentFailure: SettledChange | null;
   /**
-   * The waiting changes in one line each, naming what the user asked for ("Waiting to add … to
-   * the blocklist"), never a step of the delivery; the last attempt's failure apart, on demand.
+   * The waiting changes in one line each, naming what the user asked for and why it is not through
+   * ("Waiting to add … to the blocklist. The service did not answer…"), never a step of the delivery.
    */
-  waiting: { lines: string[]; lastError: string | null };
+  waiting: string[];
 }
 
 const RECENT_FAILURE_MS = 60 * 60 * 1000;
@@ -105,7 +106,7 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
     verdict,
     statusText: statusText(state, verdict, includesPending),
     headline,
-    details: verdict === null ? [] : verdictDetails(state, verdict, now, includesPending),
+    details: verdict === null ? [] : verdictDetails(state, verdict, includesPending),
     fresh,
     freshnessText: freshnessText(state, now),
     domain,
@@ -118,19 +119,41 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
   };
 }
 
-/** "Still waiting" right after Send now left them waiting; "Waiting" otherwise. */
-function waitingLines(pending: readonly OutboxEntry[], change: ReadyState['change']): PopupView['waiting'] {
+/**
+ * One line per waiting change: what the user asked for and why it is not through, never the step
+ * of its delivery that failed. "Still waiting" right after Send now left it waiting.
+ */
+function waitingLines(pending: readonly OutboxEntry[], change: ReadyState['change']): string[] {
   const key = change.state === 'pending' && change.retried ? 'popup.stillWaitingTo' : 'popup.waitingTo';
-  const lines = pending.map(({ change: asked }) =>
-    t(key, {
-      attempted:
-        asked.op === 'add'
-          ? attempts.addDomain(asked.list, asked.domain, asked.profile)
-          : attempts.deleteDomain(asked.list, asked.domain, asked.profile),
-    }),
-  );
-  const lastError = [...pending].reverse().find((entry) => entry.lastError)?.lastError ?? null;
-  return { lines, lastError };
+  return pending.map((entry) => {
+    const line = t(key, { attempted: attempted(entry.change) });
+    return entry.lastError ? `${line} ${failureDetail(entry.lastError, entry.change)}` : line;
+  });
+}
+
+function attempted({ op, list, domain, profile }: ListChange): string {
+  return op === 'add'
+    ? attempts.addDomain(list, domain, profile)
+    : attempts.deleteDomain(list, domain, profile);
+}
+
+/**
+ * The failure without the step it names: delivering a change may first take the domain off the
+ * other list (docs/service-api.md), and "Could not remove … from the blocklist" names a step the
+ * user never asked for. The failures are the client's "Could not {attempted}: {detail}".
+ */
+function failureDetail(failure: string, change: ListChange): string {
+  const otherList = change.list === 'whitelist' ? 'blocklist' : 'whitelist';
+  const steps = [
+    attempted(change),
+    attempts.deleteDomain(otherList, change.domain, change.profile),
+    attempts.addDomain(change.list, change.domain, change.profile),
+  ];
+  for (const step of steps) {
+    const prefix = t('api.couldNot', { attempted: step, detail: '' });
+    if (failure.startsWith(prefix)) return failure.slice(prefix.length);
+  }
+  return failure;
 }
 
 /**
@@ -225,9 +248,8 @@ function verdictReason(verdict: Verdict, host: string, scope: string): string {
  * What the verdict rests on, beyond its one line: shown on demand (a disclosure), never by default.
  */
 export function verdictDetails(
-  state: Pick<ReadyState, 'host' | 'lists' | 'statsProblem'>,
+  state: Pick<ReadyState, 'host' | 'statsProblem'>,
   verdict: Verdict,
-  now: number,
   includesPending = false,
 ): string[] {
   const { host } = state;
@@ -259,8 +281,6 @@ export function verdictDetails(
       break;
   }
   if (includesPending) lines.push(t('popup.details.countsPending'));
-  if (state.lists !== null)
-    lines.push(t('popup.details.listsChecked', { age: ageText(state.lists.fetchedAt, now) }));
   return lines;
 }
 
