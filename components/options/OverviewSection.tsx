@@ -66,14 +66,19 @@ function TodayChart({ date, summary }: { date: string; summary: DaySummary }) {
     void import('../logs/charts').then(({ drawBarChart }) => {
       if (disposed || !canvas.current) return;
       const color = (token: string) => resolvedColor(canvas.current as HTMLElement, token);
-      chart = drawBarChart(canvas.current, {
-        labels: Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0')),
-        series: [
-          { label: t('dayStats.allowed'), values: summary.allowedByHour, color: color('--color-allowed') },
-          { label: t('dayStats.blocked'), values: summary.blockedByHour, color: color('--color-blocked') },
-        ],
-        stacked: true,
-      });
+      chart = drawBarChart(
+        canvas.current,
+        {
+          labels: Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0')),
+          series: [
+            { label: t('dayStats.allowed'), values: summary.allowedByHour, color: color('--color-allowed') },
+            { label: t('dayStats.blocked'), values: summary.blockedByHour, color: color('--color-blocked') },
+          ],
+          stacked: true,
+        },
+        // The Logs section's chart look (components/logs/charts.ts), in the page's colours.
+        { locale: messageLocale(), text: color('--color-text'), grid: color('--color-divider') },
+      );
     });
     return () => {
       disposed = true;
