@@ -9,7 +9,7 @@
  */
 import type { ElementHandle, Page } from 'puppeteer-core';
 import { type EmulatorHandle, startEmulator } from '../../emulator/index.ts';
-import { byRole, expect, showSection, type TextMatch, textOf } from './harness/index.ts';
+import { allByRole, byRole, expect, showSection, type TextMatch, textOf } from './harness/index.ts';
 
 /** The popup as a person uses it, in either browser. */
 export interface PopupDriver {
@@ -187,6 +187,21 @@ export async function twoAccountsScenario(
     expect(whitelistOf(office)).not.toContain('three.example');
     // The options page follows the switch made in the popup.
     expect(await chosenOption(options, 'Account')).toBe('Office');
+
+    // Removing Family is asked first, saying that nothing waits for it any more; with one
+    // account left there is nothing to choose between, and the combobox goes.
+    await options.bringToFront();
+    await showSection(options, 'Accounts');
+    await byRole(options, 'button', 'Remove Family', { within: ACCOUNTS }).click();
+    expect(await textOf(options, 'dialog', 'Remove the account Family?')).toContain(
+      'No change is waiting to be sent to it.',
+    );
+    await byRole(options, 'button', 'Remove', { within: { role: 'dialog' } }).click();
+    expect(await textOf(options, 'status', undefined, { within: ACCOUNTS, text: 'Removed Family.' })).toBe(
+      'Removed Family.',
+    );
+    await expect.poll(() => allByRole(options, 'combobox', 'Account').then((found) => found.length)).toBe(0);
+    expect(await textOf(options, 'list', 'Your accounts')).not.toContain('Family');
   } finally {
     await familyBack?.close();
     await office.close();
