@@ -110,7 +110,9 @@ async function addAccount(
   if (accounts.length === 1 && only && !only.hasKey) {
     const id = await api.add(account);
     await api.activate(id);
-    await api.remove(only.id);
+    // The empty setup had nothing to lose; should the worker not answer, it stays listed and
+    // can be removed by hand, and the account just added is no less there.
+    await api.remove(only.id).catch(() => undefined);
     return { active: true };
   }
   await api.add(account);
