@@ -139,6 +139,7 @@ export function OptionsApp({ win = window as RouterWindow }: { win?: RouterWindo
             </svg>
             <span>{t('nav.menuButton')}</span>
           </button>
+          <img class="options-logo" src="/icon/32.png" alt="" width="24" height="24" />
           <h1 class="options-title">{t('options.heading')}</h1>
           {/* Room for header controls (the account switcher of several accounts). */}
           <div class="options-header-slot">

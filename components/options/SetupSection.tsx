@@ -212,9 +212,12 @@ export function SetupSection({ onSaved, firstRun = false, onConnected }: SetupSe
           <button type="button" aria-disabled={busy} onClick={() => void testConnection()}>
             {t('setup.testConnection')}
           </button>
-          <button type="button" aria-disabled={busy} onClick={() => void forgetKey()}>
-            {t('setup.forgetKey')}
-          </button>
+          {/* The welcome has no key to forget. */}
+          {!firstRun && (
+            <button type="button" aria-disabled={busy} onClick={() => void forgetKey()}>
+              {t('setup.forgetKey')}
+            </button>
+          )}
         </div>
         {unsaved && <p class="badge unsaved-badge">{t('saveModel.unsaved')}</p>}
         <StatusMessage status={status} />

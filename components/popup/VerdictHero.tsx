@@ -4,7 +4,7 @@
  */
 import type { ComponentChildren, FunctionComponent } from 'preact';
 import type { Verdict } from '@/lib/filtering/verdict';
-import { t, tParts } from '@/lib/i18n';
+import { t } from '@/lib/i18n';
 import type { OptionsSection, VerdictHeadline } from '@/lib/popup/view';
 import { AllowedIcon, BlockedIcon, NotBlockedIcon, UnknownIcon, WarningIcon } from './icons';
 
@@ -88,27 +88,15 @@ export function VerdictHero({
         {headline === null ? (
           <p class="verdict-text">{text}</p>
         ) : (
-          // The status text reads "Blocked: <reason>"; the ": " between is read, not shown.
-          tParts('popup.headline', {
-            word: (
-              <strong key="word" class="verdict-word">
-                {headline.word}
-              </strong>
-            ),
-            reason: (
-              <span key="reason" class="verdict-reason">
-                {headline.reason}
-              </span>
-            ),
-          }).map((part, index) =>
-            typeof part === 'string' ? (
-              <span key={index} class="visually-hidden">
-                {part}
-              </span>
-            ) : (
-              part
-            ),
-          )
+          // The status text reads "Blocked: <reason>". The ": " is read, not shown; it sits inside
+          // the word's box so the rendered text (innerText) has no break before it.
+          <>
+            <strong class="verdict-word">
+              {headline.word}
+              <span class="verdict-separator">{t('popup.headline', { word: '', reason: '' })}</span>
+            </strong>
+            <span class="verdict-reason">{headline.reason}</span>
+          </>
         )}
       </div>
       {details.length > 0 && (

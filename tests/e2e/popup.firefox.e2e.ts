@@ -136,7 +136,13 @@ test('no key: what to do, and Open settings brings the options page to the front
   expect(await popupTexts(popup, 'button', 'Whitelist')).toEqual([]);
   await clickInPopup(popup, 'button', 'Open settings');
   const selectedUrl = () => firefox.window.evaluate<string>('gBrowser.selectedBrowser.currentURI.spec');
-  await expect.poll(selectedUrl, { timeout: 10_000 }).toBe(`${firefox.extensionOrigin}/options.html`);
+  // The options page the extension opened on install, moved to its Setup section: not a second one.
+  await expect.poll(selectedUrl, { timeout: 10_000 }).toBe(`${firefox.extensionOrigin}/options.html#setup`);
+  expect(
+    await firefox.window.evaluate<number>(
+      `gBrowser.tabs.filter((tab) => tab.linkedBrowser.currentURI.spec.startsWith('${firefox.extensionOrigin}/options.html')).length`,
+    ),
+  ).toBe(1);
 });
 
 test(

@@ -180,9 +180,17 @@ describe('waiting changes', () => {
 });
 
 describe('opening the options page', () => {
-  const browser = () => ({
-    runtime: { openOptionsPage: vi.fn(async () => {}), getURL: (path: string) => `ext://id${path}` },
-    tabs: { create: vi.fn(async () => ({})) },
+  const OPTIONS = 'ext://id/options.html';
+  type Page = { location: { href: string; hash: string }; browser?: unknown };
+  const browser = (open: Page[] = []) => ({
+    runtime: { openOptionsPage: vi.fn(async () => {}), getURL: () => OPTIONS },
+    tabs: { create: vi.fn(async () => ({})), update: vi.fn(async () => ({})) },
+    windows: { update: vi.fn(async () => ({})) },
+    extension: { getViews: () => open },
+  });
+  const optionsTab = (hash: string) => ({
+    location: { href: `${OPTIONS}${hash}`, hash },
+    browser: { tabs: { getCurrent: async () => ({ id: 7, windowId: 2 }) } },
   });
 
   it('opens the page itself without a section', async () => {
@@ -195,6 +203,17 @@ describe('opening the options page', () => {
   it('opens options.html#<section> for a section', async () => {
     const fake = browser();
     await openOptionsPage(fake, 'whitelist');
-    expect(fake.tabs.create).toHaveBeenCalledWith({ url: 'ext://id/options.html#whitelist' });
+    expect(fake.tabs.create).toHaveBeenCalledWith({ url: `${OPTIONS}#whitelist` });
+    expect(fake.runtime.openOptionsPage).not.toHaveBeenCalled();
+  });
+
+  it('moves an options page already open to the section and brings it to the front', async () => {
+    const open = optionsTab('#logs');
+    const fake = browser([{ location: { href: 'ext://id/popup.html', hash: '' } }, open]);
+    await openOptionsPage(fake, 'setup');
+    expect(open.location.hash).toBe('setup');
+    expect(fake.tabs.update).toHaveBeenCalledWith(7, { active: true });
+    expect(fake.windows.update).toHaveBeenCalledWith(2, { focused: true });
+    expect(fake.tabs.create).not.toHaveBeenCalled();
   });
 });
