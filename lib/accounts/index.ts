@@ -8,7 +8,7 @@
  * identity (lib/account/identity.ts), its queued changes, caches, registered addresses and
  * temporary allows. Every page and the worker's "current account" is the active one.
  */
-import { type AccountId, type AccountIdentity, accountIdentity } from '@/lib/account/identity';
+import { type AccountIdentity, accountIdentity } from '@/lib/account/identity';
 import { ApiError } from '@/lib/api/errors';
 import type { ApiForm } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
@@ -235,4 +235,3 @@ export function createAccounts(deps: AccountsDeps) {
 }
 
 export type AccountsApi = ReturnType<typeof createAccounts>;
-export type { AccountId };
