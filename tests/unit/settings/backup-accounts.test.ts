@@ -22,7 +22,7 @@ async function twoAccounts() {
   await connectionItem.setValue({ baseUrl: 'https://my.cleanbrowsing.org', form: 'A' });
   const api = createAccounts({
     confirm: async () => true,
-    permissions: { request: async () => true },
+    permissions: { request: async () => true, remove: async () => true },
     removeInWorker: async () => ({ removed: true, discarded: 0 }),
   });
   const office = await api.add({
