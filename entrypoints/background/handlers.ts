@@ -131,7 +131,16 @@ const MENU_KEYS = new Set(
   [connectionItem, profilesCacheItem, contextMenuSettingsItem, chosenProfileItem, accountsItem].map(key),
 );
 const BADGE_KEYS = new Set(
-  [registrationOutcomeItem, outboxItem, dynamicIpSettingsItem, diagnosisSettingsItem, apiKeyItem].map(key),
+  [
+    registrationOutcomeItem,
+    outboxItem,
+    dynamicIpSettingsItem,
+    diagnosisSettingsItem,
+    // The badge is the active account's: another account made active changes it.
+    apiKeyItem,
+    connectionItem,
+    accountsItem,
+  ].map(key),
 );
 /** Where the accounts' keys and connections are: a change may let waiting changes go through. */
 const ACCOUNT_KEYS = new Set([apiKeyItem, connectionItem, accountsItem, accountKeysItem].map(key));

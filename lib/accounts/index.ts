@@ -8,11 +8,20 @@
  * identity (lib/account/identity.ts), its queued changes, caches, registered addresses and
  * temporary allows. Every page and the worker's "current account" is the active one.
  */
-import { type AccountId, type AccountIdentity, accountIdentity } from '@/lib/account/identity';
+import { type AccountIdentity, accountIdentity } from '@/lib/account/identity';
 import { ApiError } from '@/lib/api/errors';
 import type { ApiForm } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
+import {
+  checkDynamicIpDraft,
+  type DynamicIpDraft,
+  lookupPermissionOrigins,
+} from '@/lib/network/settings-form';
 import { randomId } from '@/lib/outbox/lease';
+import {
+  changeSettingsKeepingHostPermissions,
+  type HostPermissionsApi,
+} from '@/lib/permissions/host-permission';
 import { confirmKeyDestination, type KeyDestinationQuestion } from '@/lib/permissions/key-destination';
 import { type Followable, followableRead } from '@/lib/settings/follow';
 import {
@@ -36,8 +45,10 @@ import {
   readAccounts,
   type StoredAccount,
   updateAccounts,
+  writeAccountValue,
 } from './store';
 
+export type { DynamicIpDraft };
 export { MAX_ACCOUNTS };
 
 /** One account as pages show it. Never carries the key. */
@@ -83,6 +94,8 @@ async function summaryOf(account: StoredAccount): Promise<AccountSummary> {
   };
 }
 
+const invalid = (field: string, message: string) => new ApiError('invalid-input', message, { field });
+
 /** Every account and which one is active. */
 export async function listAccounts(): Promise<AccountsView> {
   const state = await readAccounts();
@@ -96,6 +109,14 @@ export const followedAccounts: Followable<AccountsView> = followableRead(
 );
 
 /** Changes waiting in the outbox for the account `id` (for the removal's confirmation). */
+/**
+ * Makes `id` the account every page, the menu, the shortcuts and the badge act on (the popup's
+ * switcher needs nothing else of `createAccounts`).
+ */
+export async function switchAccount(id: string): Promise<void> {
+  if (!(await activateAccount(id))) throw invalid('account', t('accounts.gone'));
+}
+
 export async function countWaitingChanges(id: string): Promise<number> {
   const [state, outbox] = await Promise.all([readAccounts(), outboxItem.getValue()]);
   const account = state.accounts.find((candidate) => candidate.id === id);
@@ -103,8 +124,6 @@ export async function countWaitingChanges(id: string): Promise<number> {
   const identity = (await accountIdentity(account)).id;
   return outbox.filter((entry) => entry.account === identity).length;
 }
-
-const invalid = (field: string, message: string) => new ApiError('invalid-input', message, { field });
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -132,7 +151,8 @@ export interface NewAccount {
 export interface AccountsDeps {
   /** Asks the user whether the key may go to a new origin (lib/permissions/key-destination.ts). */
   confirm: (question: KeyDestinationQuestion) => Promise<boolean>;
-  permissions: { request(permissions: { origins: string[] }): Promise<boolean> };
+  /** Asked for a new service's and the lookups' host permissions; gives back what no account needs. */
+  permissions: HostPermissionsApi & { request(permissions: { origins: string[] }): Promise<boolean> };
   /** Origins confirmed earlier on this page. */
   confirmed?: Set<string>;
   /** Removal runs in the worker (it owns the outbox): lib/messaging/worker-client.ts `removeAccount`. */
@@ -212,9 +232,28 @@ export function createAccounts(deps: AccountsDeps) {
     });
   }
 
-  /** Makes `id` the account every page, the menu, the shortcuts and the badge act on. */
-  async function activate(id: string): Promise<void> {
-    if (!(await activateAccount(id))) throw invalid('account', t('accounts.gone'));
+  /**
+   * Whether this browser keeps this network registered with `account`, with which label, profile
+   * and interval: the Dynamic IP form's draft, checked as that form checks it. The lookup
+   * services' host permissions are asked first, with nothing awaited before (browsers show the
+   * prompt only during the click). The worker follows with the account's own alarm.
+   */
+  async function setDynamicIp(
+    account: Pick<AccountSummary, 'id' | 'form'>,
+    draft: DynamicIpDraft,
+  ): Promise<DynamicIpSettings> {
+    const checked = checkDynamicIpDraft(draft, account.form);
+    if (!checked.ok) throw invalid('dynamicIp', checked.message);
+    const origins = lookupPermissionOrigins(checked.value.lookupUrls);
+    if (origins.length > 0 && !(await deps.permissions.request({ origins }).catch(() => false))) {
+      const hosts = origins.map((origin) => new URL(origin.replace('/*', '/')).host).join(', ');
+      throw invalid('dynamicIp', t('dynamicIp.permissionRefused', { hosts }));
+    }
+    const written = await changeSettingsKeepingHostPermissions({ permissions: deps.permissions }, () =>
+      writeAccountValue(account.id, dynamicIpSettingsItem, checked.value),
+    );
+    if (!written) throw invalid('account', t('accounts.gone'));
+    return checked.value;
   }
 
   /**
@@ -231,8 +270,15 @@ export function createAccounts(deps: AccountsDeps) {
     return outcome.discarded;
   }
 
-  return { list: listAccounts, add, rename, activate, remove, countWaitingChanges };
+  return {
+    list: listAccounts,
+    add,
+    rename,
+    activate: switchAccount,
+    remove,
+    countWaitingChanges,
+    setDynamicIp,
+  };
 }
 
 export type AccountsApi = ReturnType<typeof createAccounts>;
-export type { AccountId };

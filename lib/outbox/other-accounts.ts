@@ -1,6 +1,6 @@
 /**
  * Changes waiting for an account that is no account of this browser now: made before a new key,
- * origin or form was saved, or before its account was removed. They are never sent to another account. The user sees
+ * origin or form was saved for it. They are never sent to another account. The user sees
  * them (options page) and decides: keep them for their account, sent when it is configured
  * again, or discard them (after a confirmation on the page).
  */

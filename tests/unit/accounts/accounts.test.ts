@@ -23,7 +23,7 @@ function accountsApi(answer = true) {
   const confirm = vi.fn(async () => answer);
   const request = vi.fn(async () => true);
   const removeInWorker = vi.fn(async () => ({ removed: true, discarded: 0 }));
-  const api = createAccounts({ confirm, permissions: { request }, removeInWorker });
+  const api = createAccounts({ confirm, permissions: { request, remove: async () => true }, removeInWorker });
   return { api, confirm, request, removeInWorker };
 }
 
@@ -166,6 +166,52 @@ describe('adding and switching', () => {
     });
     await api.remove(other);
     expect(removeInWorker).toHaveBeenCalledWith(other);
+  });
+});
+
+describe('dynamic IP of an account', () => {
+  const draft = {
+    enabled: true,
+    interval: '30',
+    label: 'Office link',
+    profile: 'default',
+    firstLookupUrl: 'https://lookup.example/',
+    moreLookupUrls: '',
+    removePrevious: true,
+  };
+
+  it('is set for that account only, after the lookup service’s permission is granted', async () => {
+    await setUpFirst();
+    const { api, request } = accountsApi();
+    const office = await api.add({
+      name: 'Office',
+      key: 'key-office',
+      baseUrl: 'my.cleanbrowsing.org',
+      form: 'B',
+    });
+    await api.setDynamicIp({ id: office, form: 'B' }, draft);
+    expect(request).toHaveBeenCalledWith({ origins: ['https://lookup.example/*'] });
+    const accounts = (await api.list()).accounts;
+    expect(accounts.find((account) => account.id === office)?.dynamicIp).toMatchObject({
+      enabled: true,
+      intervalMinutes: 30,
+      label: 'Office link',
+    });
+    expect((await dynamicIpSettingsItem.getValue()).enabled).toBe(false);
+  });
+
+  it('a refused permission or a bad label writes nothing', async () => {
+    await setUpFirst();
+    const { api, request } = accountsApi();
+    const { activeId } = await api.list();
+    request.mockResolvedValueOnce(false);
+    await expect(api.setDynamicIp({ id: activeId, form: 'A' }, draft)).rejects.toThrow(/permission/);
+    await expect(
+      api.setDynamicIp({ id: activeId, form: 'A' }, { ...draft, label: '' }),
+    ).rejects.toMatchObject({
+      details: { field: 'dynamicIp' },
+    });
+    expect(await dynamicIpSettingsItem.getValue()).toEqual(dynamicIpSettingsItem.fallback);
   });
 });
 

@@ -114,7 +114,7 @@ describe('one account’s key never goes to another’s origin', () => {
     await connectionItem.setValue({ baseUrl: 'https://home.example', form: 'A' });
     const api = createAccounts({
       confirm: async () => true,
-      permissions: { request: async () => true },
+      permissions: { request: async () => true, remove: async () => true },
       removeInWorker: async () => ({ removed: true, discarded: 0 }),
     });
     const officeId = await api.add({
@@ -181,7 +181,7 @@ describe('dynamic IP per account', () => {
     const homeId = (await readAccounts()).activeId;
     const api = createAccounts({
       confirm: async () => true,
-      permissions: { request: async () => true },
+      permissions: { request: async () => true, remove: async () => true },
       removeInWorker: async () => ({ removed: true, discarded: 0 }),
     });
     const officeId = await api.add({
@@ -274,7 +274,7 @@ describe('removing an account', () => {
     await connectionItem.setValue({ baseUrl: 'https://home.example', form: 'A' });
     const api = createAccounts({
       confirm: async () => true,
-      permissions: { request: async () => true },
+      permissions: { request: async () => true, remove: async () => true },
       removeInWorker: async () => ({ removed: true, discarded: 0 }),
     });
     const officeId = await api.add({
@@ -354,7 +354,7 @@ describe('removing an account', () => {
     const homeId = (await readAccounts()).activeId;
     const api = createAccounts({
       confirm: async () => true,
-      permissions: { request: async () => true },
+      permissions: { request: async () => true, remove: async () => true },
       removeInWorker: async () => ({ removed: true, discarded: 0 }),
     });
     const officeId = await api.add({
