@@ -19,6 +19,7 @@ import {
   describe,
   expect,
   launchChromium,
+  openSection,
   readVisibleText,
   saveFailureArtifacts,
   textOf,
@@ -53,7 +54,9 @@ const PAGE_WITH_BROKEN_CDN = (port: number) => `<!doctype html><html lang="en"><
 async function setUp(chromium: ChromiumSession, emulator: { url: string; key: string }): Promise<Page> {
   const options = await chromium.openOptions();
   await configureExtension(options, { baseUrl: emulator.url, key: emulator.key, form: 'A' });
+  await openSection(options, 'Page diagnosis');
   await byRole(options, 'checkbox', 'Diagnose pages').click();
+  await byRole(options, 'button', 'Save page diagnosis').click();
   await waitForStatus(options, { startsWith: 'Page diagnosis is on' }, { name: 'Page diagnosis' });
   return options;
 }

@@ -28,6 +28,7 @@ import {
   describe,
   expect,
   launchChromium,
+  openSection,
   pressAndWaitForOutcome,
   saveFailureArtifacts,
   textOf,
@@ -232,6 +233,7 @@ describe('fault matrix (Chromium)', () => {
     async ({ timeoutChromium: chromium, emulator }) => {
       const page = await setUp(chromium, emulator);
       const dialogs = watchDialogs(page);
+      await openSection(page, 'Setup');
       await runCells('Test connection', emulator, async (fault) => {
         inject(emulator, fault);
         const failure = await pressAndWaitForOutcome(page, 'Test connection', 20_000);
@@ -252,6 +254,7 @@ describe('fault matrix (Chromium)', () => {
     async ({ timeoutChromium: chromium, emulator }) => {
       const page = await setUp(chromium, emulator);
       const dialogs = watchDialogs(page);
+      await openSection(page, 'Whitelist');
       await byRole(page, 'button', 'Remove allowed-demo.example from the whitelist').wait();
       const whitelist = () => emulator.admin.state().profiles.default?.whitelist ?? [];
       await runCells('List add and delete', emulator, async (fault, index) => {
@@ -299,6 +302,7 @@ describe('fault matrix (Chromium)', () => {
     async ({ timeoutChromium: chromium, emulator }) => {
       const page = await setUp(chromium, emulator);
       const dialogs = watchDialogs(page);
+      await openSection(page, 'Categories');
       const gambling = () =>
         byRole(page, 'checkbox', 'Gambling', { within: { role: 'region', name: 'Categories' } });
       const checked = () =>
@@ -451,6 +455,7 @@ describe('fault matrix (Chromium)', () => {
       const page = await setUp(chromium, emulator);
       const dialogs = watchDialogs(page);
       const label = 'Fault matrix laptop';
+      await openSection(page, 'Dynamic IP');
       await byRole(page, 'textbox', 'IP lookup URL').fill(`${emulator.url}/ip`);
       await byRole(page, 'textbox', 'More IP lookup URLs, tried in order (one per line)').fill(
         `${emulator.url}/ip.json`,
@@ -493,7 +498,8 @@ describe('fault matrix (Chromium)', () => {
       const dialogs = watchDialogs(page);
       const days = emulator.admin.state().logs.map((day) => day.date);
       expect(days.length).toBeGreaterThanOrEqual(3);
-      // The newest day loads when the page opens, without a fault.
+      // The newest day loads when the Logs section opens, without a fault.
+      await openSection(page, 'Logs');
       await byRole(page, 'img', { startsWith: `Queries per hour on ${days[0]}` }).wait();
       await runCells('Statistics', emulator, async (fault, index) => {
         // Each cell loads a day the page has not loaded yet: with more faults than older days,
@@ -549,6 +555,7 @@ describe('fault matrix (Chromium)', () => {
           .setTimeout(10_000)
           .filter((e) => !(e as HTMLButtonElement).disabled)
           .wait();
+      await openSection(page, 'Logs');
       await byRole(page, 'img', { startsWith: `Queries per hour on ${newest}` }).wait();
       await runCells('Raw log', emulator, async (fault) => {
         await hourPassed();
