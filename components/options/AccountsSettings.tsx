@@ -11,6 +11,7 @@ import {
   followedAccounts,
   MAX_ACCOUNTS,
   type AccountSummary as StoredSummary,
+  switchAccount,
 } from '@/lib/accounts';
 import { createDraftClient } from '@/lib/api/configured-client';
 import { t } from '@/lib/i18n';
@@ -122,7 +123,6 @@ async function addAccount(
 /** The "Account" combobox at the top of the options page: every section acts on the one chosen. */
 export function ActiveAccountBar() {
   const stored = useStoredValue(followedAccounts, null);
-  const { api } = usePageAccounts();
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   if (stored === null || stored.accounts.length < 2) return null;
@@ -135,7 +135,7 @@ export function ActiveAccountBar() {
         onChoose={(id) => {
           setBusy(true);
           setFailure(null);
-          api.activate(id).then(
+          switchAccount(id).then(
             () => setBusy(false),
             (error: unknown) => {
               setBusy(false);

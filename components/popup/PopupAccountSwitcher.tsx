@@ -65,18 +65,13 @@ export function PopupAccountSwitcher({ reopen = () => location.reload() }: { reo
       onChoose={(id) => {
         setBusy(true);
         setChoices({ ...choices, activeId: id });
-        import('@/lib/accounts/store')
-          .then(({ activateAccount }) => activateAccount(id))
-          .then(
-            (switched) => {
-              if (switched) reopen();
-              else setBusy(false);
-            },
-            () => {
-              setChoices(choices);
-              setBusy(false);
-            },
-          );
+        import('@/lib/accounts')
+          .then(({ switchAccount }) => switchAccount(id))
+          .then(reopen, () => {
+            // Not switched (removed meanwhile, or storage failed): the choice goes back.
+            setChoices(choices);
+            setBusy(false);
+          });
       }}
     />
   );

@@ -30,7 +30,7 @@ afterEach(cleanup);
 async function addAccounts(...names: string[]) {
   const api = createAccounts({
     confirm: async () => true,
-    permissions: { request: async () => true },
+    permissions: { request: async () => true, remove: async () => true },
     removeInWorker: async () => ({ removed: false, discarded: 0 }),
   });
   for (const name of names)
