@@ -21,6 +21,7 @@ import { PopupAccountSwitcher } from './PopupAccountSwitcher';
 import { PopupHeader } from './PopupHeader';
 import { RegistrationWarning } from './RegistrationWarning';
 import { TemporaryAllow, useTemporaryAllows } from './TemporaryAllow';
+import { UnbreakPanel } from './UnbreakPanel';
 import { DomainName, type HeroTone, VerdictHero } from './VerdictHero';
 
 export interface PopupAppProps {
@@ -131,7 +132,7 @@ function Ready({ state, controller, openOptions, mark, now }: ReadyProps) {
 
       <Outcome state={state} view={view} controller={controller} openOptions={openOptions} />
 
-      {/* The "Unbreak this page" block goes here: after the actions, before page diagnosis. */}
+      <UnbreakPanel state={state} controller={controller} diagnosis={diagnosis} allows={allows} now={now} />
 
       <PageDiagnosisPanel state={state} controller={controller} diagnosis={diagnosis} allows={allows} />
     </>

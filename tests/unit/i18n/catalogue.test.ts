@@ -84,8 +84,10 @@ describe('message catalogues', () => {
       'Add account',
       'Account name',
       'Account',
+      'Unbreak this page',
     ];
     expect(contract.filter((text) => !all.has(text))).toEqual([]);
     expect([...all].some((text) => text.startsWith('Failed hosts'))).toBe(true);
+    expect([...all].some((text) => text.startsWith('Needed by this page'))).toBe(true);
   });
 });
