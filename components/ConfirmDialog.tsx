@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { t } from '@/lib/i18n';
+import { Icon } from './icons/Icon';
 
 export interface ConfirmRequest {
   title: string;
@@ -50,7 +51,7 @@ export function ConfirmDialog({
   return (
     <dialog
       ref={dialogRef}
-      class="confirm"
+      class="confirm-dialog"
       aria-labelledby={titleId}
       aria-describedby={messageId}
       onCancel={(event) => {
@@ -58,8 +59,13 @@ export function ConfirmDialog({
         onClose(false);
       }}
     >
-      <h2 id={titleId}>{title}</h2>
-      <div id={messageId}>{message}</div>
+      <h2 id={titleId}>
+        <Icon name="warning" class="confirm-icon" />
+        {title}
+      </h2>
+      <div id={messageId} class="confirm-message">
+        {message}
+      </div>
       {typed && (
         <div class="field">
           <label for={typedId}>{typed.label}</label>
@@ -77,12 +83,12 @@ export function ConfirmDialog({
         </div>
       )}
       <div class="actions">
-        <button type="button" ref={cancelRef} onClick={() => onClose(false)}>
+        <button type="button" class="btn-secondary" ref={cancelRef} onClick={() => onClose(false)}>
           {cancelLabel}
         </button>
         <button
           type="button"
-          class="danger"
+          class="btn-danger"
           disabled={!mayConfirm}
           onClick={() => mayConfirm && onClose(true)}
         >

@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'preact/hooks';
+import { adviceFor } from '@/lib/api/advice';
 import { isApiError } from '@/lib/api/errors';
 import { t } from '@/lib/i18n';
 
@@ -6,12 +7,18 @@ export type ActionStatus =
   | { state: 'idle' }
   | { state: 'running'; message: string }
   | { state: 'done'; message: string }
-  | { state: 'failed'; message: string };
+  /** `advice`: one line that fits the kind of failure (lib/api/advice.ts), shown under the message. */
+  | { state: 'failed'; message: string; advice?: string };
 
 /** Text for any failure, safe to show: ApiError messages are written for users and carry no key. */
 export function failureText(error: unknown): string {
   if (isApiError(error)) return error.message;
   return t('common.genericFailure');
+}
+
+/** The status of a failed action: its message and the advice for its kind. */
+export function failedStatus(error: unknown): Extract<ActionStatus, { state: 'failed' }> {
+  return { state: 'failed', message: failureText(error), advice: adviceFor(error) };
 }
 
 /**
@@ -35,7 +42,7 @@ export function useRemoteAction() {
         setStatus({ state: 'done', message: success(result) });
         return result;
       } catch (error) {
-        setStatus({ state: 'failed', message: failureText(error) });
+        setStatus(failedStatus(error));
         return undefined;
       } finally {
         running.current = false;

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { adviceFor } from '@/lib/api/advice';
 import { failureText } from './useRemoteAction';
 
 export type RemoteData<T> =
   | { state: 'loading'; data?: T }
   | { state: 'ready'; data: T }
-  | { state: 'failed'; message: string; data?: T };
+  | { state: 'failed'; message: string; advice?: string; data?: T };
 
 /**
  * Loads data from the service when a dependency changes, cancelling the previous load so a slow
@@ -32,7 +33,8 @@ export function useRemoteData<T>(load: (signal: AbortSignal) => Promise<T>, deps
         if (!controller.signal.aborted) setData({ state: 'ready', data: value });
       },
       (error: unknown) => {
-        if (!controller.signal.aborted) setData({ state: 'failed', message: failureText(error) });
+        if (!controller.signal.aborted)
+          setData({ state: 'failed', message: failureText(error), advice: adviceFor(error) });
       },
     );
     return () => controller.abort();

@@ -16,6 +16,14 @@ const EXTENSION_DIR = join(ROOT, '.output/chrome-mv3');
 const SCREENSHOT_DIR = join(ROOT, 'demo-screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DEMO_SITE = 'news.blocked-demo.example';
+/** The popup's other verdicts on the demo account (emulator/seed.ts): whitelisted, not listed. */
+const POPUP_CASES = [
+  ['allowed', 'allowed-demo.example'],
+  ['not-blocked', 'news.example'],
+] as const;
+/** The options views the README and a reviewer look at first (lib/options/routes.ts ids). */
+const OPTIONS_VIEWS = ['overview', 'whitelist', 'categories', 'logs', 'setup'] as const;
+const SCHEMES = ['light', 'dark'] as const;
 
 function ensureChromium(): void {
   if (existsSync(CHROMIUM)) return;
@@ -42,8 +50,15 @@ const aria = (role: string, name: string) => `::-p-aria([name="${name}"][role="$
  */
 async function statusMatching(page: Page, pattern: RegExp): Promise<string> {
   const read = `[...document.querySelectorAll('[role=status]')].map((e) => e.textContent.trim()).find((t) => ${pattern}.test(t))`;
-  const handle = await page.waitForFunction(read, { timeout: 20_000 });
-  return String(await handle.jsonValue());
+  try {
+    const handle = await page.waitForFunction(read, { timeout: 20_000 });
+    return String(await handle.jsonValue());
+  } catch (error) {
+    const shown = await page.evaluate(
+      "[...document.querySelectorAll('[role=status]')].map((e) => e.textContent.trim()).join(' | ')",
+    );
+    throw new Error(`No status matching ${pattern} on ${page.url()} (shown: ${shown}): ${String(error)}`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -96,39 +111,64 @@ async function main(): Promise<void> {
   await options.locator(aria('textbox', 'API key')).fill(emulator.key);
   await options.locator(aria('textbox', 'Base URL')).fill(emulator.url);
   await options.select(aria('combobox', 'API form'), 'A');
+  // On first run Save also tests the connection and then opens the Overview (the welcome).
   await options.locator(aria('button', 'Save')).click();
-  await statusMatching(options, /^Saved/);
-  await options.locator(aria('button', 'Test connection')).click();
-  console.log(`Options page: ${await statusMatching(options, /^(Connected|Could not)/)}`);
+  console.log(`Options page: ${await statusMatching(options, /Connected|Could not|Not connected/)}`);
 
   console.log(`Opening ${DEMO_SITE} and the popup…`);
-  const tab = await browser.newPage();
-  await tab.goto(site.url(DEMO_SITE), { waitUntil: 'load' });
-  const popupTarget = browser.waitForTarget((t) => t.url().includes('/popup.html'));
-  await tab.bringToFront();
-  await tab.triggerExtensionAction(extension);
-  const popup = (await (await popupTarget).asPage()) as Page;
+  const openPopup = async (host: string): Promise<{ page: Page; verdict: string }> => {
+    const tab = await browser.newPage();
+    await tab.goto(site.url(host), { waitUntil: 'load' });
+    const popupTarget = browser.waitForTarget((t) => t.url().includes('/popup.html'));
+    await tab.bringToFront();
+    await tab.triggerExtensionAction(extension);
+    const page = (await (await popupTarget).asPage()) as Page;
+    return { page, verdict: await statusMatching(page, /^(Blocked|Allowed|Not blocked)/) };
+  };
+  const first = await openPopup(DEMO_SITE);
+  console.log(`Popup on ${DEMO_SITE}: ${first.verdict}`);
   // The demo site is on the seeded blocklist: anything but "Blocked" means the demo is broken.
-  const verdict = await statusMatching(popup, /^(Blocked|Allowed|Not blocked)/);
-  console.log(`Popup on ${DEMO_SITE}: ${verdict}`);
-  if (!verdict.startsWith('Blocked'))
-    throw new Error(`The popup should show the demo site blocked: ${verdict}`);
+  if (!first.verdict.startsWith('Blocked'))
+    throw new Error(`The popup should show the demo site blocked: ${first.verdict}`);
 
   if (headless) {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    const popupShot = join(SCREENSHOT_DIR, 'popup.png');
-    const optionsShot = join(SCREENSHOT_DIR, 'options.png');
-    await popup.screenshot({ path: popupShot });
+    const written: string[] = [];
+    const shoot = async (page: Page, name: string, options: { fullPage?: boolean } = {}) => {
+      const path = join(SCREENSHOT_DIR, `${name}.png`);
+      await page.screenshot({ path, ...options });
+      if (!existsSync(path)) throw new Error(`The screenshot ${path} was not written`);
+      written.push(path);
+    };
+    /** Both schemes of one screen: the pages follow the system's scheme (components/theme.css). */
+    const shootBothSchemes = async (page: Page, name: string) => {
+      for (const scheme of SCHEMES) {
+        await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+        await new Promise((settle) => setTimeout(settle, 150));
+        await shoot(page, `${name}-${scheme}`);
+      }
+    };
+    await shootBothSchemes(first.page, 'popup-blocked');
+    await first.page.close();
+    for (const [kind, host] of POPUP_CASES) {
+      const { page, verdict } = await openPopup(host);
+      if (!verdict.toLowerCase().startsWith(kind.replace('-', ' ')))
+        throw new Error(`The popup on ${host} should say ${kind}: ${verdict}`);
+      await shootBothSchemes(page, `popup-${kind}`);
+      await page.close();
+    }
     // A background tab never paints in headless Chromium: its screenshot would not arrive.
     await options.bringToFront();
-    await options.screenshot({ path: optionsShot, fullPage: true });
-    for (const shot of [popupShot, optionsShot]) {
-      if (!existsSync(shot)) throw new Error(`The screenshot ${shot} was not written`);
+    await options.setViewport({ width: 1280, height: 860 });
+    const base = options.url().split('#')[0];
+    for (const section of OPTIONS_VIEWS) {
+      await options.goto(`${base}#${section}`, { waitUntil: 'load' });
+      await new Promise((settle) => setTimeout(settle, 1200));
+      await shootBothSchemes(options, `options-${section}`);
     }
     console.log(`
-No display, so the demo ran headless. Screenshots:
-  ${popupShot}
-  ${optionsShot}
+No display, so the demo ran headless. Screenshots (${written.length}) in ${SCREENSHOT_DIR}:
+  ${written.map((path) => path.slice(SCREENSHOT_DIR.length + 1)).join('\n  ')}
 
 To try the extension in a desktop browser by hand:
   1. Keep an emulator running: npm run emulator -- --port 8787   (it prints the demo key)

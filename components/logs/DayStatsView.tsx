@@ -1,14 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeCategory } from '@/lib/api/categories';
 import type { ApiForm, DomainListKind } from '@/lib/api/types';
-import { formatNumber, t } from '@/lib/i18n';
+import { formatNumber, messageLocale, t } from '@/lib/i18n';
 import { type DaySummary, hourlyChartLabel, type Ranked } from '@/lib/logs/stats';
+import { resolvedColor, useColorScheme } from './chart-colors';
 import type { BarChartSpec, Chart } from './charts';
 import { RankedTable } from './RankedTable';
-
-const ALLOWED_COLOR = '#2e7d32';
-const BLOCKED_COLOR = '#c62828';
-const NEUTRAL_COLOR = '#3f6fb5';
 
 /** Loaded on first use: keeps chart.js out of the options page's first paint and out of the popup. */
 const loadCharts = () => import('./charts');
@@ -50,9 +47,19 @@ export function DayStatsView({ date, summary, form, listAction }: DayStatsViewPr
   const typesRef = useRef<HTMLCanvasElement>(null);
   const [chartFailure, setChartFailure] = useState<string | null>(null);
   const categoryName = (id: string) => describeCategory(form, id).label;
+  const scheme = useColorScheme();
 
   useEffect(() => {
     let disposed = false;
+    const page = hourlyRef.current?.closest('.day-stats') ?? document.body;
+    const ALLOWED_COLOR = resolvedColor(page, 'var(--color-allowed)');
+    const BLOCKED_COLOR = resolvedColor(page, 'var(--color-blocked)');
+    const NEUTRAL_COLOR = resolvedColor(page, 'var(--color-info)');
+    const look = {
+      locale: messageLocale(),
+      text: resolvedColor(page, 'var(--color-text)'),
+      grid: resolvedColor(page, 'var(--color-divider)'),
+    };
     const charts: Chart[] = [];
     const hours = Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0'));
     const specs: [HTMLCanvasElement | null, BarChartSpec][] = [
@@ -98,7 +105,7 @@ export function DayStatsView({ date, summary, form, listAction }: DayStatsViewPr
     loadCharts().then(
       ({ drawBarChart }) => {
         if (disposed) return;
-        for (const [canvas, spec] of specs) if (canvas) charts.push(drawBarChart(canvas, spec));
+        for (const [canvas, spec] of specs) if (canvas) charts.push(drawBarChart(canvas, spec, look));
         setChartFailure(null);
         performance.mark('stats-rendered', { detail: { date } });
       },
@@ -110,8 +117,8 @@ export function DayStatsView({ date, summary, form, listAction }: DayStatsViewPr
       disposed = true;
       for (const chart of charts) chart.destroy();
     };
-    // categoryName depends on form only.
-  }, [summary, form, date]);
+    // categoryName depends on form only; the colours on the scheme.
+  }, [summary, form, date, scheme]);
 
   const total = summary.totals.allowed + summary.totals.blocked;
   const unplaced = summary.unplaced.allowed + summary.unplaced.blocked;
@@ -197,12 +204,8 @@ export function DayStatsView({ date, summary, form, listAction }: DayStatsViewPr
           showMoreLabel={t('dayStats.moreCategories')}
           entries={summary.blocksByCategory}
           emptyText={t('dayStats.noBlocks')}
-          describe={(id) => {
-            const info = describeCategory(form, id);
-            return info.description
-              ? t('dayStats.categoryDescribed', { label: info.label, id, description: info.description })
-              : id;
-          }}
+          describe={(id) => describeCategory(form, id).label}
+          detail={(id) => describeCategory(form, id).description || undefined}
         />
       </div>
     </div>

@@ -23,8 +23,10 @@ export interface RankedTableProps {
     onAdd: (domain: string, list: DomainListKind) => void;
     busy: boolean;
   };
-  /** Optional display name of a key (category descriptions). */
+  /** Optional display name of a key (a category's name for its id): people read names, not ids. */
   describe?: (key: string) => string;
+  /** Optional line under the name (a category's description). */
+  detail?: (key: string) => string | undefined;
 }
 
 /**
@@ -40,6 +42,7 @@ export function RankedTable({
   emptyText,
   listAction,
   describe,
+  detail,
 }: RankedTableProps) {
   const [filter, setFilter] = useState('');
   const [limit, setLimit] = useState(PAGE);
@@ -66,7 +69,7 @@ export function RankedTable({
               }}
             />
           </div>
-          <table>
+          <table class="table">
             <caption class="visually-hidden">{title}</caption>
             <thead>
               <tr>
@@ -82,7 +85,10 @@ export function RankedTable({
                 const target = listAction?.targetOf(entry.key);
                 return (
                   <tr key={entry.key}>
-                    <td class="key">{describe ? describe(entry.key) : entry.key}</td>
+                    <td class="key">
+                      {describe ? describe(entry.key) : entry.key}
+                      {detail?.(entry.key) ? <span class="key-detail">{detail(entry.key)}</span> : null}
+                    </td>
                     <td class="num">{formatNumber(entry.count)}</td>
                     {listAction && target == null && <td class="hint">{t('ranked.notEntry')}</td>}
                     {listAction && target != null && (

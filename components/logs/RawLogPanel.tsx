@@ -5,11 +5,11 @@ import { formatNumber, messageLocale, t, tn } from '@/lib/i18n';
 import { type DumpAllowance, dumpAllowance, formatClock } from '@/lib/logs/dump-guard';
 import { type DumpOutcome, type DumpProgress, type DumpSink, streamDump } from '@/lib/logs/load-dump';
 import { createRecordStore, type RecordFilter, type RecordStore } from '@/lib/logs/record-store';
-import { chooseDumpSink, dumpFileName } from '@/lib/logs/save-dump';
+import { chooseDumpSink, createKeptCopy, dumpFileName, saveKeptCopy } from '@/lib/logs/save-dump';
 import { createStoredDumpGuard } from '@/lib/logs/stored-dump-guard';
 import { lastLogDumpItem } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
-import { type ActionStatus, failureText } from '../useRemoteAction';
+import { type ActionStatus, failedStatus } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
 import { RawLogTable } from './RawLogTable';
 
@@ -52,6 +52,8 @@ interface Loaded {
   store: RecordStore;
   /** Set once the download is over (complete, cancelled or failed). */
   outcome?: DumpOutcome;
+  /** The whole text of a complete download: "Save to file" writes it without downloading again. */
+  kept?: Blob;
 }
 
 /** A growable list of matching record numbers, extended as lines arrive. */
@@ -108,6 +110,8 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
   const kindId = useId();
   const domainId = useId();
   const ipId = useId();
+  const saveNoteId = useId();
+  const [savingLoaded, setSavingLoaded] = useState(false);
   const busy = controller.current !== null || progress !== null;
 
   useEffect(() => () => controller.current?.abort(), []);
@@ -140,7 +144,7 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
           sink = chosen;
         }
       } catch (error) {
-        setStatus({ state: 'failed', message: failureText(error) });
+        setStatus(failedStatus(error));
         return;
       }
 
@@ -148,6 +152,7 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
       controller.current = abort;
       const store = createRecordStore();
       const current: Loaded = { date, store };
+      const keep = createKeptCopy();
       setLoaded(current);
       setProgress({ bytes: 0, lines: 0, stored: 0, unrecognised: 0 });
       setStatus({
@@ -161,6 +166,7 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
             date,
             store,
             sink,
+            keep,
             signal: abort.signal,
             onProgress: (p) => {
               setProgress(p);
@@ -169,6 +175,7 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
           }),
         );
         current.outcome = outcome;
+        current.kept = keep.text() ?? undefined;
         const bad = outcome.unrecognised > 0 ? ` ${tn('rawLog.unrecognised', outcome.unrecognised)}` : '';
         const limit = outcome.truncated
           ? ` ${t(store.fullReason === 'distinct' ? 'rawLog.truncatedDistinct' : 'rawLog.truncated', {
@@ -202,7 +209,8 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
             message: `${t('rawLog.cancelled')}${shown} ${t('rawLog.stillCounts')}${save ? ` ${t('rawLog.notSaved')}` : ''}`,
           });
         } else {
-          setStatus({ state: 'failed', message: `${failureText(error)}${shown}` });
+          const failed = failedStatus(error);
+          setStatus({ ...failed, message: `${failed.message}${shown}` });
         }
         if (store.size === 0) setLoaded(null);
       } finally {
@@ -214,13 +222,40 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
     [api, date, guard],
   );
 
+  /** Saves the log loaded in the view: no download, so the hourly rule does not apply. */
+  const saveLoaded = async (shown: Loaded & { kept: Blob }) => {
+    setSavingLoaded(true);
+    try {
+      const sink = await chooseDumpSink(shown.date);
+      if (sink === null) {
+        setStatus({ state: 'done', message: t('rawLog.noFile') });
+        return;
+      }
+      setStatus({ state: 'running', message: t('rawLog.savingLoaded', { date: shown.date }) });
+      await saveKeptCopy(shown.kept, sink);
+      setStatus({
+        state: 'done',
+        message: t('rawLog.savedLoaded', {
+          file: dumpFileName(shown.date),
+          size: megabytes(shown.kept.size),
+          lines: lines(shown.outcome?.lines ?? shown.store.size),
+        }),
+      });
+    } catch (error) {
+      setStatus(failedStatus(error));
+    } finally {
+      setSavingLoaded(false);
+    }
+  };
+  const savable = loaded?.kept !== undefined && loaded.date === date && !busy ? loaded : null;
+
   const blockedUntil = allowance && !allowance.allowed ? allowance.nextAt : null;
   const note = deleted
     ? t('rawLog.deleted')
     : blockedUntil !== null
       ? t('rawLog.nextAt', { time: formatClock(blockedUntil) })
       : t('rawLog.rule');
-  const disabled = busy || deleted || allowance === null || blockedUntil !== null;
+  const disabled = busy || savingLoaded || deleted || allowance === null || blockedUntil !== null;
 
   return (
     <section class="raw-log" aria-labelledby="raw-log-heading">
@@ -236,9 +271,11 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
         </button>
         <button
           type="button"
-          disabled={disabled}
-          aria-describedby={noteId}
-          onClick={() => void download(true)}
+          disabled={savable ? savingLoaded : disabled}
+          aria-describedby={savable ? saveNoteId : noteId}
+          onClick={() =>
+            void (savable?.kept ? saveLoaded({ ...savable, kept: savable.kept }) : download(true))
+          }
         >
           {t('rawLog.saveToFile')}
         </button>
@@ -251,6 +288,11 @@ export function RawLogPanel({ api, date, deleted, deletedDays }: RawLogPanelProp
       <p id={noteId} class="hint">
         {note}
       </p>
+      {savable ? (
+        <p id={saveNoteId} class="hint">
+          {t('rawLog.saveLoadedNote', { date: savable.date })}
+        </p>
+      ) : null}
       {progress && (
         <div class="dump-progress">
           <progress aria-label={t('rawLog.downloadLabel')} aria-valuetext={progressText(progress)} />

@@ -3,7 +3,16 @@
  * registered once. Imported only through `loadCharts()`, so the chart code is a separate chunk
  * that the options page fetches when statistics are shown, and never part of the popup.
  */
-import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  type ChartConfiguration,
+  Legend,
+  LinearScale,
+  Tooltip,
+} from 'chart.js';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
@@ -22,13 +31,31 @@ export interface BarChartSpec {
   horizontal?: boolean;
 }
 
+/** How the chart reads: the page's text and grid colours and the language of its numbers. */
+export interface ChartLook {
+  /** A BCP 47 tag (the catalogue's `locale`): 1,400 in English, 1.400 in German. */
+  locale: string;
+  text: string;
+  grid: string;
+}
+
 /**
- * Draws `spec` on `canvas` without animation: the figures are there at once (and the render
- * time a benchmark reads is the real one). Returns the chart so the caller can destroy it.
+ * The Chart.js configuration of `spec`, without animation: the figures are there at once (and the
+ * render time a benchmark reads is the real one). Numbers on the value axis and in tooltips are
+ * written in `look.locale` (Chart.js formats with `Intl.NumberFormat` of its `locale` option; the
+ * tick callback makes the axis independent of its defaults).
  */
-export function drawBarChart(canvas: HTMLCanvasElement, spec: BarChartSpec): Chart<'bar'> {
-  const textColor = getComputedStyle(canvas).color || '#333';
-  return new Chart(canvas, {
+export function barChartConfig(spec: BarChartSpec, look: ChartLook): ChartConfiguration<'bar'> {
+  const numbers = new Intl.NumberFormat(look.locale, { maximumFractionDigits: 0 });
+  const valueTicks = {
+    color: look.text,
+    precision: 0,
+    callback: (value: number | string) => (typeof value === 'number' ? numbers.format(value) : value),
+  };
+  const labelTicks = { color: look.text };
+  const valueAxis = spec.horizontal ? 'x' : 'y';
+  const grid = { color: look.grid };
+  return {
     type: 'bar',
     data: {
       labels: spec.labels,
@@ -40,20 +67,36 @@ export function drawBarChart(canvas: HTMLCanvasElement, spec: BarChartSpec): Cha
       })),
     },
     options: {
+      locale: look.locale,
       animation: false,
       responsive: true,
       maintainAspectRatio: false,
       indexAxis: spec.horizontal ? 'y' : 'x',
       plugins: {
-        legend: { display: spec.series.length > 1, labels: { color: textColor } },
+        legend: { display: spec.series.length > 1, labels: { color: look.text } },
         tooltip: { enabled: true },
       },
       scales: {
-        x: { stacked: spec.stacked, ticks: { color: textColor }, beginAtZero: true },
-        y: { stacked: spec.stacked, ticks: { color: textColor, precision: 0 }, beginAtZero: true },
+        x: {
+          stacked: spec.stacked,
+          ticks: valueAxis === 'x' ? valueTicks : labelTicks,
+          grid,
+          beginAtZero: true,
+        },
+        y: {
+          stacked: spec.stacked,
+          ticks: valueAxis === 'y' ? valueTicks : labelTicks,
+          grid,
+          beginAtZero: true,
+        },
       },
     },
-  });
+  };
+}
+
+/** Draws `spec` on `canvas`; returns the chart so the caller can destroy it. */
+export function drawBarChart(canvas: HTMLCanvasElement, spec: BarChartSpec, look: ChartLook): Chart<'bar'> {
+  return new Chart(canvas, barChartConfig(spec, look));
 }
 
 export type { Chart };

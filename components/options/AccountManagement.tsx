@@ -1,6 +1,7 @@
 import { useId } from 'preact/hooks';
 import { t, tParts } from '@/lib/i18n';
 import { managedProfileItem } from '@/lib/settings/storage';
+import { FailureNotice } from '../StatusMessage';
 import { useRemoteData } from '../useRemoteData';
 import { useStoredState } from '../useStoredValue';
 import { AccountContext, type AccountServices, accountScope } from './account-context';
@@ -8,16 +9,22 @@ import { CategoriesSection } from './CategoriesSection';
 import { DefaultBlockSection } from './DefaultBlockSection';
 import { DomainListSections } from './DomainListSections';
 import { NetworksSection } from './NetworksSection';
+import { Pane } from './Pane';
 import { ProfilesSection } from './ProfilesSection';
 import { TldSection } from './TldSection';
+
+/** The views of the options page that show account sections (lib/options/routes.ts). */
+export type AccountView = 'filtering' | 'profiles' | 'networks';
 
 /**
  * Every account action of the API, one section each, acting on the profile chosen at the top
  * (Form A) or on the whole account (Form B). Takes the client as a dependency so tests can pass
- * a fake one.
+ * a fake one. With `view`, only that view's sections are shown (the others are kept once shown);
+ * without, all of them.
  */
-export function AccountManagement(services: AccountServices) {
+export function AccountManagement({ view, ...services }: AccountServices & { view?: AccountView }) {
   const { client } = services;
+  const shows = (which: AccountView) => view === undefined || view === which;
   const profilesData = useRemoteData(
     async (signal) => {
       const profiles = await client.listProfiles({ signal });
@@ -40,13 +47,15 @@ export function AccountManagement(services: AccountServices) {
   if (loaded.data === undefined) {
     return (
       <div class="account-error">
-        <p role="alert">
-          {t('options.account.openFailed', { reason: loaded.state === 'failed' ? loaded.message : '' })}
-        </p>
-        <p class="hint">{t('options.account.checkSetup')}</p>
-        <button type="button" onClick={profilesData.reload}>
-          {t('common.tryAgain')}
-        </button>
+        <FailureNotice
+          alert
+          message={loaded.state === 'failed' ? loaded.message : ''}
+          advice={loaded.state === 'failed' ? loaded.advice : undefined}
+        >
+          <button type="button" onClick={profilesData.reload}>
+            {t('common.tryAgain')}
+          </button>
+        </FailureNotice>
       </div>
     );
   }
@@ -62,41 +71,47 @@ export function AccountManagement(services: AccountServices) {
 
   return (
     <AccountContext.Provider value={account}>
-      {/* The wrapper bounds the sticky profile bar to the sections it applies to. */}
       <div class="account">
-        <div class="scope-bar">
-          {account.capabilities.profileSelection ? (
-            <div class="inline">
-              <label for={pickerId}>{t('options.account.profile')}</label>
-              <select id={pickerId} value={profile} onChange={(event) => choose(event.currentTarget.value)}>
-                {profiles.map((name) => (
-                  <option key={name} value={name}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-              <span class="hint">{t('options.account.profileHint')}</span>
-            </div>
-          ) : (
-            <p>
-              {tParts('options.account.wholeAccountNote', {
-                wholeAccount: <strong>{t('options.account.wholeAccount')}</strong>,
-              })}
-            </p>
-          )}
-        </div>
-        <ProfilesSection
-          profiles={profiles}
-          chosen={profile}
-          refreshing={loaded.state === 'loading'}
-          onChanged={profilesData.reload}
-          onChoose={choose}
-        />
-        <CategoriesSection />
-        <DomainListSections />
-        <TldSection />
-        <DefaultBlockSection />
-        <NetworksSection />
+        <Pane shown={shows('profiles')}>
+          <ProfilesSection
+            profiles={profiles}
+            chosen={profile}
+            refreshing={loaded.state === 'loading'}
+            onChanged={profilesData.reload}
+            onChoose={choose}
+          />
+        </Pane>
+        {/* The pane bounds the sticky profile bar to the sections it applies to. */}
+        <Pane shown={shows('filtering')}>
+          <div class="scope-bar">
+            {account.capabilities.profileSelection ? (
+              <div class="inline">
+                <label for={pickerId}>{t('options.account.profile')}</label>
+                <select id={pickerId} value={profile} onChange={(event) => choose(event.currentTarget.value)}>
+                  {profiles.map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
+                </select>
+                <span class="hint">{t('options.account.profileHint')}</span>
+              </div>
+            ) : (
+              <p>
+                {tParts('options.account.wholeAccountNote', {
+                  wholeAccount: <strong>{t('options.account.wholeAccount')}</strong>,
+                })}
+              </p>
+            )}
+          </div>
+          <CategoriesSection />
+          <DomainListSections />
+          <TldSection />
+          <DefaultBlockSection />
+        </Pane>
+        <Pane shown={shows('networks')}>
+          <NetworksSection />
+        </Pane>
       </div>
     </AccountContext.Provider>
   );

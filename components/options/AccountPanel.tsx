@@ -7,7 +7,7 @@ import { dropQueuedChangesUndoing } from '@/lib/outbox';
 import { dynamicIpSettingsItem } from '@/lib/settings/storage';
 import { useConfiguredClient } from '../useConfiguredClient';
 import { useStoredValue } from '../useStoredValue';
-import { AccountManagement } from './AccountManagement';
+import { AccountManagement, type AccountView } from './AccountManagement';
 import type { AccountServices, ListChangeReport } from './account-context';
 
 type Lookup = NonNullable<AccountServices['lookupPublicIp']>;
@@ -36,7 +36,7 @@ function usePublicIpLookup(): { lookup: Lookup | undefined; atOnce: boolean } {
 }
 
 /** Account management for the saved settings; until a key is saved, it says what to do. */
-export function AccountPanel() {
+export function AccountPanel({ view }: { view?: AccountView }) {
   const configured = useConfiguredClient();
   const publicIp = usePublicIpLookup();
   const account = configured.state === 'ready' ? configured.account.id : null;
@@ -69,6 +69,7 @@ export function AccountPanel() {
   }
   return (
     <AccountManagement
+      view={view}
       client={configured.client}
       lookupPublicIp={publicIp.lookup}
       lookUpPublicIpAtOnce={publicIp.atOnce}

@@ -1,9 +1,13 @@
-import { useId, useState } from 'preact/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
 import { type PlainKey, t } from '@/lib/i18n';
 import { themeItem } from '@/lib/settings/storage';
 import { type Theme, themeSchema } from '@/lib/settings/theme-choice';
 import { applyTheme, cacheTheme } from '@/lib/theme/theme';
-import { useStoredState } from '../useStoredValue';
+import { StatusMessage } from '../StatusMessage';
+import { useRemoteAction } from '../useRemoteAction';
+import { useStoredValue } from '../useStoredValue';
+import { SaveBar } from './SaveBar';
+import { useUnsavedChanges } from './unsaved';
 
 const THEME_LABELS: Record<Theme, PlainKey> = {
   system: 'appearance.system',
@@ -11,51 +15,77 @@ const THEME_LABELS: Record<Theme, PlainKey> = {
   dark: 'appearance.dark',
 };
 
-/** Light or dark pages (options and popup), or whatever the system uses. */
+/**
+ * Light or dark pages (options and popup), or whatever the system uses. A choice is shown on
+ * this page at once, as a preview; Save keeps it for the popup and the next opening.
+ */
 export function AppearanceSection({ cache = globalThis.localStorage }: { cache?: Storage }) {
-  const [theme, setTheme] = useStoredState<Theme>(themeItem, 'system');
-  const [failed, setFailed] = useState(false);
+  const stored = useStoredValue<Theme, Theme>(themeItem, 'system');
+  const [chosen, setChosen] = useState<Theme | null>(null);
+  const { status, run, setStatus, busy } = useRemoteAction();
   const ids = { heading: useId(), select: useId(), hint: useId() };
+  const shown = chosen ?? stored;
+  const unsaved = chosen !== null && chosen !== stored;
+  useUnsavedChanges('appearance', unsaved);
+  // A theme stored elsewhere (a restored backup) is shown unless the user is choosing one.
+  useEffect(() => {
+    if (chosen === stored) setChosen(null);
+  }, [stored]);
 
   const choose = (value: string) => {
     const parsed = themeSchema.safeParse(value);
     if (!parsed.success) return;
-    setTheme(parsed.data);
-    // Shown at once; the other open pages follow the stored item.
+    setChosen(parsed.data);
     applyTheme(document.documentElement, parsed.data);
-    cacheTheme(cache, parsed.data);
-    themeItem.setValue(parsed.data).then(
-      () => setFailed(false),
-      () => setFailed(true),
+  };
+
+  const save = async () => {
+    const saved = await run(
+      t('setup.saving'),
+      async () => {
+        cacheTheme(cache, shown);
+        const stored = await themeItem.setValue(shown).then(
+          () => true,
+          () => false,
+        );
+        if (stored) setChosen(null);
+        return stored;
+      },
+      (stored) => (stored ? t('saveModel.saved') : t('appearance.saveFailed')),
     );
+    if (saved === false) setStatus({ state: 'failed', message: t('appearance.saveFailed') });
   };
 
   return (
     <section aria-labelledby={ids.heading}>
       <h2 id={ids.heading}>{t('appearance.heading')}</h2>
-      <div class="field">
-        <label for={ids.select}>{t('appearance.theme')}</label>
-        <select
-          id={ids.select}
-          value={theme}
-          aria-describedby={ids.hint}
-          onChange={(event) => choose(event.currentTarget.value)}
-        >
-          {themeSchema.options.map((value) => (
-            <option key={value} value={value}>
-              {t(THEME_LABELS[value])}
-            </option>
-          ))}
-        </select>
-        <p id={ids.hint} class="hint">
-          {t('appearance.hint')}
-        </p>
-      </div>
-      {failed ? (
-        <p class="status-failed" role="alert">
-          {t('appearance.saveFailed')}
-        </p>
-      ) : null}
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <div class="field">
+          <label for={ids.select}>{t('appearance.theme')}</label>
+          <select
+            id={ids.select}
+            value={shown}
+            aria-describedby={ids.hint}
+            onChange={(event) => choose(event.currentTarget.value)}
+          >
+            {themeSchema.options.map((value) => (
+              <option key={value} value={value}>
+                {t(THEME_LABELS[value])}
+              </option>
+            ))}
+          </select>
+          <p id={ids.hint} class="hint">
+            {t('appearance.hint')}
+          </p>
+        </div>
+        <SaveBar label={t('saveModel.saveAppearance')} unsaved={unsaved} busy={busy} />
+        <StatusMessage status={status} label={t('appearance.heading')} />
+      </form>
     </section>
   );
 }

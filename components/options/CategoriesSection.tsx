@@ -2,7 +2,7 @@ import { useId, useState } from 'preact/hooks';
 import { describeCategory, mergeWithCatalogue } from '@/lib/api/categories';
 import type { ApiForm, CategoryState } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
-import { StatusMessage } from '../StatusMessage';
+import { FailureNotice, StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useRemoteData } from '../useRemoteData';
 import { propagationNote, scopePhrase, useAccount } from './account-context';
@@ -56,12 +56,11 @@ export function CategoriesSection() {
       <h2 id={headingId}>{t('categories.heading')}</h2>
       <ScopeNote />
       {data.state === 'failed' ? (
-        <div class="load-failed">
-          <p>{t('categories.loadFailed', { reason: data.message })}</p>
+        <FailureNotice message={data.message} advice={data.advice}>
           <button type="button" onClick={reload}>
             {t('categories.loadAgain')}
           </button>
-        </div>
+        </FailureNotice>
       ) : states === undefined ? (
         <p class="hint">{t('categories.loading')}</p>
       ) : (

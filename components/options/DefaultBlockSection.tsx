@@ -1,5 +1,5 @@
 import { useId, useState } from 'preact/hooks';
-import { t } from '@/lib/i18n';
+import { messageLocale, t } from '@/lib/i18n';
 import { rememberDefaultBlock } from '@/lib/settings/local-records';
 import { defaultBlockItem } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
@@ -11,11 +11,15 @@ import { ScopeNote } from './ScopeNote';
 type Known = { enabled: boolean; at: number } | null;
 
 const when = (at: number) =>
-  new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  new Date(at).toLocaleString(messageLocale(), { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * The service can switch default block on and off but not report it, so the state shown is the
  * one last set from this browser; otherwise it is said to be unknown rather than guessed.
+ *
+ * Three states, drawn as three: on, off, and not known. The control is a tri-state checkbox
+ * (`indeterminate`, announced as "mixed"): while the state is not known it is drawn neither on
+ * nor off, and a click sets it on; "Make sure default block is off" sets it off.
  */
 export function DefaultBlockSection() {
   const { client, form, profile, scope, now = Date.now } = useAccount();
@@ -41,7 +45,8 @@ export function DefaultBlockSection() {
     setPending(null);
   };
 
-  const checked = pending ?? known?.enabled ?? false;
+  const shown: boolean | null = pending ?? known?.enabled ?? null;
+  const checked = shown === true;
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>{t('defaultBlock.heading')}</h2>
@@ -51,9 +56,9 @@ export function DefaultBlockSection() {
         <input
           id={switchId}
           type="checkbox"
-          role="switch"
+          class="switch"
           checked={checked}
-          aria-checked={checked}
+          indeterminate={shown === null}
           aria-describedby={stateId}
           aria-disabled={busy}
           onClick={(event) => {
@@ -62,6 +67,19 @@ export function DefaultBlockSection() {
           onChange={(event) => void set(event.currentTarget.checked)}
         />
         <label for={switchId}>{t('defaultBlock.switch')}</label>
+        {/* The same state as the sentence below (its description), at a glance. */}
+        <span
+          aria-hidden="true"
+          class={`badge ${known === null ? 'badge-unknown' : known.enabled ? 'badge-blocked' : 'badge-allowed'}`}
+        >
+          {t(
+            known === null
+              ? 'defaultBlock.badgeUnknown'
+              : known.enabled
+                ? 'defaultBlock.badgeOn'
+                : 'defaultBlock.badgeOff',
+          )}
+        </span>
       </div>
       <p id={stateId} class="default-block-state">
         {known === null
@@ -69,7 +87,7 @@ export function DefaultBlockSection() {
           : t(known.enabled ? 'defaultBlock.knownOn' : 'defaultBlock.knownOff', { when: when(known.at) })}
       </p>
       {known === null ? (
-        <button type="button" aria-disabled={busy} onClick={() => void set(false)}>
+        <button type="button" class="btn-secondary" aria-disabled={busy} onClick={() => void set(false)}>
           {t('defaultBlock.makeSureOff')}
         </button>
       ) : null}

@@ -8,6 +8,8 @@ import { diagnosisSettingsItem } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
+import { SaveBar } from './SaveBar';
+import { useUnsavedChanges } from './unsaved';
 
 /** The part of `browser.permissions` this section uses; tests pass a stand-in. */
 export interface DiagnosisPermissionsApi {
@@ -49,8 +51,9 @@ async function originsStillNeeded(): Promise<string[]> {
 
 /**
  * "Diagnose pages": opt-in, because seeing why a page broke means watching the network errors of
- * every page. The browser's permission prompt is shown first thing in the click (browsers show it
- * only during a user gesture); turning it off gives the permissions back.
+ * every page. Saved with the section's Save button, like every setting: the browser's permission
+ * prompt is shown first thing in that click (browsers show it only during a user gesture);
+ * turning it off gives the permissions back.
  */
 export function DiagnosisSection({
   permissions = browser.permissions as DiagnosisPermissionsApi,
@@ -60,6 +63,7 @@ export function DiagnosisSection({
   const { enabled, granted } = useDiagnosisState(permissions);
   const { status, run, busy } = useRemoteAction();
   const ids = { heading: useId(), toggle: useId(), explanation: useId() };
+  const [wanted, setWanted] = useState<boolean | null>(null);
 
   const turnOn = () =>
     run(
@@ -96,27 +100,45 @@ export function DiagnosisSection({
     );
 
   const withdrawn = enabled && granted === false;
+  const on = enabled && granted !== false;
+  const shown = wanted ?? on;
+  const unsaved = wanted !== null && wanted !== on;
+  useUnsavedChanges('diagnosis', unsaved);
+
+  const save = async () => {
+    // Whatever the outcome, the box shows the state it led to.
+    await (shown ? turnOn() : turnOff());
+    setWanted(null);
+  };
 
   return (
     <section aria-labelledby={ids.heading}>
       <h2 id={ids.heading}>{t('diagnosis.heading')}</h2>
-      <div class="check">
-        <input
-          id={ids.toggle}
-          type="checkbox"
-          checked={enabled && granted !== false}
-          disabled={busy}
-          aria-describedby={ids.explanation}
-          onChange={(event) => void (event.currentTarget.checked ? turnOn() : turnOff())}
-        />
-        <label for={ids.toggle}>{t('diagnosis.toggle')}</label>
-      </div>
-      <div id={ids.explanation} class="hint">
-        <p>{t('diagnosis.explanation1')}</p>
-        <p>{t('diagnosis.explanation2')}</p>
-      </div>
-      {withdrawn && <p class="status-failed">{t('diagnosis.withdrawn')}</p>}
-      <StatusMessage status={status} label={t('diagnosis.heading')} />
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <div class="check">
+          <input
+            id={ids.toggle}
+            type="checkbox"
+            checked={shown}
+            disabled={busy}
+            aria-describedby={ids.explanation}
+            onChange={(event) => setWanted(event.currentTarget.checked)}
+          />
+          <label for={ids.toggle}>{t('diagnosis.toggle')}</label>
+        </div>
+        <div id={ids.explanation} class="hint">
+          <p>{t('diagnosis.explanation1')}</p>
+          <p>{t('diagnosis.explanation2')}</p>
+        </div>
+        {withdrawn && <p class="status-failed">{t('diagnosis.withdrawn')}</p>}
+        <SaveBar label={t('saveModel.saveDiagnosis')} unsaved={unsaved} busy={busy} />
+        <StatusMessage status={status} label={t('diagnosis.heading')} />
+      </form>
     </section>
   );
 }

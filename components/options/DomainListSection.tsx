@@ -4,7 +4,7 @@ import { parseDomainLines } from '@/lib/account/domain-lines';
 import { filterDomains, withDomain, withoutDomain } from '@/lib/account/sorted-domains';
 import type { DomainListKind } from '@/lib/api/types';
 import { formatNumber, t, tn } from '@/lib/i18n';
-import { StatusMessage } from '../StatusMessage';
+import { FailureNotice, StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import type { useRemoteData } from '../useRemoteData';
 import { VirtualList } from '../VirtualList';
@@ -248,12 +248,11 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
         </div>
       ) : null}
       {remote.data.state === 'failed' ? (
-        <div class="load-failed">
-          <p>{t('domainList.loadFailed', { list: name, reason: remote.data.message })}</p>
+        <FailureNotice message={remote.data.message} advice={remote.data.advice}>
           <button type="button" onClick={remote.reload}>
             {t('domainList.loadAgain', { list: name })}
           </button>
-        </div>
+        </FailureNotice>
       ) : entries === undefined ? (
         <p class="hint">{t('domainList.loading', { list: name })}</p>
       ) : (

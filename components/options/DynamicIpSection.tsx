@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
 import { capabilitiesOf } from '@/lib/api/forms';
-import { t } from '@/lib/i18n';
+import { messageLocale, t } from '@/lib/i18n';
 import { worker } from '@/lib/messaging/worker-client';
 import {
   checkDynamicIpDraft,
@@ -13,7 +13,6 @@ import {
 import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
 import {
   connectionItem,
-  contextMenuSettingsItem,
   DYNAMIC_IP_INTERVAL,
   dynamicIpSettingsItem,
   profilesCacheItem,
@@ -24,9 +23,10 @@ import { StatusMessage } from '../StatusMessage';
 import { useAccountIdentity } from '../useAccountIdentity';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
+import { useUnsavedChanges } from './unsaved';
 
 function formatTime(at: number): string {
-  return new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return new Date(at).toLocaleString(messageLocale(), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 function LastOutcome({ outcome }: { outcome: RegistrationOutcome | null }) {
@@ -53,7 +53,6 @@ function LastOutcome({ outcome }: { outcome: RegistrationOutcome | null }) {
 /**
  * Dynamic IP: keeps this network's public address registered. The worker does the work (alarm
  * and Register now share one code path); this section edits the settings and shows outcomes.
- * Also holds the right-click menu switch, the other setting of the background worker.
  */
 export function DynamicIpSection() {
   const settings = useStoredValue(dynamicIpSettingsItem, dynamicIpSettingsItem.fallback);
@@ -61,7 +60,6 @@ export function DynamicIpSection() {
   const connection = useStoredValue(connectionItem, connectionItem.fallback);
   const accountId = useAccountIdentity()?.id ?? null;
   const profilesCache = useStoredValue(profilesCacheItem, null);
-  const menu = useStoredValue(contextMenuSettingsItem, contextMenuSettingsItem.fallback);
   const [draft, setDraft] = useState<DynamicIpDraft>(() => draftFromSettings(dynamicIpSettingsItem.fallback));
   const { status, run, busy } = useRemoteAction();
   const ids = {
@@ -73,8 +71,6 @@ export function DynamicIpSection() {
     firstUrl: useId(),
     moreUrls: useId(),
     removePrevious: useId(),
-    menuHeading: useId(),
-    menu: useId(),
   };
 
   // The form starts from the stored settings and follows them until the user edits it.
@@ -82,6 +78,7 @@ export function DynamicIpSection() {
   useEffect(() => {
     if (!edited) setDraft(draftFromSettings(settings));
   }, [settings, edited]);
+  useUnsavedChanges('dynamic-ip', edited);
   const update = (patch: Partial<DynamicIpDraft>) => {
     setEdited(true);
     setDraft((current) => ({ ...current, ...patch }));
@@ -143,131 +140,120 @@ export function DynamicIpSection() {
     );
 
   return (
-    <>
-      <section aria-labelledby={ids.heading}>
-        <h2 id={ids.heading}>{t('dynamicIp.heading')}</h2>
-        <p class="hint">{t('dynamicIp.about')}</p>
-        <form
-          // Our own checks speak in the status region, with the rule, rather than in a tooltip.
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void save();
-          }}
-        >
-          <div class="check">
-            <input
-              id={ids.enabled}
-              type="checkbox"
-              checked={draft.enabled}
-              onChange={(event) => update({ enabled: event.currentTarget.checked })}
-            />
-            <label for={ids.enabled}>{t('dynamicIp.enabled')}</label>
-          </div>
-          <div class="field">
-            <label for={ids.interval}>{t('dynamicIp.interval')}</label>
-            <input
-              id={ids.interval}
-              type="number"
-              min={DYNAMIC_IP_INTERVAL.min}
-              max={DYNAMIC_IP_INTERVAL.max}
-              step={1}
-              value={draft.interval}
-              onInput={(event) => update({ interval: event.currentTarget.value })}
-            />
-          </div>
-          <div class="field">
-            <label for={ids.label}>{t('dynamicIp.label')}</label>
-            <input
-              id={ids.label}
-              type="text"
-              maxLength={64}
-              value={draft.label}
-              onInput={(event) => update({ label: event.currentTarget.value })}
-            />
-          </div>
-          {capabilitiesOf(connection.form).profileSelection ? (
-            <div class="field">
-              <label for={ids.profile}>{t('dynamicIp.profile')}</label>
-              {profiles.length > 0 ? (
-                <select
-                  id={ids.profile}
-                  value={draft.profile}
-                  onChange={(event) => update({ profile: event.currentTarget.value })}
-                >
-                  {profiles.map((profile) => (
-                    <option key={profile} value={profile}>
-                      {profile}
-                    </option>
-                  ))}
-                </select>
-              ) : (
-                <input
-                  id={ids.profile}
-                  type="text"
-                  value={draft.profile}
-                  onInput={(event) => update({ profile: event.currentTarget.value })}
-                />
-              )}
-            </div>
-          ) : (
-            <p class="hint">{t('dynamicIp.formBNote')}</p>
-          )}
-          <div class="field">
-            <label for={ids.firstUrl}>{t('dynamicIp.firstUrl')}</label>
-            <input
-              id={ids.firstUrl}
-              type="url"
-              value={draft.firstLookupUrl}
-              onInput={(event) => update({ firstLookupUrl: event.currentTarget.value })}
-            />
-          </div>
-          <div class="field">
-            <label for={ids.moreUrls}>{t('dynamicIp.moreUrls')}</label>
-            <textarea
-              id={ids.moreUrls}
-              rows={2}
-              value={draft.moreLookupUrls}
-              onInput={(event) => update({ moreLookupUrls: event.currentTarget.value })}
-            />
-            <p class="hint">{t('dynamicIp.urlsHint', { json: '{"ip": "…"}' })}</p>
-          </div>
-          <div class="check">
-            <input
-              id={ids.removePrevious}
-              type="checkbox"
-              checked={draft.removePrevious}
-              onChange={(event) => update({ removePrevious: event.currentTarget.checked })}
-            />
-            <label for={ids.removePrevious}>{t('dynamicIp.removePrevious')}</label>
-          </div>
-          <div class="actions">
-            <button type="submit" disabled={busy}>
-              {t('dynamicIp.save')}
-            </button>
-            <button type="button" disabled={busy} onClick={() => void registerClicked()}>
-              {t('dynamicIp.registerNow')}
-            </button>
-          </div>
-          <StatusMessage status={status} />
-          <LastOutcome outcome={outcome} />
-        </form>
-      </section>
-      <section aria-labelledby={ids.menuHeading}>
-        <h2 id={ids.menuHeading}>{t('dynamicIp.menuHeading')}</h2>
+    <section aria-labelledby={ids.heading}>
+      <h2 id={ids.heading}>{t('dynamicIp.heading')}</h2>
+      <p class="hint">{t('dynamicIp.about')}</p>
+      <form
+        // Our own checks speak in the status region, with the rule, rather than in a tooltip.
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
         <div class="check">
           <input
-            id={ids.menu}
+            id={ids.enabled}
             type="checkbox"
-            checked={menu.enabled}
-            onChange={(event) =>
-              void contextMenuSettingsItem.setValue({ enabled: event.currentTarget.checked })
-            }
+            checked={draft.enabled}
+            onChange={(event) => update({ enabled: event.currentTarget.checked })}
           />
-          <label for={ids.menu}>{t('dynamicIp.menuSwitch')}</label>
+          <label for={ids.enabled}>{t('dynamicIp.enabled')}</label>
         </div>
-        <p class="hint">{t('dynamicIp.shortcutsHint')}</p>
-      </section>
-    </>
+        <div class="field">
+          <label for={ids.interval}>{t('dynamicIp.interval')}</label>
+          <input
+            id={ids.interval}
+            type="number"
+            min={DYNAMIC_IP_INTERVAL.min}
+            max={DYNAMIC_IP_INTERVAL.max}
+            step={1}
+            value={draft.interval}
+            onInput={(event) => update({ interval: event.currentTarget.value })}
+          />
+        </div>
+        <div class="field">
+          <label for={ids.label}>{t('dynamicIp.label')}</label>
+          <input
+            id={ids.label}
+            type="text"
+            maxLength={64}
+            value={draft.label}
+            onInput={(event) => update({ label: event.currentTarget.value })}
+          />
+        </div>
+        {capabilitiesOf(connection.form).profileSelection ? (
+          <div class="field">
+            <label for={ids.profile}>{t('dynamicIp.profile')}</label>
+            {profiles.length > 0 ? (
+              <select
+                id={ids.profile}
+                value={draft.profile}
+                onChange={(event) => update({ profile: event.currentTarget.value })}
+              >
+                {profiles.map((profile) => (
+                  <option key={profile} value={profile}>
+                    {profile}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                id={ids.profile}
+                type="text"
+                value={draft.profile}
+                onInput={(event) => update({ profile: event.currentTarget.value })}
+              />
+            )}
+          </div>
+        ) : (
+          <p class="hint">{t('dynamicIp.formBNote')}</p>
+        )}
+        <div class="field">
+          <label for={ids.firstUrl}>{t('dynamicIp.firstUrl')}</label>
+          <input
+            id={ids.firstUrl}
+            type="url"
+            value={draft.firstLookupUrl}
+            onInput={(event) => update({ firstLookupUrl: event.currentTarget.value })}
+          />
+        </div>
+        <div class="field">
+          <label for={ids.moreUrls}>{t('dynamicIp.moreUrls')}</label>
+          <textarea
+            id={ids.moreUrls}
+            rows={2}
+            value={draft.moreLookupUrls}
+            onInput={(event) => update({ moreLookupUrls: event.currentTarget.value })}
+          />
+          <p class="hint">{t('dynamicIp.urlsHint', { json: '{"ip": "…"}' })}</p>
+        </div>
+        <div class="check">
+          <input
+            id={ids.removePrevious}
+            type="checkbox"
+            checked={draft.removePrevious}
+            onChange={(event) => update({ removePrevious: event.currentTarget.checked })}
+          />
+          <label for={ids.removePrevious}>{t('dynamicIp.removePrevious')}</label>
+        </div>
+        <div class="actions">
+          <button type="submit" class="btn btn-primary" disabled={!edited || busy}>
+            {t('dynamicIp.save')}
+          </button>
+          <button
+            type="button"
+            class="btn btn-secondary"
+            disabled={busy}
+            onClick={() => void registerClicked()}
+          >
+            {t('dynamicIp.registerNow')}
+          </button>
+          {edited && <span class="badge unsaved-badge">{t('saveModel.unsaved')}</span>}
+        </div>
+        <StatusMessage status={status} />
+        <LastOutcome outcome={outcome} />
+      </form>
+    </section>
   );
 }

@@ -4,7 +4,7 @@ import { ApiError } from '@/lib/api/errors';
 import { capabilitiesOf } from '@/lib/api/forms';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { isValidDomain, registrableDomain } from '@/lib/filtering/domain';
-import { t } from '@/lib/i18n';
+import { messageLocale, t } from '@/lib/i18n';
 import { summariseDay } from '@/lib/logs/stats';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import { WorkerUnanswered, worker } from '@/lib/messaging/worker-client';
@@ -15,12 +15,28 @@ import { DayStatsView } from '../logs/DayStatsView';
 import { RawLogPanel } from '../logs/RawLogPanel';
 import { useStoredValue } from '../useStoredValue';
 import '../logs/logs.css';
-import { StatusMessage } from '../StatusMessage';
+import { FailureNotice, StatusMessage } from '../StatusMessage';
 import { useConfiguredClient } from '../useConfiguredClient';
 import { useRemoteAction } from '../useRemoteAction';
 import { useRemoteData } from '../useRemoteData';
 
 const mark = (name: string) => performance.mark(name);
+
+/**
+ * A log day (`yyyy-mm-dd`, the service's own calendar day) in the page's language, such as
+ * "Wed, 1 May 2024" or "Mi., 1. Mai 2024"; read as a UTC date so no time zone moves it a day.
+ */
+function readableDay(day: string): string {
+  const at = Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(at)) return day;
+  return new Date(at).toLocaleDateString(messageLocale(), {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
 
 /** Logs: the day's statistics as charts and rankings, the raw log, and deleting a day's raw lines. */
 export function LogsSection() {
@@ -100,9 +116,7 @@ function LogsPanel({ client }: { client: DnsFilterApi }) {
 
   return (
     <>
-      {days.state === 'failed' && (
-        <p class="status-failed">{t('logsSection.daysFailed', { reason: days.message })}</p>
-      )}
+      {days.state === 'failed' && <FailureNotice message={days.message} advice={days.advice} />}
       {days.state === 'ready' && dayList.length === 0 && <p>{t('logsSection.noDays')}</p>}
       <div class="field inline-field">
         <label for={dayId}>{t('logsSection.day')}</label>
@@ -114,7 +128,10 @@ function LogsPanel({ client }: { client: DnsFilterApi }) {
         >
           {dayList.map((day) => (
             <option key={day} value={day}>
-              {deletedDays.includes(day) ? t('logsSection.dayDeleted', { day }) : day}
+              {t(deletedDays.includes(day) ? 'logsSection.dayDeleted' : 'logsSection.dayOption', {
+                day,
+                date: readableDay(day),
+              })}
             </option>
           ))}
         </select>
@@ -129,14 +146,11 @@ function LogsPanel({ client }: { client: DnsFilterApi }) {
             <p role="status">{t('logsSection.statsLoading', { date })}</p>
           )}
           {stats.data.state === 'failed' && (
-            <div class="load-failed">
-              <p class="status-failed">
-                {t('logsSection.statsFailed', { date, reason: stats.data.message })}
-              </p>
+            <FailureNotice message={stats.data.message} advice={stats.data.advice}>
               <button type="button" onClick={stats.reload}>
                 {t('logsSection.statsAgain')}
               </button>
-            </div>
+            </FailureNotice>
           )}
           {stats.data.data && stats.data.data.date === date && (
             <StatsWithActions client={client} date={date} summary={stats.data.data.summary} />

@@ -4,7 +4,7 @@ import { ApiError } from '@/lib/api/errors';
 import { t } from '@/lib/i18n';
 import { validateIpv4, validateNetworkLabel } from '@/lib/validation';
 import { useConfirm } from '../ConfirmDialog';
-import { StatusMessage } from '../StatusMessage';
+import { FailureNotice, StatusMessage } from '../StatusMessage';
 import { failureText, useRemoteAction } from '../useRemoteAction';
 import { useRemoteData } from '../useRemoteData';
 import { useAccount } from './account-context';
@@ -156,18 +156,17 @@ export function NetworksSection() {
         </p>
       ) : null}
       {networks.data.state === 'failed' ? (
-        <div class="load-failed">
-          <p>{t('networks.loadFailed', { reason: networks.data.message })}</p>
+        <FailureNotice message={networks.data.message} advice={networks.data.advice}>
           <button type="button" onClick={networks.reload}>
             {t('networks.loadAgain')}
           </button>
-        </div>
+        </FailureNotice>
       ) : networks.data.data === undefined ? (
         <p class="hint">{t('networks.loading')}</p>
       ) : rows.length === 0 ? (
         <p class="hint">{t('networks.none')}</p>
       ) : (
-        <table class="networks">
+        <table class="networks table">
           <caption>{t('networks.caption')}</caption>
           <thead>
             <tr>

@@ -1,25 +1,202 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t } from '@/lib/i18n';
+import { createSectionRouter, type RouterWindow } from '@/lib/options/router';
+import { type RouteContext, type SectionRoute, sectionsInView, type ViewId } from '@/lib/options/routes';
+import { changesForOtherAccounts } from '@/lib/outbox';
+import { outboxItem } from '@/lib/settings/storage';
+import { useAccountIdentity } from '../useAccountIdentity';
+import { useConfiguredClient } from '../useConfiguredClient';
+import { useStoredValue } from '../useStoredValue';
+import type { AccountView } from './AccountManagement';
 import { AccountPanel } from './AccountPanel';
 import { AppearanceSection } from './AppearanceSection';
 import { BackupSection } from './BackupSection';
 import { DiagnosisSection } from './DiagnosisSection';
 import { DynamicIpSection } from './DynamicIpSection';
 import { LogsSection } from './LogsSection';
+import { MenuSection } from './MenuSection';
+import { OptionsNav } from './OptionsNav';
 import { OtherAccountChangesSection } from './OtherAccountChanges';
+import { OverviewSection } from './OverviewSection';
+import { Pane } from './Pane';
 import { SetupSection } from './SetupSection';
+import { UnsavedChangesContext } from './unsaved';
+import { Welcome } from './Welcome';
 
-export function OptionsApp() {
+const NAV_ID = 'options-nav';
+
+/** Sections with unsaved changes, and the browser's warning when the page is left with some. */
+function useUnsavedSections() {
+  const [unsaved, setUnsaved] = useState<ReadonlySet<string>>(new Set());
+  const registry = useMemo(
+    () => ({
+      set: (section: string, value: boolean) =>
+        setUnsaved((current) => {
+          if (current.has(section) === value) return current;
+          const next = new Set(current);
+          if (value) next.add(section);
+          else next.delete(section);
+          return next;
+        }),
+    }),
+    [],
+  );
+  useEffect(() => {
+    if (unsaved.size === 0) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    addEventListener('beforeunload', warn);
+    return () => removeEventListener('beforeunload', warn);
+  }, [unsaved.size > 0]);
+  return { unsaved, registry };
+}
+
+/** After a section is chosen: its heading at the top of the screen, and the keyboard there too. */
+function bringToTop(main: HTMLElement | null, section: SectionRoute) {
+  if (!main) return;
+  const title = t(section.title);
+  const headings = [...main.querySelectorAll<HTMLElement>('h2')].filter((h) => h.offsetParent !== null);
+  const heading = headings.find((h) => h.textContent?.trim() === title) ?? headings[0];
+  if (!heading) return;
+  const first = section.id === sectionsInView(section.view)[0]?.id;
+  if (first) window.scrollTo({ top: 0 });
+  else heading.scrollIntoView({ block: 'start' });
+  heading.tabIndex = -1;
+  heading.focus({ preventScroll: true });
+}
+
+/**
+ * The options page as an app: a header, the navigation (a side menu; behind a menu button on
+ * narrow windows) and one view at a time, named by the address (`options.html#logs`,
+ * lib/options/routes.ts). Without a key, the page is the welcome: Setup, and the sections that
+ * need no key.
+ */
+export function OptionsApp({ win = window as RouterWindow }: { win?: RouterWindow }) {
+  const configured = useConfiguredClient();
+  const identity = useAccountIdentity();
+  const outbox = useStoredValue(outboxItem, []);
+  const router = useMemo(() => createSectionRouter(win), [win]);
+  const [, setAddressChanges] = useState(0);
+  const [welcomeOutcome, setWelcomeOutcome] = useState<string | null>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [focusAfterRender, setFocusAfterRender] = useState<SectionRoute | null>(null);
+  const { unsaved, registry } = useUnsavedSections();
+  const main = useRef<HTMLElement>(null);
+
+  const context: RouteContext = {
+    // The welcome's Save has just stored a key: the Overview is shown before the stored key is read back.
+    hasKey: configured.state === 'ready' || welcomeOutcome !== null,
+    otherAccountChanges: identity !== null && changesForOtherAccounts(outbox, identity.id).length > 0,
+  };
+  const loading = configured.state === 'loading';
+  const current = router.current(context);
+
+  useEffect(
+    () =>
+      router.follow(() => {
+        setAddressChanges((n) => n + 1);
+        setFocusAfterRender(router.current(context));
+      }),
+    [router, context.hasKey, context.otherAccountChanges],
+  );
+  // The address names what is shown, so a reload or a bookmark opens it again.
+  useEffect(() => {
+    if (!loading) router.settle(current);
+  }, [loading, current.id]);
+  useEffect(() => {
+    if (focusAfterRender === null) return;
+    bringToTop(main.current, focusAfterRender);
+    setFocusAfterRender(null);
+  }, [focusAfterRender]);
+
+  const choose = (section: SectionRoute) => {
+    router.go(section);
+    setMenuOpen(false);
+    setAddressChanges((n) => n + 1);
+    setFocusAfterRender(section);
+  };
+
+  const view = current.view;
+  const shows = (which: ViewId) => !loading && view === which;
+  const accountView = view === 'filtering' || view === 'profiles' || view === 'networks' ? view : null;
+  // Hidden, the account sections keep the view they last showed (nothing else is loaded meanwhile).
+  const lastAccountView = useRef<AccountView>('filtering');
+  if (accountView !== null) lastAccountView.current = accountView;
+
   return (
-    <main class="options">
-      <h1>{t('options.heading')}</h1>
-      <SetupSection />
-      <OtherAccountChangesSection />
-      <AccountPanel />
-      <DynamicIpSection />
-      <DiagnosisSection />
-      <LogsSection />
-      <AppearanceSection />
-      <BackupSection />
-    </main>
+    <UnsavedChangesContext.Provider value={registry}>
+      <div class={menuOpen ? 'options-app nav-open' : 'options-app'}>
+        <header class="options-header">
+          <button
+            type="button"
+            class="btn btn-ghost nav-toggle"
+            aria-expanded={menuOpen}
+            aria-controls={NAV_ID}
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
+              <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" stroke-width="2" fill="none" />
+            </svg>
+            <span>{t('nav.menuButton')}</span>
+          </button>
+          <img class="options-logo" src="/icon/32.png" alt="" width="24" height="24" />
+          <h1 class="options-title">{t('options.heading')}</h1>
+          {/* Room for header controls (the account switcher of several accounts). */}
+          <div class="options-header-slot" />
+        </header>
+        <div class="options-body">
+          {!loading && (
+            <OptionsNav id={NAV_ID} context={context} current={current} unsaved={unsaved} onChoose={choose} />
+          )}
+          <main class="options" ref={main}>
+            <Pane shown={shows('overview')}>
+              {configured.state === 'ready' ? (
+                <OverviewSection
+                  client={configured.client}
+                  connection={configured.connection}
+                  account={configured.account}
+                  welcome={welcomeOutcome}
+                />
+              ) : (
+                <p class="hint">{t('overview.loading')}</p>
+              )}
+            </Pane>
+            <Pane shown={shows('other-accounts')}>
+              <OtherAccountChangesSection />
+            </Pane>
+            <Pane shown={accountView !== null && !loading}>
+              <AccountPanel view={lastAccountView.current} />
+            </Pane>
+            <Pane shown={shows('networks')}>
+              <DynamicIpSection />
+            </Pane>
+            <Pane shown={shows('logs')}>
+              <LogsSection />
+            </Pane>
+            <Pane shown={shows('setup')}>
+              {!context.hasKey && <Welcome />}
+              <SetupSection
+                firstRun={configured.state === 'no-key'}
+                onConnected={(outcome) => {
+                  setWelcomeOutcome(outcome);
+                  choose(sectionsInView('overview')[0] as SectionRoute);
+                }}
+              />
+            </Pane>
+            <Pane shown={shows('appearance')}>
+              <AppearanceSection />
+            </Pane>
+            <Pane shown={shows('menu')}>
+              <MenuSection />
+            </Pane>
+            <Pane shown={shows('diagnosis')}>
+              <DiagnosisSection />
+            </Pane>
+            <Pane shown={shows('backup')}>
+              <BackupSection />
+            </Pane>
+          </main>
+        </div>
+      </div>
+    </UnsavedChangesContext.Provider>
   );
 }

@@ -100,7 +100,7 @@ export function OtherAccountChangesSection() {
                 {t('otherAccounts.keep')}
               </button>
             )}
-            <button type="button" class="danger" disabled={busy} onClick={() => void discard(group)}>
+            <button type="button" class="btn-danger" disabled={busy} onClick={() => void discard(group)}>
               {t('otherAccounts.discard')}
             </button>
           </div>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { validateBaseUrl } from '@/lib/api';
 import { createDraftClient, storedClientSettings } from '@/lib/api/configured-client';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError, isApiError } from '@/lib/api/errors';
 import type { ApiForm } from '@/lib/api/types';
 import { t, tn } from '@/lib/i18n';
 import { changeSettingsKeepingHostPermissions, hostPermissionFor } from '@/lib/permissions/host-permission';
@@ -10,8 +10,9 @@ import { confirmKeyDestination } from '@/lib/permissions/key-destination';
 import { apiKeyItem, connectionItem, DEFAULT_BASE_URL } from '@/lib/settings/storage';
 import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
-import { useRemoteAction } from '../useRemoteAction';
+import { failureText, useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
+import { useUnsavedChanges } from './unsaved';
 
 interface Draft {
   key: string;
@@ -19,11 +20,21 @@ interface Draft {
   form: ApiForm;
 }
 
+interface SetupSectionProps {
+  onSaved?: () => void;
+  /**
+   * No key was saved yet (the welcome): Save also tests the connection, and on success hands its
+   * outcome to `onConnected` (the page then shows the Overview).
+   */
+  firstRun?: boolean;
+  onConnected?: (outcome: string) => void;
+}
+
 /** The account key, the service address and the API form; Save, Test connection, Forget key. */
-export function SetupSection({ onSaved }: { onSaved?: () => void }) {
+export function SetupSection({ onSaved, firstRun = false, onConnected }: SetupSectionProps) {
   const [draft, setDraft] = useState<Draft>({ key: '', baseUrl: DEFAULT_BASE_URL, form: 'A' });
   const [keyVisible, setKeyVisible] = useState(false);
-  const { status, run, busy } = useRemoteAction();
+  const { status, run, setStatus, busy } = useRemoteAction();
   const { confirm, dialog } = useConfirm();
   // Origins the user confirmed for Test connection on this page: not asked about twice.
   const confirmedOrigins = useRef(new Set<string>());
@@ -44,6 +55,13 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
       return merged;
     });
   }, [stored]);
+
+  const unsaved =
+    stored !== null &&
+    (draft.key.trim() !== stored.key ||
+      draft.baseUrl !== stored.connection.baseUrl ||
+      draft.form !== stored.connection.form);
+  useUnsavedChanges('setup', unsaved);
 
   const update = (patch: Partial<Draft>) => {
     for (const field of Object.keys(patch) as (keyof Draft)[]) edited.current.add(field);
@@ -69,6 +87,7 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
         if (permission && !(await browser.permissions.request({ origins: [permission] }))) {
           throw new ApiError('invalid-input', t('setup.permissionRefused', { baseUrl: checked.baseUrl }), {
             field: 'baseUrl',
+            permission,
           });
         }
         await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, async () => {
@@ -77,9 +96,29 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
         });
         setDraft(checked);
         onSaved?.();
+        return firstRun ? connectFirstTime(checked) : null;
       },
-      () => t('setup.saved'),
+      (outcome) => outcome ?? t('setup.saved'),
     );
+
+  /** The welcome's last step: the settings just saved are tested at once. */
+  const connectFirstTime = async (saved: Draft): Promise<string> => {
+    setStatus({ state: 'running', message: t('welcome.testing') });
+    let profiles: string[];
+    try {
+      profiles = await (await createDraftClient(saved)).listProfiles();
+    } catch (error) {
+      throw new ApiError(
+        isApiError(error) ? error.kind : 'unexpected',
+        t('welcome.failed', { reason: failureText(error) }),
+      );
+    }
+    const outcome = t('welcome.connected', {
+      outcome: tn('setup.connected', profiles.length, { profiles: profiles.join(', ') }),
+    });
+    onConnected?.(outcome);
+    return outcome;
+  };
 
   const testConnection = () =>
     run(
@@ -167,16 +206,20 @@ export function SetupSection({ onSaved }: { onSaved?: () => void }) {
           </select>
         </div>
         <div class="actions">
-          <button type="submit" aria-disabled={busy}>
+          <button type="submit" class="btn btn-primary" disabled={!unsaved} aria-disabled={busy}>
             {t('setup.save')}
           </button>
           <button type="button" aria-disabled={busy} onClick={() => void testConnection()}>
             {t('setup.testConnection')}
           </button>
-          <button type="button" aria-disabled={busy} onClick={() => void forgetKey()}>
-            {t('setup.forgetKey')}
-          </button>
+          {/* The welcome has no key to forget. */}
+          {!firstRun && (
+            <button type="button" aria-disabled={busy} onClick={() => void forgetKey()}>
+              {t('setup.forgetKey')}
+            </button>
+          )}
         </div>
+        {unsaved && <p class="badge unsaved-badge">{t('saveModel.unsaved')}</p>}
         <StatusMessage status={status} />
       </form>
       {dialog}

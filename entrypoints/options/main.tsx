@@ -4,6 +4,7 @@ import { messageLocale, t } from '@/lib/i18n';
 import { themeItem } from '@/lib/settings/storage';
 import { followStoredTheme } from '@/lib/theme/theme';
 import './style.css';
+import './shell.css';
 
 // index.html holds the English title and lang; the page follows the catalogue in use.
 document.documentElement.lang = messageLocale();

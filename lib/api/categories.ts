@@ -85,10 +85,27 @@ export const CATEGORY_CATALOGUE: Readonly<Record<ApiForm, readonly CatalogueEntr
   B: FORM_B,
 };
 
+/**
+ * A name for a category the catalogue does not know (one the provider added): its id read as
+ * words, `category_new_thing` → "New thing", so no table shows an internal id.
+ */
+function humanCategoryName(id: string): string {
+  const words = id
+    .replace(/^category_/i, '')
+    .replace(/[_-]+/g, ' ')
+    .trim();
+  return words ? words[0]!.toLocaleUpperCase() + words.slice(1) : id;
+}
+
 /** The catalogue entry in the user's language, or a plain entry named after the id for a category the spec does not list. */
 export function describeCategory(form: ApiForm, id: string): CategoryInfo {
-  const entry = CATEGORY_CATALOGUE[form].find((candidate) => candidate.id === id);
-  if (!entry) return { id, label: id, description: '' };
+  // Statistics may name a category by the other form's id: its meaning is the same.
+  const entry =
+    CATEGORY_CATALOGUE[form].find((candidate) => candidate.id === id) ??
+    Object.values(CATEGORY_CATALOGUE)
+      .flat()
+      .find((candidate) => candidate.id === id);
+  if (!entry) return { id, label: humanCategoryName(id), description: '' };
   return {
     id,
     label: t(`category.name.${entry.name ?? entry.meaning}`),

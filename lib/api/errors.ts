@@ -31,6 +31,8 @@ export interface ApiErrorDetails {
   httpStatus?: number;
   /** Which input field was refused (kind 'invalid-input'). */
   field?: string;
+  /** Kind 'invalid-input': the browser did not grant this host permission (a match pattern). */
+  permission?: string;
   /** Kind 'server': how long the service asked to wait (Retry-After), in milliseconds. */
   retryAfterMs?: number;
 }

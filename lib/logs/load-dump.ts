@@ -38,6 +38,12 @@ export interface StreamDumpOptions {
   store: RecordStore;
   signal?: AbortSignal;
   sink?: DumpSink;
+  /**
+   * A copy of the text kept in the page, so the loaded log can be saved later without a second
+   * download (one per hour). Unlike `sink` it does not keep a download going once the view is
+   * full: the copy is then dropped (aborted), as the view holds only part of the day.
+   */
+  keep?: DumpSink;
   onProgress?: (progress: DumpProgress) => void;
   /** At most one progress call per interval; parsing is the hot path, rendering is not. */
   progressIntervalMs?: number;
@@ -55,7 +61,7 @@ const mark = (name: string, detail?: unknown) => {
 const cancelled = () => new ApiError('aborted', t('rawLog.downloadCancelled'));
 
 export async function streamDump(options: StreamDumpOptions): Promise<DumpOutcome> {
-  const { api, date, store, signal, sink, onProgress } = options;
+  const { api, date, store, signal, sink, keep, onProgress } = options;
   const now = options.now ?? (() => globalThis.performance?.now() ?? Date.now());
   const interval = options.progressIntervalMs ?? 100;
   const startedAt = now();
@@ -84,7 +90,9 @@ export async function streamDump(options: StreamDumpOptions): Promise<DumpOutcom
         }
         parseMs += now() - parseStart;
       }
-      if (sink !== undefined && chunk.lines.length > 0) await sink.write(`${chunk.lines.join('\n')}\n`);
+      const text = chunk.lines.length > 0 ? `${chunk.lines.join('\n')}\n` : '';
+      if (sink !== undefined && text) await sink.write(text);
+      if (keep !== undefined && text) await keep.write(text);
       if (store.fullReason !== null && sink === undefined) {
         // Nothing more can be shown and nothing is being saved: stop downloading (leaving the
         // loop cancels the response body).
@@ -99,8 +107,10 @@ export async function streamDump(options: StreamDumpOptions): Promise<DumpOutcom
       if (signal?.aborted) throw cancelled();
     }
     await sink?.close();
+    await (stoppedAtLimit ? keep?.abort() : keep?.close());
   } catch (error) {
     await sink?.abort().catch(() => undefined);
+    await keep?.abort().catch(() => undefined);
     throw signal?.aborted && !isApiError(error) ? cancelled() : error;
   }
   const outcome: DumpOutcome = {

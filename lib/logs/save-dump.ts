@@ -40,16 +40,8 @@ export function createFileSink(file: WritableFile): DumpSink {
 /** Blob parts are merged every few megabytes so the page holds few, large parts rather than many strings. */
 const BLOB_PART_BYTES = 8 * 1024 * 1024;
 
-export interface BlobSinkDeps {
-  fileName: string;
-  document: Document;
-  createObjectURL?: (blob: Blob) => string;
-  revokeObjectURL?: (url: string) => void;
-}
-
-export function createBlobSink(deps: BlobSinkDeps): DumpSink & { readonly savedBytes: number } {
-  const createUrl = deps.createObjectURL ?? ((blob: Blob) => URL.createObjectURL(blob));
-  const revokeUrl = deps.revokeObjectURL ?? ((url: string) => URL.revokeObjectURL(url));
+/** Text gathered into Blob parts as it arrives (the browser may keep large blobs on disk). */
+function createBlobCollector() {
   let parts: Blob[] = [];
   let pending: string[] = [];
   let pendingLength = 0;
@@ -63,34 +55,109 @@ export function createBlobSink(deps: BlobSinkDeps): DumpSink & { readonly savedB
     pendingLength = 0;
   };
   return {
-    async write(text) {
+    add(text: string) {
       pending.push(text);
       pendingLength += text.length;
       if (pendingLength >= BLOB_PART_BYTES) flush();
     },
-    async close() {
+    /** The whole text as one Blob; the collector lets go of its parts. */
+    finish(): Blob {
       flush();
-      const url = createUrl(new Blob(parts, { type: 'text/plain;charset=utf-8' }));
+      const blob = new Blob(parts, { type: 'text/plain;charset=utf-8' });
       parts = [];
-      const link = deps.document.createElement('a');
-      link.href = url;
-      link.download = deps.fileName;
-      link.rel = 'noopener';
-      link.style.display = 'none';
-      deps.document.body.append(link);
-      link.click();
-      link.remove();
-      // The download reads the blob after the click returns; give it time before letting go.
-      setTimeout(() => revokeUrl(url), 60_000);
+      return blob;
     },
-    async abort() {
+    drop() {
       parts = [];
       pending = [];
+      pendingLength = 0;
     },
     get savedBytes() {
       return savedBytes;
     },
   };
+}
+
+export interface BlobSinkDeps {
+  fileName: string;
+  document: Document;
+  createObjectURL?: (blob: Blob) => string;
+  revokeObjectURL?: (url: string) => void;
+}
+
+/** Hands a whole text to the browser's download, under a `blob:` URL that names only the extension. */
+function downloadBlob(blob: Blob, deps: BlobSinkDeps): void {
+  const createUrl = deps.createObjectURL ?? ((b: Blob) => URL.createObjectURL(b));
+  const revokeUrl = deps.revokeObjectURL ?? ((url: string) => URL.revokeObjectURL(url));
+  const url = createUrl(blob);
+  const link = deps.document.createElement('a');
+  link.href = url;
+  link.download = deps.fileName;
+  link.rel = 'noopener';
+  link.style.display = 'none';
+  deps.document.body.append(link);
+  link.click();
+  link.remove();
+  // The download reads the blob after the click returns; give it time before letting go.
+  setTimeout(() => revokeUrl(url), 60_000);
+}
+
+export function createBlobSink(deps: BlobSinkDeps): DumpSink & { readonly savedBytes: number } {
+  const collector = createBlobCollector();
+  return {
+    async write(text) {
+      collector.add(text);
+    },
+    async close() {
+      downloadBlob(collector.finish(), deps);
+    },
+    async abort() {
+      collector.drop();
+    },
+    get savedBytes() {
+      return collector.savedBytes;
+    },
+  };
+}
+
+/**
+ * The text of a raw log loaded into the view, kept so "Save to file" can write what is already
+ * loaded: the service allows one download per hour, and saving what the page holds needs none.
+ * `text()` is the whole text once the download completed, null while it runs or after it failed.
+ */
+export function createKeptCopy(): DumpSink & { text(): Blob | null } {
+  const collector = createBlobCollector();
+  let kept: Blob | null = null;
+  return {
+    async write(text) {
+      collector.add(text);
+    },
+    async close() {
+      kept = collector.finish();
+    },
+    async abort() {
+      collector.drop();
+      kept = null;
+    },
+    text: () => kept,
+  };
+}
+
+/** Writes a kept text to the place the user chose, in slices, without holding it as one string. */
+export async function saveKeptCopy(text: Blob, sink: DumpSink): Promise<void> {
+  try {
+    const decoder = new TextDecoder();
+    for (let at = 0; at < text.size; at += BLOB_PART_BYTES) {
+      const bytes = new Uint8Array(await text.slice(at, at + BLOB_PART_BYTES).arrayBuffer());
+      // `stream: true` keeps a character split between two slices whole.
+      const chunk = decoder.decode(bytes, { stream: at + BLOB_PART_BYTES < text.size });
+      if (chunk) await sink.write(chunk);
+    }
+    await sink.close();
+  } catch (error) {
+    await sink.abort().catch(() => undefined);
+    throw error;
+  }
 }
 
 /**

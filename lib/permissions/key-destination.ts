@@ -44,7 +44,10 @@ export async function confirmKeyDestination(baseUrl: string, deps: KeyDestinatio
     permission !== null &&
     !(await deps.permissions.request({ origins: [permission] }).catch(() => false))
   ) {
-    throw new ApiError('invalid-input', t('setup.testPermissionRefused', { origin }), { field: 'baseUrl' });
+    throw new ApiError('invalid-input', t('setup.testPermissionRefused', { origin }), {
+      field: 'baseUrl',
+      permission,
+    });
   }
   deps.confirmed?.add(origin);
 }

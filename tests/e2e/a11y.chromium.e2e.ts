@@ -134,6 +134,7 @@ async function waitForReadyPopup(popup: Page): Promise<void> {
 }
 
 const OPTIONS_SECTIONS = [
+  'Overview',
   'Setup',
   'Profiles',
   'Categories',
@@ -147,22 +148,60 @@ const OPTIONS_SECTIONS = [
   // The "Diagnose pages" switch's section.
   'Page diagnosis',
   'Appearance',
+  'Right-click menu and shortcuts',
   'Backup',
 ];
 
-/** Options page with the account loaded: every section there and the newest day's charts drawn. */
+/** One section of each view: the page shows one view at a time, each audited on its own. */
+const AUDITED_VIEWS = new Set([
+  'Overview',
+  'Setup',
+  'Profiles',
+  'Categories',
+  'Networks',
+  'Logs',
+  'Page diagnosis',
+  'Appearance',
+  'Right-click menu and shortcuts',
+  'Backup',
+]);
+
+/** Opens a section through the navigation: a link named as the section (ui-contract.md). */
+async function openSection(page: Page, name: string): Promise<void> {
+  await page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
+  await page.getByRole('heading', { name, exact: true }).first().waitFor({ timeout: 15_000 });
+}
+
+/** Options page with the account saved: it opens on the Overview. */
 async function openFullOptions(session: Session): Promise<Page> {
   const page = await session.context.newPage();
   await page.goto(session.extensionUrl('options.html'));
-  for (const name of OPTIONS_SECTIONS) {
-    await page.getByRole('heading', { name, exact: true }).first().waitFor({ timeout: 15_000 });
-  }
-  await page.getByRole('img', { name: /^Queries per hour/ }).waitFor({ timeout: 15_000 });
-  // The account lists and networks arrive after their sections appear: wait until nothing loads.
-  await expect
-    .poll(() => page.getByText(/^Loading/).count(), { timeout: 15_000, message: 'sections still loading' })
-    .toBe(0);
+  await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor({ timeout: 15_000 });
   return page;
+}
+
+/**
+ * Every section reached through the navigation, and each view audited once loaded: the Logs
+ * view with the newest day's charts and the raw log table, Setup with an outcome (success colour).
+ */
+async function auditOptionsViews(page: Page, label: string): Promise<void> {
+  for (const name of OPTIONS_SECTIONS) {
+    await openSection(page, name);
+    if (!AUDITED_VIEWS.has(name)) continue;
+    if (name === 'Logs') {
+      await page.getByRole('img', { name: /^Queries per hour/ }).waitFor({ timeout: 15_000 });
+      await loadRawLog(page);
+    }
+    if (name === 'Setup') {
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect.poll(() => setupStatus(page).textContent(), { timeout: 15_000 }).toMatch(/^Connected/);
+    }
+    // The account lists and networks arrive after their sections appear: wait until nothing loads.
+    await expect
+      .poll(() => page.getByText(/^Loading/).count(), { timeout: 15_000, message: `${name} still loading` })
+      .toBe(0);
+    await expectNoSeriousViolations(page, `the options page, ${name} (${label})`);
+  }
 }
 
 /** The newest day's raw log loaded into the Logs section's table (the emulator allows one an hour). */
@@ -220,11 +259,7 @@ async function auditEverything(
   await storeSettings(session, emulator);
   const options = await openFullOptions(session);
   await expectTheme(options, dark);
-  // With the raw log table and an outcome (success colour) shown too.
-  await loadRawLog(options);
-  await options.getByRole('button', { name: 'Test connection' }).click();
-  await expect.poll(() => setupStatus(options).textContent(), { timeout: 15_000 }).toMatch(/^Connected/);
-  await expectNoSeriousViolations(options, `the options page (${label})`);
+  await auditOptionsViews(options, label);
   await options.close();
 
   const popup = await openPopup(session, tabId);
@@ -271,10 +306,10 @@ async function expectVisibleFocus(page: Page, name: string): Promise<void> {
   expect(focus.visible, `focus indicator on ${focus.tag} "${focus.name}" (${focus.style})`).toBe(true);
 }
 
-/** Presses Tab until the element named `name` has focus, checking the focus ring at every stop. */
-async function tabTo(page: Page, name: string, maxPresses = 40): Promise<void> {
+/** Presses Tab (or Shift+Tab) until the element named `name` has focus, checking the focus ring at every stop. */
+async function tabTo(page: Page, name: string, maxPresses = 40, backwards = false): Promise<void> {
   for (let press = 0; press < maxPresses; press++) {
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
     const focus = await focusState(page);
     if (focus.tag !== 'body') {
       expect(focus.visible, `focus indicator on ${focus.tag} "${focus.name}" (${focus.style})`).toBe(true);
@@ -303,11 +338,12 @@ describe('accessibility (Chromium, axe and keyboard)', () => {
     await withSession('light', async (session) => {
       await storeSettings(session, emulator);
       const options = await openFullOptions(session);
-      await loadRawLog(options);
+      await openSection(options, 'Appearance');
       await options.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
+      await options.getByRole('button', { name: 'Save appearance' }).click();
       await expect.poll(() => options.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
       await expectTheme(options, true);
-      await expectNoSeriousViolations(options, 'the options page (Theme: Dark, system light)');
+      await auditOptionsViews(options, 'Theme: Dark, system light');
 
       const { tabId } = await openSiteTab(session, site);
       const popup = await openPopup(session, tabId);
@@ -335,10 +371,19 @@ describe('accessibility (Chromium, axe and keyboard)', () => {
       await options.keyboard.type(emulator.url);
       await tabTo(options, 'Save');
       await options.keyboard.press('Enter');
+      // The first Save also tests the connection, then shows the Overview with the outcome,
+      // the keyboard on its heading.
+      const welcome = options
+        .getByRole('region', { name: 'Overview', exact: true })
+        .getByRole('status')
+        .first();
+      await expect.poll(() => welcome.textContent(), { timeout: 15_000 }).toMatch(/^Saved\. Connected/);
+      await expectVisibleFocus(options, 'Overview');
+      // Back to Setup through the navigation (before the Overview in the page), by keyboard.
+      await tabTo(options, 'Setup', 40, true);
+      await options.keyboard.press('Enter');
+      await options.getByRole('button', { name: 'Test connection' }).waitFor();
       const status = setupStatus(options);
-      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(/^Saved/);
-      await expectVisibleFocus(options, 'Save');
-      // The account sections appear once saved; Tab goes on from the Save button.
       await tabTo(options, 'Test connection');
       await options.keyboard.press('Space');
       await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(/^Connected/);

@@ -12,6 +12,7 @@ import {
   configureExtension,
   describe,
   expect,
+  openSection,
   pressAndWaitForOutcome,
   test,
 } from './harness/index.ts';
@@ -64,6 +65,7 @@ describe('Queued changes stay with their account (Chromium)', () => {
         /^Saved/,
       );
       firstBack = await startEmulator({ port: first.port, key: first.key });
+      await openSection(options, REGION);
       const region = await byRole(options, 'region', REGION).waitHandle();
       expect(await region.evaluate((element) => element.textContent ?? '')).toContain(
         `Waiting to add ${DOMAIN} to the whitelist of profile default.`,

@@ -15,8 +15,10 @@ import {
   configureExtension,
   expect,
   launchChromium,
+  openSection,
   pressAndWaitForOutcome,
   saveFailureArtifacts,
+  showSection,
   test,
   testConnection,
   waitForStatus,
@@ -55,6 +57,7 @@ async function downloadInto(browser: Browser, folder: string): Promise<() => Pro
 
 /** Imports `file`; `confirmDestinations`: the file moves the service, so the page asks first. */
 async function importFile(page: Page, file: string, confirmDestinations = false): Promise<string> {
+  await showSection(page, 'Backup');
   const [chooser] = await Promise.all([
     page.waitForFileChooser(),
     byRole(page, 'button', 'Import settings', { within: BACKUP }).click(),
@@ -72,6 +75,9 @@ const fieldValue = (page: Page, role: string, name: string) =>
   byRole(page, role, name)
     .map((element) => (element as HTMLInputElement).value)
     .wait();
+
+/** The section of the right-click menu switch. */
+const MENU_SECTION = 'Right-click menu and shortcuts';
 
 const menuChecked = (page: Page) =>
   byRole(page, 'checkbox', MENU_SWITCH)
@@ -91,9 +97,14 @@ test('settings exported in one profile are restored in a fresh one; the key only
     const nextDownload = await downloadInto(chromium.browser, folder);
     const options = await chromium.openOptions();
     await configureExtension(options, { baseUrl: emulator.url, key: emulator.key, form: 'B' });
+    await openSection(options, 'Appearance');
     await chooseOption(options, 'Theme', 'Dark');
+    expect(await pressAndWaitForOutcome(options, 'Save appearance')).toBe('Saved.');
+    await openSection(options, MENU_SECTION);
     await byRole(options, 'checkbox', MENU_SWITCH).click();
     await expect.poll(() => menuChecked(options)).toBe(false);
+    expect(await pressAndWaitForOutcome(options, 'Save menu setting')).toBe('Saved.');
+    await openSection(options, 'Backup');
 
     const exported = await pressAndWaitForOutcome(options, 'Export settings');
     expect(exported).toMatch(/^Exported to dns-filter-companion-settings-.*\.json, without the API key\.$/);
@@ -120,24 +131,30 @@ test('settings exported in one profile are restored in a fresh one; the key only
     // --- A fresh profile: nothing set up until the files are imported.
     fresh = await launchChromium({ site });
     const restored = await fresh.openOptions();
+    // No key yet: the page opens on Setup, the welcome.
     expect(await fieldValue(restored, 'textbox', 'Base URL')).not.toBe(emulator.url);
 
     // A fresh profile uses the default service: the file's service address is confirmed first.
     const report = await importFile(restored, withoutKey, true);
     expect(report).toMatch(/^Imported \d+ settings\. Details below\.$/);
+    await openSection(restored, 'Setup');
     await expect.poll(() => fieldValue(restored, 'textbox', 'Base URL')).toBe(emulator.url);
     const formShown = await byRole(restored, 'combobox', 'API form')
       .map((select) => (select as HTMLSelectElement).selectedOptions[0]?.textContent ?? '')
       .wait();
     expect(formShown).toContain('/api/v1/');
+    await openSection(restored, 'Appearance');
     expect(await fieldValue(restored, 'combobox', 'Theme')).toBe('dark');
     expect(await restored.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await openSection(restored, MENU_SECTION);
     expect(await menuChecked(restored)).toBe(false);
     // The key was not in the file: none is set, and the report says the stored one stays.
+    await openSection(restored, 'Setup');
     expect(await fieldValue(restored, 'textbox', 'API key')).toBe('');
     expect(await restored.evaluate(() => document.body.textContent)).toMatch(/API key: not in the file/);
 
     await importFile(restored, withKey);
+    await openSection(restored, 'Setup');
     await expect.poll(() => fieldValue(restored, 'textbox', 'API key')).toBe(emulator.key);
     expect(await testConnection(restored)).toMatch(/^Connected/);
     // The popup opens dark at once in the restored profile too (the theme's synchronous copy).

@@ -24,6 +24,7 @@ import {
   configureExtension,
   describe,
   expect,
+  openSection,
   pressAndWaitForOutcome,
   readVisibleText,
   test,
@@ -211,8 +212,9 @@ describe('hostile content from the service (Chromium)', () => {
     const dialogs = watchDialogs(page);
 
     // Profiles: in the list and in the picker, as text.
-    await byRole(page, 'heading', 'Profiles').wait();
+    await openSection(page, 'Profiles');
     await untilShown(page, 'kids<img src=x onerror=');
+    await openSection(page, 'Categories');
     const profileOptions = await byRole(page, 'combobox', 'Profile')
       .map((select) => [...(select as HTMLSelectElement).options].map((option) => option.value))
       .wait();
@@ -235,6 +237,7 @@ describe('hostile content from the service (Chromium)', () => {
     await expectInert(page, dialogs);
 
     // Statistics rankings and the raw log.
+    await openSection(page, 'Logs');
     await byRole(page, 'img', { startsWith: `Queries per hour on ${TODAY}` }).wait();
     await untilShown(page, `${MARKUP}.example`);
     expect(await pressAndWaitForOutcome(page, 'Load raw log', 30_000)).toMatch(/^Loaded the raw log of/);
@@ -254,6 +257,7 @@ describe('hostile content from the service (Chromium)', () => {
     expect(Date.now() - started).toBeLessThan(1000);
 
     // A failure reason with markup, script, control characters, an override and 10 KB of text.
+    await openSection(page, 'Setup');
     runtime.injectFault({ kind: 'odd-reason', reason: HOSTILE_REASON, count: 1 });
     const failure = await pressAndWaitForOutcome(page, 'Test connection');
     // The reason, which carries a right-to-left override, is isolated from the sentence around
@@ -269,8 +273,13 @@ describe('hostile content from the service (Chromium)', () => {
     hostileAnswers.categories = false;
     const page = await setUp(chromium, 'B');
     const dialogs = watchDialogs(page);
+    // The lists, then the networks (one view at a time): everything shown as text.
+    await openSection(page, 'Whitelist');
     await untilShown(page, MARKUP);
-    const text = await bodyText(page);
+    let text = await bodyText(page);
+    await openSection(page, 'Networks');
+    await untilShown(page, '192.0.2.100');
+    text += await bodyText(page);
     for (const visible of [MARKUP, SCRIPT, 'gnp.exe', 'L'.repeat(200)]) expect(text).toContain(visible);
     await expectInert(page, dialogs);
   }, 90_000);

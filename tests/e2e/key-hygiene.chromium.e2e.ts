@@ -20,6 +20,7 @@ import {
   byRole,
   configureExtension,
   expect,
+  openSection,
   pressAndWaitForOutcome,
   readVisibleText,
   test,
@@ -59,6 +60,14 @@ async function shownTexts(page: Page): Promise<string> {
   return `${statuses.join('\n')}\n${await page.$eval('body', readVisibleText)}`;
 }
 
+/** The names of the options page's navigation entries. */
+async function sectionNames(page: Page): Promise<string[]> {
+  const links = await allByRole(page, 'link', undefined, { within: { role: 'navigation' } });
+  const names = await Promise.all(links.map((link) => link.evaluate(readVisibleText)));
+  await Promise.all(links.map((link) => link.dispose()));
+  return names;
+}
+
 const keyFieldType = (page: Page) =>
   byRole(page, 'textbox', 'API key')
     .map((input) => (input as HTMLInputElement).type)
@@ -87,19 +96,24 @@ test('the key stays in storage.local and nowhere else, whatever the user does (C
     expect(await configureExtension(options, { baseUrl: emulator.url, key: KEY, form: 'A' })).toMatch(
       /^Saved/,
     );
+    await openSection(options, 'Setup');
     expect(await pressAndWaitForOutcome(options, 'Test connection')).toMatch(/^Connected/);
 
     // Account sections, Register now, statistics and the raw log.
+    await openSection(options, 'Whitelist');
     await byRole(options, 'button', 'Remove allowed-demo.example from the whitelist').wait();
+    await openSection(options, 'Dynamic IP');
     await byRole(options, 'textbox', 'IP lookup URL').fill(`${emulator.url}/ip`);
     await byRole(options, 'textbox', 'More IP lookup URLs, tried in order (one per line)').fill(
       `${emulator.url}/ip.json`,
     );
     expect(await pressAndWaitForOutcome(options, 'Register now', 30_000)).toMatch(/^Registered /);
     const newest = emulator.admin.state().logs[0]?.date as string;
+    await openSection(options, 'Logs');
     await byRole(options, 'img', { startsWith: `Queries per hour on ${newest}` }).wait();
 
     // Once every section has loaded: failures, one of them quoting the key back in its reason.
+    await openSection(options, 'Setup');
     emulator.admin.injectFault({ kind: 'odd-reason', reason: `API key ${KEY} is suspended`, count: 1 });
     const quoted = await pressAndWaitForOutcome(options, 'Test connection');
     expect(quoted).toContain('API key [key] is suspended');
@@ -113,10 +127,12 @@ test('the key stays in storage.local and nowhere else, whatever the user does (C
 
     // Save to file as in a browser without the File System Access API: a download.
     await options.evaluate(() => Object.defineProperty(window, 'showSaveFilePicker', { value: undefined }));
+    await openSection(options, 'Logs');
     await byRole(options, 'button', 'Save to file').click();
     await waitForStatus(options, { startsWith: 'Saved' }, { name: 'Raw log', timeout: 30_000 });
 
     // Settings export, as offered (without the key).
+    await openSection(options, 'Backup');
     expect(await pressAndWaitForOutcome(options, 'Export settings')).toMatch(/without the API key/);
     await expect.poll(() => completed, { timeout: 15_000 }).toBe(2);
 
@@ -140,6 +156,12 @@ test('the key stays in storage.local and nowhere else, whatever the user does (C
     // The options page shows the key only when asked, and hides it again.
     await options.bringToFront();
     await options.reload({ waitUntil: 'load' });
+    // Every section, one at a time: none shows the key.
+    for (const section of await sectionNames(options)) {
+      await openSection(options, section);
+      expect(leaks(await shownTexts(options)), section).toBe(false);
+    }
+    await openSection(options, 'Setup');
     await expect
       .poll(() =>
         byRole(options, 'textbox', 'API key')

@@ -12,6 +12,7 @@ import {
   configureExtension,
   describe,
   expect,
+  openSection,
   test,
   textOf,
   waitForStatus,
@@ -52,6 +53,7 @@ const bigDay = () => {
 
 async function openLogs(page: Page): Promise<void> {
   await configureExtension(page, { baseUrl: emulator.url, key: emulator.key, form: 'A' });
+  await openSection(page, 'Logs');
   await byRole(page, 'combobox', 'Day').wait();
   // The day list arrives after the section appears (a closed list's options are not rendered).
   await byRole(page, 'option', undefined, {
@@ -385,6 +387,51 @@ describe('Logs section (Chromium)', () => {
       // The same download filled the view, and it counts as the hour's download.
       await byRole(page, 'table', `Raw log lines of ${NEWEST_DAY}`).wait();
       await expect.poll(() => isDisabled(page, 'button', 'Load raw log')).toBe(true);
+    } finally {
+      await rm(downloads, { recursive: true, force: true });
+    }
+  });
+
+  test('after Load raw log, Save to file saves the loaded log at once, with no second download', async ({
+    chromium,
+  }) => {
+    const downloads = await mkdtemp(join(tmpdir(), 'logs-e2e-'));
+    try {
+      const cdp = await allowDownloads(chromium.browser, downloads);
+      const started = new Promise<{ url: string; guid: string; suggestedFilename: string }>((resolve) =>
+        cdp.once('Browser.downloadWillBegin', resolve),
+      );
+      const finished = new Promise<void>((resolve) =>
+        cdp.on('Browser.downloadProgress', (event) => {
+          if (event.state === 'completed') resolve();
+        }),
+      );
+      const page = await chromium.openOptions();
+      await openLogs(page);
+      await chooseDay(page, NEWEST_DAY);
+      await page.evaluate(() => Object.defineProperty(window, 'showSaveFilePicker', { value: undefined }));
+      await byRole(page, 'button', 'Load raw log').click();
+      const loaded = await textOf(page, 'status', 'Raw log', {
+        text: { startsWith: 'Loaded the raw log' },
+        timeout: 30_000,
+      });
+      // The hour is used up for downloads, not for saving what is loaded.
+      await expect.poll(() => isDisabled(page, 'button', 'Load raw log')).toBe(true);
+      expect(await isDisabled(page, 'button', 'Save to file')).toBe(false);
+
+      await byRole(page, 'button', 'Save to file').click();
+      const saved = await textOf(page, 'status', 'Raw log', {
+        text: { startsWith: 'Saved' },
+        timeout: 30_000,
+      });
+      const download = await started;
+      await finished;
+      expect(saved).toContain('from the raw log loaded below');
+      expect(download.suggestedFilename).toBe(`dns-log-${NEWEST_DAY}.txt`);
+      expect(download.url).not.toContain(emulator.key);
+      const lines = (await readFile(join(downloads, download.guid), 'utf8')).split('\n').filter(Boolean);
+      expect(loaded).toContain(`${lines.length.toLocaleString('en')} lines`);
+      expect(emulator.admin.calls().filter((call) => call.action === 'logs/getdump')).toHaveLength(1);
     } finally {
       await rm(downloads, { recursive: true, force: true });
     }

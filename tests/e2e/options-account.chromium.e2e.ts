@@ -218,13 +218,21 @@ describe.each(FORMS)('Options account management, Form %s (Chromium)', (form) =>
     const profile = targetProfile(form, 'kids1');
 
     expect(await sectionText(page, 'Default block')).toContain('not known: set from another place');
-    expect(await toggle(page, 'Default block', 'switch', 'Block everything not on the whitelist')).toMatch(
+    // A tri-state checkbox: not known is "mixed", not off.
+    expect(
+      await byRole(page, 'checkbox', 'Block everything not on the whitelist', {
+        within: { role: 'region', name: 'Default block' },
+      })
+        .map((element) => (element as HTMLInputElement).indeterminate)
+        .wait(),
+    ).toBe(true);
+    expect(await toggle(page, 'Default block', 'checkbox', 'Block everything not on the whitelist')).toMatch(
       /^Default block is on for/,
     );
     expect(emulator.admin.state().profiles[profile]?.defaultBlock).toBe(true);
     expect(await sectionText(page, 'Default block')).toContain('Current state: on, set from this browser');
 
-    expect(await toggle(page, 'Default block', 'switch', 'Block everything not on the whitelist')).toMatch(
+    expect(await toggle(page, 'Default block', 'checkbox', 'Block everything not on the whitelist')).toMatch(
       /^Default block is off for/,
     );
     expect(emulator.admin.state().profiles[profile]?.defaultBlock).toBe(false);
@@ -249,7 +257,7 @@ describe.each(FORMS)('Options account management, Form %s (Chromium)', (form) =>
         },
       });
     }, emulator.url);
-    await openAccount(page, { baseUrl: emulator.url, key: emulator.key, form });
+    await openAccount(page, { baseUrl: emulator.url, key: emulator.key, form }, 'Networks');
 
     // Dynamic IP is off: the lookup service is asked only when the user says so.
     await byRole(page, 'button', "Find this browser's address").click();

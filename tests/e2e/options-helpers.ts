@@ -9,25 +9,34 @@ import {
   byRole,
   chooseOption,
   configureExtension,
+  openSection,
   pressAndWaitForOutcome,
   readVisibleText,
+  showSection,
   type TextMatch,
 } from './harness/index.ts';
 
+export { openSection, showSection };
+
 export const FORMS: ApiFormName[] = ['A', 'B'];
 
-/** Saves the key for the emulator and waits until the account sections are shown. */
+/**
+ * Saves the key for the emulator, then opens a section of the account through the navigation
+ * (Categories, with the lists and the profile picker, unless told otherwise).
+ */
 export async function openAccount(
   page: Page,
   setup: { baseUrl: string; key: string; form: ApiFormName },
+  section = 'Categories',
 ): Promise<Page> {
   await configureExtension(page, setup);
-  await byRole(page, 'heading', 'Networks').wait();
+  await openSection(page, section);
   return page;
 }
 
-/** Fills a field inside a section. */
+/** Fills a field inside a section (opened through the navigation when it is not shown). */
 export async function fillIn(page: Page, section: string, role: string, name: TextMatch, value: string) {
+  await showSection(page, section);
   await byRole(page, role, name, { within: { role: 'region', name: section } }).fill(value);
 }
 
@@ -41,6 +50,7 @@ export function press(page: Page, button: TextMatch): Promise<string> {
  * new final outcome (not a progress text ending in an ellipsis); returns it.
  */
 export async function toggle(page: Page, section: string, role: 'checkbox' | 'switch', name: TextMatch) {
+  await showSection(page, section);
   const within = { role: 'region', name: section };
   const status = await byRole(page, 'status', undefined, { within }).waitHandle();
   try {
@@ -80,20 +90,23 @@ export async function listItems(page: Page, listName: TextMatch): Promise<string
 }
 
 /** The value of a textbox (a textarea too). */
-export function fieldValueIn(page: Page, section: string, name: TextMatch): Promise<string> {
+export async function fieldValueIn(page: Page, section: string, name: TextMatch): Promise<string> {
+  await showSection(page, section);
   return byRole(page, 'textbox', name, { within: { role: 'region', name: section } })
     .map((element) => (element as HTMLInputElement).value)
     .wait();
 }
 
 /** Visible text of a whole section. */
-export function sectionText(page: Page, section: string): Promise<string> {
+export async function sectionText(page: Page, section: string): Promise<string> {
+  await showSection(page, section);
   return byRole(page, 'region', section)
     .map((element) => (element as HTMLElement).innerText.replace(/\s+/g, ' '))
     .wait();
 }
 
-/** Chooses the profile the account sections act on (Form A). */
+/** Chooses the profile the filtering sections act on (Form A), in their view. */
 export async function chooseProfile(page: Page, profile: string) {
+  await showSection(page, 'Categories');
   await chooseOption(page, 'Profile', profile);
 }

@@ -19,8 +19,10 @@ import {
   configureExtension,
   expect,
   launchChromium,
+  openSection,
   pressAndWaitForOutcome,
   saveFailureArtifacts,
+  showSection,
   test,
   waitForStatus,
 } from './harness/index.ts';
@@ -59,12 +61,16 @@ const attackerArgs = (port: number) => [
   `--host-resolver-rules=MAP attacker.example 127.0.0.1:${port},MAP * 127.0.0.1`,
 ];
 
-const fieldValue = (page: Page, name: string) =>
-  byRole(page, 'textbox', name)
+/** A Setup field's value (Setup opened through the navigation when it is not shown). */
+async function fieldValue(page: Page, name: string): Promise<string> {
+  await showSection(page, 'Setup');
+  return byRole(page, 'textbox', name)
     .map((element) => (element as HTMLInputElement).value)
     .wait();
+}
 
 async function chooseBackupFile(page: Page, file: string): Promise<void> {
+  await showSection(page, 'Backup');
   const [chooser] = await Promise.all([
     page.waitForFileChooser(),
     byRole(page, 'button', 'Import settings', { within: { role: 'region', name: 'Backup' } }).click(),
@@ -152,6 +158,7 @@ test('Test connection sends the key to a typed, unsaved origin only once it is c
     await sleep(1000);
     const callsBefore = emulator.admin.calls().length;
 
+    await openSection(options, 'Setup');
     await byRole(options, 'textbox', 'Base URL').fill(ATTACKER);
     await byRole(options, 'button', 'Test connection').click();
     const dialog = await byRole(options, 'dialog', 'Send your API key to attacker.example?').waitHandle();

@@ -4,6 +4,7 @@ import {
   configureExtension,
   describe,
   expect,
+  openSection,
   test,
   testConnection,
 } from './harness/index.ts';
@@ -47,6 +48,8 @@ test('saved settings are there when the options page is opened again (Chromium)'
   await first.close();
 
   const reopened = await chromium.openOptions();
+  // With a key saved, the page opens on the Overview: Setup is reached through the navigation.
+  await openSection(reopened, 'Setup');
   const fieldValue = (name: string) =>
     byRole(reopened, 'textbox', name)
       .map((element) => (element as HTMLInputElement).value)

@@ -11,6 +11,7 @@ import {
   configureExtension,
   describe,
   expect,
+  openSection,
   pressAndWaitForOutcome,
   test,
 } from './harness/index.ts';
@@ -48,6 +49,7 @@ async function setUp(chromium: ChromiumSession, emulator: EmulatorHandle): Promi
 
 /** Points the Dynamic IP section at the emulator's IP lookup stand-ins only. */
 async function fillDynamicIp(options: Page, emulator: EmulatorHandle, label: string): Promise<void> {
+  await openSection(options, 'Dynamic IP');
   await byRole(options, 'textbox', 'IP lookup URL').fill(`${emulator.url}/ip`);
   // Replaces the default second URL (a public service, which would need a permission prompt).
   await byRole(options, 'textbox', MORE_URLS).fill(`${emulator.url}/ip.json`);

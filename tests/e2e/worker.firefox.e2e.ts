@@ -2,7 +2,14 @@
  * The background script in Firefox (an event page there, not a service worker): Register now
  * from the options page goes through it, with the same code path as in Chromium.
  */
-import { byRole, configureExtension, expect, pressAndWaitForOutcome, test } from './harness/index.ts';
+import {
+  byRole,
+  configureExtension,
+  expect,
+  openSection,
+  pressAndWaitForOutcome,
+  test,
+} from './harness/index.ts';
 
 test('Register now registers the public IPv4, then an address change replaces it (Firefox)', async ({
   firefox,
@@ -11,6 +18,7 @@ test('Register now registers the public IPv4, then an address change replaces it
   const options = firefox.optionsPage;
   await configureExtension(options, { baseUrl: emulator.url, key: emulator.key, form: 'B' });
   emulator.admin.setPublicIp('198.18.1.1');
+  await openSection(options, 'Dynamic IP');
   await byRole(options, 'textbox', 'IP lookup URL').fill(`${emulator.url}/ip.json`);
   await byRole(options, 'textbox', 'More IP lookup URLs, tried in order (one per line)').fill(
     `${emulator.url}/ip`,

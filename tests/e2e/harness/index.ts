@@ -13,7 +13,9 @@ export type { FirefoxSession } from './firefox.ts';
 export {
   type ApiFormName,
   configureExtension,
+  openSection,
   pressAndWaitForOutcome,
+  showSection,
   testConnection,
 } from './options-page.ts';
 export { builtExtensionDirs } from './paths.ts';

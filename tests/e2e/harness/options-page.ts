@@ -25,13 +25,47 @@ async function fieldValue(page: Page, name: string): Promise<string> {
     .wait();
 }
 
+async function visibleCount(page: Page, role: string, name?: TextMatch): Promise<number> {
+  const handles = await allByRole(page, role, name);
+  await Promise.all(handles.map((handle) => handle.dispose()));
+  return handles.length;
+}
+
 /**
- * Fills the Setup section of the options page by role and name (ui-contract.md) and presses
- * Save. Returns the text the status regions show once saving is over.
+ * Opens a section of the options page through its navigation, as a person would (ui-contract.md:
+ * a link named as the section): on a narrow window the "Sections" menu button opens the
+ * navigation first. Waits until the section's heading is shown.
+ */
+export async function openSection(page: Page, section: TextMatch): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if ((await visibleCount(page, 'navigation')) > 0) break;
+    if ((await visibleCount(page, 'button', 'Sections')) > 0) {
+      await byRole(page, 'button', 'Sections').click();
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error('The options page shows no navigation');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await byRole(page, 'link', section, { within: { role: 'navigation' } }).click();
+  await byRole(page, 'heading', section).wait();
+}
+
+/** Opens the section unless it is shown already. */
+export async function showSection(page: Page, section: string): Promise<void> {
+  if ((await visibleCount(page, 'region', section)) > 0) return;
+  await openSection(page, section);
+}
+
+/**
+ * Opens Setup, fills it by role and name (ui-contract.md) and presses Save. Returns the text
+ * the status regions show once saving is over. Without a key saved before, Save also tests the
+ * connection and the page shows the Overview.
  */
 export async function configureExtension(page: Page, setup: ExtensionSetup): Promise<string> {
   // The page loads stored settings into the form right after it renders; a person cannot type
   // before that, but a test can, so fill until the values stick.
+  await openSection(page, 'Setup');
   for (let attempt = 1; ; attempt++) {
     await byRole(page, 'textbox', 'API key').fill(setup.key);
     await byRole(page, 'textbox', 'Base URL').fill(setup.baseUrl);
@@ -49,7 +83,8 @@ export async function configureExtension(page: Page, setup: ExtensionSetup): Pro
  * Presses "Test connection" and returns the outcome shown in a status region: text starting with
  * "Connected" on success, otherwise the failure reason.
  */
-export function testConnection(page: Page): Promise<string> {
+export async function testConnection(page: Page): Promise<string> {
+  await showSection(page, 'Setup');
   return pressAndWaitForOutcome(page, 'Test connection');
 }
 

@@ -32,6 +32,7 @@ function fakePermissions(answer: boolean) {
 }
 
 const toggle = () => screen.getByRole('checkbox', { name: 'Diagnose pages' }) as HTMLInputElement;
+const save = () => fireEvent.click(screen.getByRole('button', { name: 'Save page diagnosis' }));
 const status = () => screen.getByRole('status', { name: 'Page diagnosis' });
 
 describe('"Diagnose pages" on the options page', () => {
@@ -44,7 +45,9 @@ describe('"Diagnose pages" on the options page', () => {
     expect(browser.calls).toEqual([]);
 
     fireEvent.click(toggle());
-    // The prompt is the first thing the click does: a browser shows it only during the gesture.
+    expect(browser.calls).toEqual([]);
+    save();
+    // The prompt is the first thing the Save click does: a browser shows it only during the gesture.
     expect(browser.calls).toEqual(['request webRequest webNavigation <all_urls>']);
     await waitFor(() => expect(status().textContent).toMatch(/^Page diagnosis is on/));
     expect(await diagnosisSettingsItem.getValue()).toEqual({ enabled: true });
@@ -55,6 +58,7 @@ describe('"Diagnose pages" on the options page', () => {
     const browser = fakePermissions(false);
     render(<DiagnosisSection permissions={browser.api} />);
     fireEvent.click(toggle());
+    save();
     await waitFor(() => expect(status().textContent).toMatch(/^Not turned on: the browser did not grant/));
     expect(await diagnosisSettingsItem.getValue()).toEqual({ enabled: false });
     expect(toggle().checked).toBe(false);
@@ -65,10 +69,12 @@ describe('"Diagnose pages" on the options page', () => {
     await connectionItem.setValue({ baseUrl: 'https://filter.example.org', form: 'A' });
     render(<DiagnosisSection permissions={browser.api} />);
     fireEvent.click(toggle());
+    save();
     await waitFor(() => expect(status().textContent).toMatch(/^Page diagnosis is on/));
     expect(toggle().checked).toBe(true);
 
     fireEvent.click(toggle());
+    save();
     await waitFor(() => expect(status().textContent).toMatch(/^Page diagnosis is off/));
     expect(await diagnosisSettingsItem.getValue()).toEqual({ enabled: false });
     expect(browser.calls.slice(1)).toEqual([

@@ -85,6 +85,35 @@ describe('streamDump', () => {
     expect(finished).toHaveBeenCalledWith(2);
   });
 
+  it('keeps a copy of a complete download, and drops it when the view filled up and the download stopped', async () => {
+    const whole = [
+      { lines: [line(1), line(2)], bytesReceived: 200 },
+      { lines: [line(3)], bytesReceived: 300 },
+    ];
+    const complete = recordingSink();
+    await streamDump({
+      api: apiFrom(whole).api,
+      date: '2024-05-01',
+      store: createRecordStore(),
+      keep: complete,
+    });
+    expect(complete.text).toBe(`${line(1)}\n${line(2)}\n${line(3)}\n`);
+    expect(complete.state).toBe('closed');
+
+    const partial = recordingSink();
+    const { api, finished } = apiFrom(whole);
+    const outcome = await streamDump({
+      api,
+      date: '2024-05-01',
+      store: createRecordStore({ maxRecords: 1 }),
+      keep: partial,
+    });
+    // The copy does not keep the download going: the view's limit still stops it.
+    expect(outcome.stoppedAtLimit).toBe(true);
+    expect(finished).toHaveBeenCalledWith(1);
+    expect(partial.state).toBe('aborted');
+  });
+
   it('keeps saving the whole text after the view is full', async () => {
     const { api } = apiFrom([
       { lines: [line(1), line(2)], bytesReceived: 200 },

@@ -91,4 +91,49 @@ describe('RawLogPanel', () => {
     await waitFor(() => expect(screen.getByText(/raw lines of this day were deleted/)).toBeTruthy());
     expect(loadButton().disabled).toBe(true);
   });
+  it('after Load raw log, Save to file saves the loaded log at once, without a second download', async () => {
+    const getDump = chunks([
+      { lines: [line(1), line(2, 'blocked')], bytesReceived: 200 },
+      { lines: ['garbage ünïcode', line(3)], bytesReceived: 320 },
+    ]);
+    const written: string[] = [];
+    const closed = vi.fn(async () => undefined);
+    const picker = vi.fn(async () => ({
+      createWritable: async () => ({
+        write: async (text: string) => void written.push(text),
+        close: closed,
+        abort: async () => undefined,
+      }),
+    }));
+    Object.defineProperty(window, 'showSaveFilePicker', { value: picker, configurable: true });
+    try {
+      render(<RawLogPanel api={apiWith(getDump)} date="2024-05-01" deleted={false} deletedDays={[]} />);
+      await waitFor(() => expect(loadButton().disabled).toBe(false));
+      fireEvent.click(loadButton());
+      await waitFor(() => expect(panelStatus().textContent).toMatch(/^Loaded the raw log of 2024-05-01/));
+      // The hour is used up: no new download…
+      await waitFor(() => expect(loadButton().disabled).toBe(true));
+      // …but what is loaded can be saved.
+      const save = screen.getByRole('button', { name: 'Save to file' }) as HTMLButtonElement;
+      expect(save.disabled).toBe(false);
+      const saveNote = document.getElementById(save.getAttribute('aria-describedby') ?? '');
+      expect(saveNote?.textContent).toMatch(/loaded below; it needs no new download/);
+      fireEvent.click(save);
+      await waitFor(() =>
+        expect(panelStatus().textContent).toMatch(
+          /^Saved dns-log-2024-05-01\.txt: .*4 lines, from the raw log loaded below/,
+        ),
+      );
+      expect(picker).toHaveBeenCalledWith(
+        expect.objectContaining({ suggestedName: 'dns-log-2024-05-01.txt' }),
+      );
+      expect(written.join('')).toBe(
+        `${[line(1), line(2, 'blocked'), 'garbage ünïcode', line(3)].join('\n')}\n`,
+      );
+      expect(closed).toHaveBeenCalledTimes(1);
+      expect(getDump).toHaveBeenCalledTimes(1);
+    } finally {
+      Reflect.deleteProperty(window, 'showSaveFilePicker');
+    }
+  });
 });

@@ -17,6 +17,13 @@ async function renderSetup() {
   await waitFor(() => expect(field('Base URL').value).toBe('https://my.cleanbrowsing.org'));
 }
 
+/** Save is usable once the form holds unsaved changes (the page's save model): pressed then. */
+async function pressSave() {
+  const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+  await waitFor(() => expect(save.disabled).toBe(false));
+  fireEvent.click(save);
+}
+
 describe('Setup section', () => {
   it('keeps the key masked until asked, and stores it in storage.local only', async () => {
     await renderSetup();
@@ -27,7 +34,7 @@ describe('Setup section', () => {
     fireEvent.input(keyField(), { target: { value: '  secret-key-1  ' } });
     fireEvent.input(field('Base URL'), { target: { value: 'http://127.0.0.1:8787' } });
     fireEvent.change(screen.getByRole('combobox', { name: 'API form' }), { target: { value: 'B' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await pressSave();
 
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Saved.'));
     expect(await apiKeyItem.getValue()).toBe('secret-key-1');
@@ -39,7 +46,7 @@ describe('Setup section', () => {
     await renderSetup();
     fireEvent.input(keyField(), { target: { value: 'k' } });
     fireEvent.input(field('Base URL'), { target: { value: 'http://dns.example.com' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await pressSave();
     await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Use an https:// address'));
     expect(await apiKeyItem.getValue()).toBe('');
     expect(field('Base URL').value).toBe('http://dns.example.com');
@@ -51,7 +58,7 @@ describe('Setup section', () => {
     fireEvent.input(field('Base URL'), { target: { value: 'https://filter.example.org' } });
     expect(screen.getByText(/the browser asks you to allow the extension to contact it/)).toBeTruthy();
     fireEvent.input(keyField(), { target: { value: 'k2' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await pressSave();
     await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Not saved'));
     expect(request).toHaveBeenCalledWith({ origins: ['https://filter.example.org/*'] });
     expect(await apiKeyItem.getValue()).toBe('');
@@ -90,5 +97,32 @@ describe('Setup section', () => {
     );
     expect(await apiKeyItem.getValue()).toBe('');
     expect(keyField().value).toBe('');
+  });
+  it('Test connection shows one failure, beside its buttons, with advice that fits its kind', async () => {
+    await apiKeyItem.setValue('secret-key-1');
+    const answers: Record<string, () => Promise<Response>> = {
+      unreachable: () => Promise.reject(new TypeError('Failed to fetch')),
+      badKey: async () => Response.json({ status: 'failed', reason: 'Invalid API key' }),
+    };
+    let answer = answers.unreachable;
+    vi.spyOn(globalThis, 'fetch').mockImplementation(() => answer!());
+    await renderSetup();
+    await waitFor(() => expect(keyField().value).toBe('secret-key-1'));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('could not be reached'));
+    const unreachable = screen.getByRole('status').textContent ?? '';
+    expect(unreachable).toContain('Check your internet connection and the Base URL');
+    expect(unreachable).not.toMatch(/API key|API form/);
+    // Said once: no second copy of the failure anywhere on the section.
+    expect(document.body.textContent?.split('could not be reached').length).toBe(2);
+
+    answer = answers.badKey;
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Invalid API key'));
+    const badKey = screen.getByRole('status').textContent ?? '';
+    expect(badKey).toContain('Check the API key in Setup');
+    expect(badKey).not.toMatch(/internet connection/);
+    expect(document.body.textContent?.split('Invalid API key').length).toBe(2);
   });
 });

@@ -126,7 +126,7 @@ describe('Blocking a top-level domain is confirmed, since only the dashboard can
 
 describe('Default block section', () => {
   const theSwitch = () =>
-    within(section('Default block')).getByRole('switch', {
+    within(section('Default block')).getByRole('checkbox', {
       name: 'Block everything not on the whitelist',
     }) as HTMLInputElement;
 
@@ -136,6 +136,8 @@ describe('Default block section', () => {
     const block = within(section('Default block'));
     expect(block.getByText(/not known: set from another place/)).toBeTruthy();
     expect(block.getByText(/blocked unless it is on the whitelist/)).toBeTruthy();
+    // Not known is drawn as not known (mixed), never as off.
+    expect(theSwitch().indeterminate).toBe(true);
 
     fireEvent.click(theSwitch());
     await waitFor(() =>
@@ -143,6 +145,7 @@ describe('Default block section', () => {
     );
     expect(client.state.defaultBlock).toEqual({ default: true });
     expect(theSwitch().checked).toBe(true);
+    expect(theSwitch().indeterminate).toBe(false);
     expect(block.getByText(/Current state: on, set from this browser/)).toBeTruthy();
     expect(await defaultBlockItem.getValue()).toEqual({
       'A:default': { enabled: true, at: Date.UTC(2024, 4, 31, 12) },
@@ -152,6 +155,7 @@ describe('Default block section', () => {
     fireEvent.change(screen.getByRole('combobox', { name: 'Profile' }), { target: { value: 'kids1' } });
     await waitFor(() => expect(block.getByText(/not known/)).toBeTruthy());
     expect(theSwitch().checked).toBe(false);
+    expect(theSwitch().indeterminate).toBe(true);
   });
 
   it('keeps the last known state when the change fails', async () => {

@@ -21,15 +21,25 @@ it('offers System, Light and Dark, starting from the stored choice', async () =>
   await waitFor(() => expect(theme().value).toBe('light'));
 });
 
-it('applies a choice to the page at once and keeps it for the popup and the next opening', async () => {
+const save = () => screen.getByRole('button', { name: 'Save appearance' }) as HTMLButtonElement;
+
+it('shows a choice on the page at once and keeps it for the popup and the next opening on Save', async () => {
   render(<AppearanceSection />);
+  await waitFor(() => expect(theme().value).toBe('system'));
+  expect(save().disabled).toBe(true);
   fireEvent.change(theme(), { target: { value: 'dark' } });
   expect(document.documentElement.getAttribute('data-theme')).toBe('dark');
-  expect(localStorage.getItem(THEME_CACHE_KEY)).toBe('dark');
+  expect(screen.getByText('Unsaved changes')).toBeTruthy();
+  expect(await themeItem.getValue()).toBe('system');
+  fireEvent.click(save());
   await waitFor(async () => expect(await themeItem.getValue()).toBe('dark'));
+  expect(localStorage.getItem(THEME_CACHE_KEY)).toBe('dark');
+  await screen.findByText('Saved.');
+  await waitFor(() => expect(save().disabled).toBe(true));
 
   fireEvent.change(theme(), { target: { value: 'system' } });
   expect(document.documentElement.hasAttribute('data-theme')).toBe(false);
+  fireEvent.click(save());
   await waitFor(async () => expect(await themeItem.getValue()).toBe('system'));
 });
 

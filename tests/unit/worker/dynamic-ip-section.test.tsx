@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { DynamicIpSection } from '@/components/options/DynamicIpSection';
+import { MenuSection } from '@/components/options/MenuSection';
 import {
   checkDynamicIpDraft,
   type DynamicIpDraft,
@@ -145,12 +146,16 @@ describe('Dynamic IP section', () => {
     await region.findByText(/3 failures in a row.*Not registered: the service could not be reached\./);
   });
 
-  it('the right-click menu can be turned off', async () => {
-    render(<DynamicIpSection />);
+  it('the right-click menu can be turned off (its own section, saved by its Save button)', async () => {
+    render(<MenuSection />);
     const menu = within(screen.getByRole('region', { name: 'Right-click menu and shortcuts' }));
     const box = menu.getByRole('checkbox', { name: /right-click menu/ }) as HTMLInputElement;
+    const save = menu.getByRole('button', { name: 'Save menu setting' }) as HTMLButtonElement;
     await waitFor(() => expect(box.checked).toBe(true));
+    expect(save.disabled).toBe(true);
     fireEvent.click(box);
+    expect((await contextMenuSettingsItem.getValue()).enabled).toBe(true);
+    fireEvent.click(save);
     await waitFor(async () => expect((await contextMenuSettingsItem.getValue()).enabled).toBe(false));
   });
 });
