@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { followedAccounts } from '@/lib/accounts';
 import { t } from '@/lib/i18n';
 import { createSectionRouter, type RouterWindow } from '@/lib/options/router';
 import { type RouteContext, type SectionRoute, sectionsInView, type ViewId } from '@/lib/options/routes';
@@ -75,6 +76,7 @@ export function OptionsApp({ win = window as RouterWindow }: { win?: RouterWindo
   const configured = useConfiguredClient();
   const identity = useAccountIdentity();
   const outbox = useStoredValue(outboxItem, []);
+  const accounts = useStoredValue(followedAccounts, null);
   const router = useMemo(() => createSectionRouter(win), [win]);
   const [, setAddressChanges] = useState(0);
   const [welcomeOutcome, setWelcomeOutcome] = useState<string | null>(null);
@@ -86,7 +88,13 @@ export function OptionsApp({ win = window as RouterWindow }: { win?: RouterWindo
   const context: RouteContext = {
     // The welcome's Save has just stored a key: the Overview is shown before the stored key is read back.
     hasKey: configured.state === 'ready' || welcomeOutcome !== null,
-    otherAccountChanges: identity !== null && changesForOtherAccounts(outbox, identity.id).length > 0,
+    // Changes of every account of this browser are delivered to it; only the others wait there.
+    otherAccountChanges:
+      identity !== null &&
+      changesForOtherAccounts(outbox, [
+        identity.id,
+        ...(accounts?.accounts.map((account) => account.identity.id) ?? []),
+      ]).length > 0,
   };
   const loading = configured.state === 'loading';
   const current = router.current(context);

@@ -160,7 +160,21 @@ export interface AccountsDeps {
   now?: () => number;
 }
 
-export function createAccounts(deps: AccountsDeps) {
+/** What pages do with accounts (`createAccounts`). */
+export interface AccountsApi {
+  list(): Promise<AccountsView>;
+  add(input: NewAccount): Promise<string>;
+  rename(id: string, name: string): Promise<void>;
+  activate(id: string): Promise<void>;
+  remove(id: string): Promise<number>;
+  countWaitingChanges(id: string): Promise<number>;
+  setDynamicIp(
+    account: Pick<AccountSummary, 'id' | 'form'>,
+    draft: DynamicIpDraft,
+  ): Promise<DynamicIpSettings>;
+}
+
+export function createAccounts(deps: AccountsDeps): AccountsApi {
   const now = deps.now ?? Date.now;
 
   /**
@@ -280,5 +294,3 @@ export function createAccounts(deps: AccountsDeps) {
     setDynamicIp,
   };
 }
-
-export type AccountsApi = ReturnType<typeof createAccounts>;

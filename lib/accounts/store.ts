@@ -174,11 +174,6 @@ export async function readAccounts(now: () => number = Date.now): Promise<Accoun
   return stateOf(await readRaw());
 }
 
-/** One account by id, or null when there is none (removed meanwhile). */
-export async function readAccount(id: string): Promise<StoredAccount | null> {
-  return (await readAccounts()).accounts.find((account) => account.id === id) ?? null;
-}
-
 /** What `updateAccounts` may change. */
 export interface AccountsDraft {
   activeId: string;

@@ -37,7 +37,9 @@ it('nothing that was stored is lost or moved, and no key is copied anywhere', as
   await listAccounts();
   const local = await fakeBrowser.storage.local.get(null);
   for (const [key, value] of Object.entries(fixture.stored)) expect(local[bare(key)]).toEqual(value);
-  const holdingKey = Object.entries(local).filter(([, value]) => JSON.stringify(value).includes('fixture-key-1'));
+  const holdingKey = Object.entries(local).filter(([, value]) =>
+    JSON.stringify(value).includes('fixture-key-1'),
+  );
   expect(holdingKey.map(([name]) => name)).toEqual(['apiKey']);
 });
 
