@@ -12,6 +12,7 @@ import { needsStatistics, type Verdict } from '@/lib/filtering/verdict';
 import { t, tn } from '@/lib/i18n';
 import type { ListChange } from '@/lib/messaging/protocol';
 import { recordOf, verdictAddition } from '@/lib/notes';
+import type { SectionId } from '@/lib/options/routes';
 import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
 import type { PopupState, ReadyState } from './state';
 import { indexes, inScope, membershipIn, ofAccount, type PageKnowledge, verdictWith } from './verdict-inputs';
@@ -22,14 +23,8 @@ export interface DomainChoice {
   label: string;
 }
 
-/** Sections of the options page the popup links to (`options.html#<section>`). */
-export type OptionsSection =
-  | 'setup'
-  | 'whitelist'
-  | 'blocklist'
-  | 'top-level-domains'
-  | 'default-block'
-  | 'dynamic-ip';
+/** A section of the options page, which `options.html#<section>` opens (lib/options/routes.ts). */
+export type OptionsSection = SectionId;
 
 export interface PopupView {
   verdict: Verdict | null;
@@ -135,10 +130,12 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
  * of its delivery that failed. "Still waiting" right after Send now left it waiting.
  */
 function waitingLines(pending: readonly OutboxEntry[], change: ReadyState['change']): string[] {
-  const key = change.state === 'pending' && change.retried ? 'popup.stillWaitingTo' : 'popup.waitingTo';
+  const still = change.state === 'pending' && change.retried;
   return pending.map((entry) => {
-    const line = t(key, { attempted: attempted(entry.change) });
-    return entry.lastError ? `${line} ${failureDetail(entry.lastError, entry.change)}` : line;
+    const asked = attempted(entry.change);
+    if (!entry.lastError) return t(still ? 'popup.stillWaitingTo' : 'popup.waitingTo', { attempted: asked });
+    const reason = failureDetail(entry.lastError, entry.change);
+    return t(still ? 'popup.stillWaitingToBecause' : 'popup.waitingToBecause', { attempted: asked, reason });
   });
 }
 
@@ -312,7 +309,7 @@ export function sectionOf(verdict: Verdict): OptionsSection | null {
     case 'blocklist':
       return verdict.reason;
     case 'tld':
-      return 'top-level-domains';
+      return 'tlds';
     case 'default-block':
       return 'default-block';
     default:

@@ -46,14 +46,75 @@ export const connectionSchema = z.lazy(() =>
 );
 export type ConnectionSettings = z.infer<typeof connectionSchema>;
 
-/** The account key. Separate from the rest so nothing that exports settings picks it up by accident. */
+/**
+ * The active account's key (lib/accounts: the other accounts' keys are in `accountKeysItem`).
+ * Separate from the rest so nothing that exports settings picks it up by accident.
+ */
 export const apiKeyItem = defineValidatedItem('local:apiKey', () => z.string(), { fallback: '', version: 1 });
 
-/** Where the service is and which form of its API to speak. */
+/** Where the active account's service is and which form of its API to speak. */
 export const connectionItem = defineValidatedItem('local:connection', () => connectionSchema, {
   fallback: { baseUrl: DEFAULT_BASE_URL, form: 'A' },
   version: 1,
 });
+
+// --- Several accounts ---
+
+/**
+ * How many accounts one browser keeps: enough for a technician looking after several clients,
+ * few enough that the popup's "Account" combobox and the menu title stay short, that every
+ * account's parked settings fit one small item, and that the caches and waiting changes of all of
+ * them stay within the storage budget (lib/cache/storage-room.ts; the outbox's OUTBOX_LIMIT is
+ * shared by all accounts).
+ */
+export const MAX_ACCOUNTS = 10;
+export const ACCOUNT_NAME_MAX = 64;
+
+export const accountEntrySchema = z.lazy(() =>
+  z.object({
+    /** Stable and random (never derived from the key); names the account's alarms and leases. */
+    id: z.string().check(z.regex(/^[A-Za-z0-9-]{8,64}$/)),
+    /** Absent: the account is named after its service's host. */
+    name: z.optional(z.string().check(z.minLength(1), z.maxLength(ACCOUNT_NAME_MAX))),
+    createdAt: z.number(),
+    /**
+     * The per-account items (lib/accounts/store.ts ACCOUNT_ITEMS) of an account that is not the
+     * active one, by storage key. The active account has none: its values are in those items.
+     */
+    parked: z.optional(z.record(z.string(), z.unknown())),
+  }),
+);
+export type AccountEntry = z.infer<typeof accountEntrySchema>;
+
+/**
+ * The accounts of this browser and the active one. The active account's key, connection and
+ * other per-account settings stay in the items every page reads (`apiKeyItem`, `connectionItem`,
+ * `dynamicIpSettingsItem` …); the others' are parked in their entry, their keys in
+ * `accountKeysItem`. Nothing stored (an installation from before several accounts) reads as no
+ * account: lib/accounts/store.ts then makes the existing setup the first account.
+ */
+export const accountsSchema = z.lazy(() =>
+  z.object({
+    active: z.nullable(z.string()),
+    accounts: z.array(accountEntrySchema).check(z.maxLength(MAX_ACCOUNTS)),
+  }),
+);
+
+export const accountsItem = defineValidatedItem('local:accounts', () => accountsSchema, {
+  fallback: { active: null, accounts: [] },
+  version: 1,
+});
+
+/**
+ * The keys of the accounts that are not active, by account id: apart from the accounts list so
+ * nothing that lists or exports accounts picks a key up by accident. The active account's key is
+ * in `apiKeyItem` and only there.
+ */
+export const accountKeysItem = defineValidatedItem(
+  'local:accountKeys',
+  () => z.record(z.string(), z.string().check(z.maxLength(512))),
+  { fallback: {}, version: 1 },
+);
 
 /**
  * Data kept per scope: a profile in Form A, the whole account in Form B. The form is part of the
@@ -107,8 +168,8 @@ export const managedProfileItem = defineValidatedItem(
 
 /**
  * When this browser last asked the service for a raw log (ms since the epoch). The service allows
- * one `logs/getdump` per hour per account; the client keeps count itself, across restarts. One
- * value for the configured account: switching accounts inside the hour waits too, erring safe.
+ * one `logs/getdump` per hour per account; the client keeps count itself, across restarts. The
+ * active account's value; each other account keeps its own (lib/accounts/store.ts ACCOUNT_ITEMS).
  */
 export const lastLogDumpItem = defineValidatedItem(
   'local:lastLogDump',
@@ -196,6 +257,9 @@ export const registeredAddressSchema = z.lazy(() =>
 );
 export type RegisteredAddress = z.infer<typeof registeredAddressSchema>;
 
+/** Addresses kept for later deletion, of all accounts together (a few per account). */
+export const MAX_REGISTERED_KEPT = 3 * MAX_ACCOUNTS;
+
 /**
  * What this browser registered: the current address, and earlier ones whose deletion failed
  * (retried on the next run). Only these are ever deleted: never an address someone else added.
@@ -205,7 +269,7 @@ export const registeredAddressesItem = defineValidatedItem(
   () =>
     z.object({
       current: z.nullable(registeredAddressSchema),
-      stale: z.array(registeredAddressSchema).check(z.maxLength(10)),
+      stale: z.array(registeredAddressSchema).check(z.maxLength(MAX_REGISTERED_KEPT)),
     }),
   {
     fallback: { current: null, stale: [] },

@@ -408,11 +408,11 @@ describe('one-click changes', () => {
       outboxEntry('add', 'blocklist', 'shop.example', 'default', 'Service unavailable'),
     ]);
     await waitFor(() =>
-      expect(verdictText()).toBe('Blocked: On the blocklist of profile default. (not sent yet)'),
+      expect(verdictText()).toBe('Blocked: On the blocklist of profile default. Not sent yet.'),
     );
     expect(screen.getByText('This counts a change still waiting to be sent.')).toBeTruthy();
     // One line naming what was asked and why it waits; the note once.
-    const line = 'Waiting to add shop.example to the blocklist of profile default. Service unavailable';
+    const line = 'Waiting to add shop.example to the blocklist of profile default: Service unavailable';
     expect(outcomeText()).toBe(line);
     const waiting = screen.getByRole('list', { name: 'Waiting to be sent' });
     expect(
@@ -673,6 +673,6 @@ describe('another account', () => {
       screen.getByText(/^1 change made for another account is waiting: it is never sent to this one\./),
     ).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Review them' }));
-    expect(popup.optionsOpened()).toBe(1);
+    expect(popup.optionsSections()).toEqual(['other-accounts']);
   });
 });

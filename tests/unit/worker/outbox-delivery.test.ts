@@ -17,8 +17,8 @@ import {
   dropQueuedChangesUndoing,
   enqueueChange,
   isRetryable,
-  OUTBOX_ALARM,
   type OutboxDeps,
+  outboxAlarmOf,
   RETRY_AFTER_MAX_MS,
   SUBMIT_WAIT_MS,
   submitChange,
@@ -67,7 +67,7 @@ function setUp(service: DnsFilterApi | null, start = 1_000_000) {
   return { deps, reported, advance: (ms: number) => (clock += ms), now: () => clock };
 }
 
-const alarmTime = async () => (await fakeBrowser.alarms.get(OUTBOX_ALARM))?.scheduledTime;
+const alarmTime = async () => (await fakeBrowser.alarms.get(outboxAlarmOf(ACCOUNT)))?.scheduledTime;
 
 describe('a 5xx or 429 answer keeps the change', () => {
   it("kind 'server' is transient", () => {
@@ -157,7 +157,7 @@ describe('a 5xx or 429 answer keeps the change', () => {
     advance(1_000);
     await deliverPending(deps, { force: false });
     expect(create).not.toHaveBeenCalled();
-    await fakeBrowser.alarms.clear(OUTBOX_ALARM);
+    await fakeBrowser.alarms.clear(outboxAlarmOf(ACCOUNT));
     await deliverPending(deps, { force: false });
     expect(create).toHaveBeenCalledTimes(1);
   });
