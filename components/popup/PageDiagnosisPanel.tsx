@@ -1,6 +1,6 @@
 /**
- * Page diagnosis in the popup: the temporary allow of the shown domain and, while "Diagnose pages"
- * is on, the failed hosts of the page under the verdict. What the worker recorded is read through
+ * Page diagnosis in the popup: while "Diagnose pages" is on, the failed hosts of the page under
+ * the verdict and its buttons. What the worker recorded is read through
  * lib/popup/page-diagnosis.ts; today's statistics and registrable domains come from the popup
  * controller; changes go through the controller and the worker's outbox like every other
  * one-click change.
@@ -11,11 +11,14 @@ import type { PopupController } from '@/lib/popup/controller';
 import { failedHostsOf, type PageDiagnosis, pageDiagnosisOf, statisticsOf } from '@/lib/popup/page-diagnosis';
 import type { ReadyState } from '@/lib/popup/state';
 import { membershipOf } from '@/lib/popup/verdict-inputs';
-import type { PopupView } from '@/lib/popup/view';
-import { diagnosisSettingsItem, type FailedHost, failedHostsItem } from '@/lib/settings/storage';
+import {
+  diagnosisSettingsItem,
+  type FailedHost,
+  failedHostsItem,
+  type TemporaryAllow as TemporaryAllowEntry,
+} from '@/lib/settings/storage';
 import { useStoredValue } from '../useStoredValue';
 import { FailedHostsList } from './FailedHostsList';
-import { TemporaryAllow, useTemporaryAllows } from './TemporaryAllow';
 
 /** What the worker recorded for the page the popup shows, following new failures while it is open. */
 export function usePageDiagnosis(state: Pick<ReadyState, 'host' | 'tabId'>): PageDiagnosis {
@@ -52,14 +55,14 @@ function useRegistrable(
 
 export interface PageDiagnosisPanelProps {
   state: ReadyState;
-  view: PopupView;
   controller: Pick<PopupController, 'act' | 'requestStatistics' | 'registrableDomainsOf'>;
   diagnosis: PageDiagnosis;
+  /** The running temporary allows (TemporaryAllow.tsx's useTemporaryAllows). */
+  allows: readonly TemporaryAllowEntry[];
 }
 
 /** Everything page diagnosis adds to the popup, in one place under the verdict and its buttons. */
-export function PageDiagnosisPanel({ state, view, controller, diagnosis }: PageDiagnosisPanelProps) {
-  const allows = useTemporaryAllows();
+export function PageDiagnosisPanel({ state, controller, diagnosis, allows }: PageDiagnosisPanelProps) {
   const hosts = failedHostsOf(diagnosis);
   const registrable = useRegistrable(hosts, controller.registrableDomainsOf);
   const anyFailed = hosts.length > 0;
@@ -68,24 +71,19 @@ export function PageDiagnosisPanel({ state, view, controller, diagnosis }: PageD
     if (anyFailed) void controller.requestStatistics();
   }, [anyFailed, controller]);
   const temporaryAllow = { profile: state.profile, account: state.account, allows };
-  return (
-    <>
-      <TemporaryAllow domain={view.domain} membership={view.membership} {...temporaryAllow} />
-      {diagnosis.enabled &&
-        (anyFailed ? (
-          <FailedHostsList
-            hosts={hosts}
-            pageHost={state.host}
-            statistics={statisticsOf(state)}
-            registrable={registrable}
-            membershipOf={(domain) => membershipOf(state, domain)}
-            busy={state.change.state === 'running'}
-            onWhitelist={(domain, before) => void controller.act('add', 'whitelist', domain, before)}
-            temporaryAllow={temporaryAllow}
-          />
-        ) : (
-          <p class="hint">{t('popup.failedHosts.noneFailed')}</p>
-        ))}
-    </>
+  if (!diagnosis.enabled) return null;
+  return anyFailed ? (
+    <FailedHostsList
+      hosts={hosts}
+      pageHost={state.host}
+      statistics={statisticsOf(state)}
+      registrable={registrable}
+      membershipOf={(domain) => membershipOf(state, domain)}
+      busy={state.change.state === 'running'}
+      onWhitelist={(domain, before) => void controller.act('add', 'whitelist', domain, before)}
+      temporaryAllow={temporaryAllow}
+    />
+  ) : (
+    <p class="muted small">{t('popup.failedHosts.noneFailed')}</p>
   );
 }

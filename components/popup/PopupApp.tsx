@@ -1,5 +1,5 @@
-import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { listName } from '@/lib/api/attempts';
+import type { FunctionComponent } from 'preact';
+import { useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t, tn, tParts } from '@/lib/i18n';
 import type { ListChange } from '@/lib/messaging/protocol';
 import type { PopupController } from '@/lib/popup/controller';
@@ -10,15 +10,22 @@ import {
   derivePopupView,
   mentionsPropagation,
   notReadyText,
+  type OptionsSection,
   type PopupView,
   profileChoices,
+  sectionOf,
 } from '@/lib/popup/view';
+import { AllowedIcon, ClockIcon, WarningIcon } from './icons';
 import { PageDiagnosisPanel, usePageDiagnosis } from './PageDiagnosisPanel';
+import { PopupHeader } from './PopupHeader';
 import { RegistrationWarning } from './RegistrationWarning';
+import { TemporaryAllow, useTemporaryAllows } from './TemporaryAllow';
+import { DomainName, type HeroTone, VerdictHero } from './VerdictHero';
 
 export interface PopupAppProps {
   controller: PopupController;
-  openOptions(): void;
+  /** Opens the options page, at a section when one is named (`options.html#<section>`). */
+  openOptions(section?: OptionsSection): void;
   /** `performance.mark` in the extension; measurements of speed read these marks. */
   mark(name: 'verdict' | 'verdict-fresh'): void;
   now?: () => number;
@@ -36,31 +43,40 @@ function useControllerState(controller: PopupController): PopupState {
 export function PopupApp({ controller, openOptions, mark, now = Date.now }: PopupAppProps) {
   const state = useControllerState(controller);
   return (
-    <main class="popup">
-      {state.phase === 'ready' ? (
-        <Ready state={state} controller={controller} openOptions={openOptions} mark={mark} now={now} />
-      ) : (
-        <NotReady state={state} openOptions={openOptions} />
-      )}
-      {state.phase !== 'starting' && state.phase !== 'no-key' && (
-        <RegistrationWarning openOptions={openOptions} now={now} />
-      )}
-    </main>
+    <>
+      <PopupHeader openOptions={openOptions}>
+        {/* The Account combobox (several accounts) goes here. */}
+      </PopupHeader>
+      <main class="popup">
+        {state.phase === 'ready' ? (
+          <Ready state={state} controller={controller} openOptions={openOptions} mark={mark} now={now} />
+        ) : (
+          <NotReady state={state} openOptions={openOptions} />
+        )}
+        {state.phase !== 'starting' && state.phase !== 'no-key' && (
+          <RegistrationWarning openOptions={() => openOptions('dynamic-ip')} now={now} />
+        )}
+      </main>
+    </>
   );
 }
 
-function NotReady({ state, openOptions }: { state: Exclude<PopupState, ReadyState>; openOptions(): void }) {
+function NotReady({
+  state,
+  openOptions,
+}: {
+  state: Exclude<PopupState, ReadyState>;
+  openOptions: PopupAppProps['openOptions'];
+}) {
+  const tone: HeroTone = state.phase === 'failed' || state.phase === 'no-key' ? 'problem' : 'unknown';
   return (
-    <>
-      <p role="status" aria-label={t('popup.verdictRegion')} class="verdict">
-        {notReadyText(state)}
-      </p>
+    <VerdictHero host={null} tone={tone} headline={null} text={notReadyText(state)}>
       {state.phase === 'no-key' && (
-        <button type="button" class="primary" onClick={openOptions}>
+        <button type="button" class="btn btn-primary hero-action" onClick={() => openOptions('setup')}>
           {t('popup.openSettings')}
         </button>
       )}
-    </>
+    </VerdictHero>
   );
 }
 
@@ -88,151 +104,252 @@ interface ReadyProps extends Pick<PopupAppProps, 'openOptions' | 'mark'> {
 function Ready({ state, controller, openOptions, mark, now }: ReadyProps) {
   // Page diagnosis is read once the page is known, so it never delays the verdict.
   const diagnosis = usePageDiagnosis(state);
+  const allows = useTemporaryAllows();
   const view = useMemo(
     () => derivePopupView(state, now(), pageKnowledge(diagnosis, state.host)),
     [state, now, diagnosis],
   );
   useVerdictMarks(view, mark);
-  const busy = state.change.state === 'running';
-  const verdictClass = view.verdict === null ? 'unknown' : view.verdict.kind;
-  const act = (op: ListChange['op'], list: ListChange['list']) => {
-    if (view.membership !== null) void controller.act(op, list, view.domain, view.membership);
-  };
+  const tone: HeroTone = view.verdict?.kind ?? (state.problem === null ? 'unknown' : 'problem');
 
   return (
     <>
-      <header>
-        <p class="domain-line">
-          {tParts('popup.actsOn', { domain: <strong class="domain">{view.domain}</strong> })}
-        </p>
-        {view.alternatives.map((choice) => (
-          <button
-            key={choice.domain}
-            type="button"
-            class="link"
-            onClick={() => controller.chooseDomain(choice.domain)}
-          >
-            {choice.label}
-          </button>
-        ))}
-      </header>
+      <VerdictHero
+        host={state.host}
+        tone={tone}
+        headline={view.headline}
+        text={view.statusText}
+        details={view.details}
+        section={view.verdict && sectionOf(view.verdict)}
+        openOptions={openOptions}
+      >
+        <Freshness state={state} view={view} controller={controller} openOptions={openOptions} />
+      </VerdictHero>
 
+      <ListActions state={state} view={view} controller={controller} allows={allows} />
+
+      <Outcome state={state} view={view} controller={controller} openOptions={openOptions} />
+
+      {/* The "Unbreak this page" block goes here: after the actions, before page diagnosis. */}
+
+      <PageDiagnosisPanel state={state} controller={controller} diagnosis={diagnosis} allows={allows} />
+    </>
+  );
+}
+
+/** How current the verdict is, when it is not current, and the button that makes it so. */
+function Freshness({
+  state,
+  view,
+  controller,
+  openOptions,
+}: Omit<ReadyProps, 'mark' | 'now'> & { view: PopupView }) {
+  const refresh = (state.problem !== null || !view.fresh) && !state.refreshing;
+  if (state.problem?.kind === 'settings') {
+    return (
+      <button type="button" class="btn btn-primary hero-action" onClick={() => openOptions('setup')}>
+        {t('popup.openSettings')}
+      </button>
+    );
+  }
+  if (!view.freshnessText && !refresh) return null;
+  return (
+    <p class="freshness">
+      {view.freshnessText}{' '}
+      {refresh && (
+        <button type="button" class="link" onClick={() => void controller.refresh()}>
+          {t('popup.refresh')}
+        </button>
+      )}
+    </p>
+  );
+}
+
+/** The profile, the domain the buttons act on, Whitelist / Blocklist, and allowing for a while. */
+function ListActions({
+  state,
+  view,
+  controller,
+  allows,
+}: Pick<ReadyProps, 'state' | 'controller'> & {
+  view: PopupView;
+  allows: ReturnType<typeof useTemporaryAllows>;
+}) {
+  const busy = state.change.state === 'running';
+  const known = view.membership !== null;
+  const act = (op: ListChange['op'], list: ListChange['list']) => {
+    if (view.membership !== null) void controller.act(op, list, view.domain, view.membership);
+  };
+  // The button that would change the verdict is the filled one.
+  const primary: ListChange['list'] = view.verdict?.kind === 'blocked' ? 'whitelist' : 'blocklist';
+  const button = (list: ListChange['list']) => {
+    const onList = view.membership === list;
+    const label = onList
+      ? t(list === 'whitelist' ? 'popup.removeFromWhitelist' : 'popup.removeFromBlocklist')
+      : t(list === 'whitelist' ? 'popup.whitelist' : 'popup.blocklist');
+    return (
+      <button
+        type="button"
+        class={`btn ${!onList && list === primary ? 'btn-primary' : 'btn-secondary'}`}
+        disabled={busy || !known}
+        onClick={() => act(onList ? 'remove' : 'add', list)}
+      >
+        {label}
+      </button>
+    );
+  };
+
+  return (
+    <section class="card actions-card" aria-label={t('popup.actsOn', { domain: view.domain })}>
       {choosesProfile(state) ? (
         <ProfilePicker state={state} onChoose={(profile) => void controller.chooseProfile(profile)} />
       ) : (
         <p class="scope">
-          <strong>{t('popup.wholeAccountTitle')}</strong> {t('popup.wholeAccountNote')}
+          <strong>{t('popup.wholeAccountTitle')}</strong>{' '}
+          <span class="muted">{t('popup.wholeAccountNote')}</span>
         </p>
       )}
-
-      <p role="status" aria-label={t('popup.verdictRegion')} class={`verdict verdict-${verdictClass}`}>
-        {view.statusText}
+      <p class="acts-on">
+        {tParts('popup.actsOn', {
+          domain: (
+            <strong key="domain">
+              <DomainName domain={view.domain} />
+            </strong>
+          ),
+        })}
+        {view.alternatives.map((choice) => (
+          <span key={choice.domain} class="alternative">
+            {' '}
+            <span class="muted">{t('popup.switchTo')}</span>{' '}
+            <button
+              type="button"
+              class="link"
+              aria-label={choice.label}
+              onClick={() => controller.chooseDomain(choice.domain)}
+            >
+              <DomainName domain={choice.domain} />
+            </button>
+          </span>
+        ))}
       </p>
-      {view.freshnessText && <p class="hint">{view.freshnessText}</p>}
-      {state.statsProblem && view.verdict?.reason === 'none' && (
-        <p class="hint">{t('popup.statsUnreadable', { reason: state.statsProblem })}</p>
-      )}
-      {state.problem?.kind === 'settings' ? (
-        <button type="button" onClick={openOptions}>
-          {t('popup.openSettings')}
-        </button>
-      ) : (
-        (state.problem || !view.fresh) &&
-        !state.refreshing && (
-          <button type="button" class="link" onClick={() => void controller.refresh()}>
-            {t('popup.refresh')}
-          </button>
-        )
-      )}
+      <div class="list-buttons">
+        {button('whitelist')}
+        {button('blocklist')}
+      </div>
+      <TemporaryAllow
+        domain={view.domain}
+        membership={view.membership}
+        profile={state.profile}
+        account={state.account}
+        allows={allows}
+      />
+    </section>
+  );
+}
 
-      <div class="actions">
-        {view.membership === 'whitelist' ? (
-          <button type="button" disabled={busy} onClick={() => act('remove', 'whitelist')}>
-            {t('popup.removeFromWhitelist')}
-          </button>
-        ) : (
-          <button
-            type="button"
-            disabled={busy || view.membership === null}
-            onClick={() => act('add', 'whitelist')}
-          >
-            {t('popup.whitelist')}
-          </button>
+/**
+ * What became of the last click, in one place: the outcome, or the changes still waiting (one line
+ * each, naming what was asked) with Send now, the note on when the filter applies them, and the
+ * last attempt's failure on demand; Undo after an action.
+ */
+function Outcome({
+  state,
+  view,
+  controller,
+  openOptions,
+}: Omit<ReadyProps, 'mark' | 'now'> & { view: PopupView }) {
+  const busy = state.change.state === 'running';
+  const undoDescription = useId();
+  const waiting = view.waiting.length > 0;
+  const reported = state.change.state !== 'idle' && state.change.state !== 'pending';
+  const waitingList = waiting && (
+    <ul class="waiting-list" aria-label={t('popup.pendingRegion')}>
+      {view.waiting.map((line, index) => (
+        <li key={view.pending[index]?.id ?? line}>{line}</li>
+      ))}
+    </ul>
+  );
+  const statusClass = waiting && !reported ? 'pending' : state.change.state;
+  const look = OUTCOME_LOOKS[statusClass];
+  const outcome = (
+    <div class={`outcome-area ${look ? `message ${look.class}` : ''}`}>
+      {look && <look.Icon />}
+      <div class="outcome-body">
+        <div role="status" aria-label={t('popup.outcomeRegion')} class={`outcome status-${statusClass}`}>
+          {reported || !waiting ? state.change.message : waitingList}
+        </div>
+        {reported && waitingList}
+        {state.change.state === 'delivered' && !mentionsPropagation(state.change.message) && (
+          <p class="muted small">{t('popup.propagation')}</p>
         )}
-        {view.membership === 'blocklist' ? (
-          <button type="button" disabled={busy} onClick={() => act('remove', 'blocklist')}>
-            {t('popup.removeFromBlocklist')}
-          </button>
-        ) : (
-          <button
-            type="button"
-            disabled={busy || view.membership === null}
-            onClick={() => act('add', 'blocklist')}
-          >
-            {t('popup.blocklist')}
-          </button>
+        {(waiting || state.change.state === 'pending') && <p class="muted small">{t('popup.waitingNote')}</p>}
+        {(waiting || (state.undo && !busy)) && (
+          <div class="outcome-buttons">
+            {waiting && (
+              <button
+                type="button"
+                class="btn btn-secondary btn-sm"
+                disabled={busy}
+                onClick={() => void controller.sendPendingNow(view.pending.map((entry) => entry.id))}
+              >
+                {t('popup.sendNow')}
+              </button>
+            )}
+            {state.undo && !busy && (
+              <>
+                <button
+                  type="button"
+                  class="btn btn-secondary btn-sm"
+                  aria-describedby={undoDescription}
+                  onClick={() => void controller.undo()}
+                >
+                  {t('popup.undo')}
+                </button>
+                <span id={undoDescription} class="visually-hidden">
+                  {state.undo.description}
+                </span>
+              </>
+            )}
+          </div>
         )}
       </div>
-
-      <PageDiagnosisPanel state={state} view={view} controller={controller} diagnosis={diagnosis} />
-
-      {view.pending.length > 0 && (
-        <>
-          <ul class="pending" aria-label={t('popup.pendingRegion')}>
-            {view.pending.map((entry) => (
-              <li key={entry.id}>
-                {t(entry.change.op === 'add' ? 'popup.pendingAdd' : 'popup.pendingRemove', {
-                  list: listName(entry.change.list),
-                })}
-                {entry.lastError ? ` ${t('popup.lastAttempt', { reason: entry.lastError })}` : ''}
-              </li>
-            ))}
-          </ul>
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => void controller.sendPendingNow(view.pending.map((entry) => entry.id))}
-          >
-            {t('popup.sendNow')}
-          </button>
-        </>
-      )}
-      {view.otherAccounts > 0 && (
-        <p class="hint">
-          {tn('popup.otherAccountChanges', view.otherAccounts)}{' '}
-          <button type="button" onClick={openOptions}>
-            {t('popup.otherAccountChangesOpen')}
-          </button>
-        </p>
-      )}
+    </div>
+  );
+  return (
+    <>
+      {outcome}
       {view.recentFailure && state.change.state === 'idle' && (
         <p class="status-failed">{view.recentFailure.message}</p>
       )}
-
-      <p role="status" aria-label={t('popup.outcomeRegion')} class={`outcome status-${state.change.state}`}>
-        {state.change.message}
-      </p>
-      {(state.change.state === 'delivered' || state.change.state === 'pending') &&
-        !mentionsPropagation(state.change.message) && <p class="hint">{t('popup.propagation')}</p>}
-      {state.undo && !busy && (
-        <p class="undo">
-          <button type="button" onClick={() => void controller.undo()}>
-            {t('popup.undo')}
-          </button>{' '}
-          <span class="hint">{state.undo.description}</span>
+      {view.otherAccounts > 0 && (
+        <p class="muted small">
+          {tn('popup.otherAccountChanges', view.otherAccounts)}{' '}
+          <button type="button" class="link" onClick={() => openOptions()}>
+            {t('popup.otherAccountChangesOpen')}
+          </button>
         </p>
       )}
     </>
   );
 }
 
+/** How each outcome looks: waiting and refused ones stand out; a running one does not. */
+const OUTCOME_LOOKS: Partial<
+  Record<ReadyState['change']['state'], { class: string; Icon: FunctionComponent }>
+> = {
+  pending: { class: 'message-warning', Icon: ClockIcon },
+  delivered: { class: 'message-done', Icon: AllowedIcon },
+  failed: { class: 'message-failed', Icon: WarningIcon },
+};
+
 function ProfilePicker({ state, onChoose }: { state: ReadyState; onChoose(profile: string): void }) {
   const { chosen, options } = profileChoices(state);
   return (
     <p class="scope">
       <label>
-        {t('popup.profile')}{' '}
+        <span class="muted">{t('popup.profile')}</span>{' '}
         <select
+          class="select"
           value={chosen}
           onChange={(event) => onChoose((event.currentTarget as HTMLSelectElement).value)}
         >

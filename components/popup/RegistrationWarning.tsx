@@ -12,6 +12,7 @@ import {
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
 import { useStoredValue } from '../useStoredValue';
+import { WarningIcon } from './icons';
 
 /** The last outcome while registration is on and failing; null otherwise. Follows the worker's changes. */
 export function useFailingRegistration(): RegistrationOutcome | null {
@@ -30,14 +31,17 @@ export function RegistrationWarning({
   const failing = useFailingRegistration();
   if (failing === null) return null;
   return (
-    <section class="registration-warning" aria-label={t('popup.registrationRegion')}>
-      <p class="status-failed">
-        {t('popup.registrationFailing', { reason: failing.message })}{' '}
-        {t('popup.registrationFailingSince', { age: ageText(failing.at, now()) })}
-      </p>
-      <button type="button" class="link" onClick={openOptions}>
-        {t('popup.openSettings')}
-      </button>
+    <section class="message message-warning registration-warning" aria-label={t('popup.registrationRegion')}>
+      <WarningIcon />
+      <div>
+        <p>
+          {t('popup.registrationFailing', { reason: failing.message })}{' '}
+          {t('popup.registrationFailingSince', { age: ageText(failing.at, now()) })}
+        </p>
+        <button type="button" class="link" onClick={openOptions}>
+          {t('popup.openSettings')}
+        </button>
+      </div>
     </section>
   );
 }

@@ -17,17 +17,6 @@ import {
 import { type TemporaryAllow as TemporaryAllowEntry, temporaryAllowsItem } from '@/lib/settings/storage';
 import { useStoredValue } from '../useStoredValue';
 
-/** A group of buttons, not a form section: no frame around it. */
-const FIELDSET_RESET = {
-  border: 0,
-  padding: 0,
-  margin: '0.4rem 0',
-  minWidth: 0,
-  flexWrap: 'wrap',
-  alignItems: 'center',
-} as const;
-const NO_WRAP = { whiteSpace: 'nowrap' } as const;
-
 /** The running temporary allows, following the worker's changes. */
 export function useTemporaryAllows(): readonly TemporaryAllowEntry[] {
   return useStoredValue(temporaryAllowsItem, []);
@@ -59,7 +48,7 @@ export interface TemporaryAllowProps {
 }
 
 /**
- * "For a while: 1 hour · 8 hours · 24 hours" for a domain, or, while it is allowed for a while, the
+ * "Allow for a while: 1 hour · 8 hours · 24 hours" for a domain, or, while it is allowed for a while, the
  * time left and a button to keep it for good. Not offered for a domain already on the whitelist.
  */
 export function TemporaryAllow({
@@ -90,7 +79,7 @@ export function TemporaryAllow({
     <p
       role="status"
       aria-label={t('popup.temporaryAllow.region', { domain })}
-      class={`hint status-${outcome?.state ?? 'idle'}`}
+      class={`small status-${outcome?.state ?? 'idle'}`}
     >
       {outcome?.message ?? ''}
     </p>
@@ -103,14 +92,14 @@ export function TemporaryAllow({
         : 'popup.temporaryAllow.runningOffWhitelist';
     return (
       <div class="temporary-allow">
-        <p>
+        <p class="small">
           {t(sentence, {
             domain,
             left: timeLeftText(running.expiresAt - time),
             end: endTimeText(running.expiresAt),
           })}
         </p>
-        <button type="button" disabled={busy} onClick={() => void keep()}>
+        <button type="button" class="btn btn-secondary btn-sm" disabled={busy} onClick={() => void keep()}>
           {t('popup.temporaryAllow.keep', { domain })}
         </button>
         {status}
@@ -120,24 +109,24 @@ export function TemporaryAllow({
   if (membership === 'whitelist') return outcome ? status : null;
   return (
     <div class="temporary-allow">
-      <fieldset
-        aria-label={t('popup.temporaryAllow.group', { domain })}
-        class="actions"
-        style={FIELDSET_RESET}
-      >
-        <span class="hint">{t('popup.temporaryAllow.forAWhile')}</span>
-        {TEMPORARY_ALLOW_CHOICES.map((choice) => (
-          <button
-            key={choice.ms}
-            type="button"
-            disabled={busy || membership === null}
-            aria-label={t('popup.temporaryAllow.allowFor', { domain, duration: choice.label })}
-            style={NO_WRAP}
-            onClick={() => void allow(choice.ms)}
-          >
-            {choice.label}
-          </button>
-        ))}
+      <fieldset aria-label={t('popup.temporaryAllow.group', { domain })} class="allow-for">
+        <span class="allow-for-label" aria-hidden="true">
+          {t('popup.temporaryAllow.forAWhile')}
+        </span>
+        <span class="allow-for-choices">
+          {TEMPORARY_ALLOW_CHOICES.map((choice) => (
+            <button
+              key={choice.ms}
+              type="button"
+              class="btn btn-secondary btn-sm"
+              disabled={busy || membership === null}
+              aria-label={t('popup.temporaryAllow.allowFor', { domain, duration: choice.label })}
+              onClick={() => void allow(choice.ms)}
+            >
+              {choice.label}
+            </button>
+          ))}
+        </span>
       </fieldset>
       {status}
     </div>

@@ -4,6 +4,7 @@ import { PopupApp } from '@/components/popup/PopupApp';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { messageLocale } from '@/lib/i18n';
 import { createPopupController } from '@/lib/popup/controller';
+import { openOptionsPage } from '@/lib/popup/options-page';
 import { readTabAddress, takeEarlyTab } from '@/lib/popup/read-tab';
 import { askWorkerForDomains } from '@/lib/popup/registrable';
 import { retryOutbox, submitChange } from '@/lib/popup/worker-requests';
@@ -44,7 +45,7 @@ document.documentElement.lang = messageLocale();
 render(
   <PopupApp
     controller={controller}
-    openOptions={() => void browser.runtime.openOptionsPage()}
+    openOptions={(section) => void openOptionsPage(browser, section)}
     mark={(name) => performance.mark(name)}
   />,
   document.getElementById('app') as HTMLElement,

@@ -337,7 +337,10 @@ export function createPopupController(deps: PopupDeps) {
       outcome.state !== 'failed' && next !== null
         ? { change: inverseChange(change, next.before), ...next.undo }
         : null;
-    update({ change: { state: outcome.state, message: outcome.message }, undo });
+    // A waiting change is shown from the outbox (what was asked, one line): read now rather than
+    // when the storage watch reports it, so the popup never shows it without that line.
+    const outbox = outcome.state === 'pending' ? { outbox: await outboxItem.getValue() } : {};
+    update({ ...outbox, change: { state: outcome.state, message: outcome.message }, undo });
   }
 
   return {
@@ -400,7 +403,7 @@ export function createPopupController(deps: PopupDeps) {
         change = { state: 'failed', message: t('popup.workerNoAnswerPending') };
       } else if (stillWaiting.length > 0) {
         const reason = stillWaiting[0]?.lastError ?? outbox[0]?.lastError ?? '';
-        change = { state: 'pending', message: t('popup.stillWaiting', { reason }) };
+        change = { state: 'pending', message: t('popup.stillWaiting', { reason }), retried: true };
       } else {
         change = {
           state: done.some((entry) => entry.state === 'failed') ? 'failed' : 'delivered',

@@ -10,6 +10,8 @@ import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
 export interface ChangeStatus {
   state: 'idle' | 'running' | 'delivered' | 'pending' | 'failed';
   message: string;
+  /** Pending after the user pressed Send now: the popup says "still waiting". */
+  retried?: boolean;
 }
 
 export interface UndoOffer {

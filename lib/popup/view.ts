@@ -2,6 +2,7 @@
  * What the popup shows, derived from the controller's state by pure functions: the verdict and
  * its sentence, how current it is, the domain the buttons act on and the changes still waiting.
  */
+import { attempts } from '@/lib/api/attempts';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { ageText } from '@/lib/cache/freshness';
 import type { ChangeLike, Membership } from '@/lib/cache/list-changes';
@@ -9,6 +10,7 @@ import { isFreshView } from '@/lib/cache/view-cache';
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { needsStatistics, type Verdict } from '@/lib/filtering/verdict';
 import { t, tn } from '@/lib/i18n';
+import type { ListChange } from '@/lib/messaging/protocol';
 import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
 import type { PopupState, ReadyState } from './state';
 import { indexes, inScope, membershipIn, ofAccount, type PageKnowledge, verdictWith } from './verdict-inputs';
@@ -19,10 +21,23 @@ export interface DomainChoice {
   label: string;
 }
 
+/** Sections of the options page the popup links to (`options.html#<section>`). */
+export type OptionsSection =
+  | 'setup'
+  | 'whitelist'
+  | 'blocklist'
+  | 'top-level-domains'
+  | 'default-block'
+  | 'dynamic-ip';
+
 export interface PopupView {
   verdict: Verdict | null;
-  /** The status region's text: the verdict sentence, or what stands in for it. */
+  /** The status region's text: the verdict's word and reason, or what stands in for it. */
   statusText: string;
+  /** The verdict's word and one line of reason; null while there is no verdict (statusText says why). */
+  headline: VerdictHeadline | null;
+  /** What the verdict rests on, shown on demand. */
+  details: string[];
   /** The verdict rests on the service's current data (or a cache young enough to count as such). */
   fresh: boolean;
   /** A line saying how old the view is, when it is not fresh or is being refreshed. */
@@ -38,6 +53,11 @@ export interface PopupView {
   otherAccounts: number;
   /** A change for the shown domain the service refused after a retry, within the last hour. */
   recentFailure: SettledChange | null;
+  /**
+   * The waiting changes in one line each, naming what the user asked for and why it is not through
+   * ("Waiting to add … to the blocklist. The service did not answer…"), never a step of the delivery.
+   */
+  waiting: string[];
 }
 
 const RECENT_FAILURE_MS = 60 * 60 * 1000;
@@ -80,9 +100,13 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
   const recentFailure =
     latest !== undefined && latest.state === 'failed' && now - latest.at < RECENT_FAILURE_MS ? latest : null;
 
+  const headline =
+    verdict === null ? null : verdictHeadline(verdict, state.host, scopeLabel(state), includesPending);
   return {
     verdict,
     statusText: statusText(state, verdict, includesPending),
+    headline,
+    details: verdict === null ? [] : verdictDetails(state, verdict, includesPending),
     fresh,
     freshnessText: freshnessText(state, now),
     domain,
@@ -91,7 +115,45 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
     pending,
     otherAccounts,
     recentFailure,
+    waiting: waitingLines(pending, state.change),
   };
+}
+
+/**
+ * One line per waiting change: what the user asked for and why it is not through, never the step
+ * of its delivery that failed. "Still waiting" right after Send now left it waiting.
+ */
+function waitingLines(pending: readonly OutboxEntry[], change: ReadyState['change']): string[] {
+  const key = change.state === 'pending' && change.retried ? 'popup.stillWaitingTo' : 'popup.waitingTo';
+  return pending.map((entry) => {
+    const line = t(key, { attempted: attempted(entry.change) });
+    return entry.lastError ? `${line} ${failureDetail(entry.lastError, entry.change)}` : line;
+  });
+}
+
+function attempted({ op, list, domain, profile }: ListChange): string {
+  return op === 'add'
+    ? attempts.addDomain(list, domain, profile)
+    : attempts.deleteDomain(list, domain, profile);
+}
+
+/**
+ * The failure without the step it names: delivering a change may first take the domain off the
+ * other list (docs/service-api.md), and "Could not remove … from the blocklist" names a step the
+ * user never asked for. The failures are the client's "Could not {attempted}: {detail}".
+ */
+function failureDetail(failure: string, change: ListChange): string {
+  const otherList = change.list === 'whitelist' ? 'blocklist' : 'whitelist';
+  const steps = [
+    attempted(change),
+    attempts.deleteDomain(otherList, change.domain, change.profile),
+    attempts.addDomain(change.list, change.domain, change.profile),
+  ];
+  for (const step of steps) {
+    const prefix = t('api.couldNot', { attempted: step, detail: '' });
+    if (failure.startsWith(prefix)) return failure.slice(prefix.length);
+  }
+  return failure;
 }
 
 /**
@@ -124,37 +186,116 @@ function statusText(state: ReadyState, verdict: Verdict | null, includesPending:
       return t('popup.couldNotCheck', { host: state.host, reason: state.problem.message });
     return t('popup.checking', { host: state.host });
   }
-  const sentence = verdictSentence(verdict, state.host, scopeLabel(state));
-  return includesPending ? t('popup.countsPending', { sentence }) : sentence;
+  const { word, reason } = verdictHeadline(verdict, state.host, scopeLabel(state), includesPending);
+  return t('popup.headline', { word, reason });
 }
 
-export function verdictSentence(verdict: Verdict, host: string, scope: string): string {
+/** The verdict at a glance: the large word (its colour and icon follow `verdict.kind`) and one line of reason. */
+export interface VerdictHeadline {
+  word: string;
+  reason: string;
+}
+
+const VERDICT_WORDS = {
+  blocked: 'popup.word.blocked',
+  allowed: 'popup.word.allowed',
+  'not-blocked': 'popup.word.notBlocked',
+} as const satisfies Record<Verdict['kind'], string>;
+
+/**
+ * The word and the one line of reason. The domain stands above it in the popup, so the reason
+ * names the list entry or rule that decides, not the host again; the rest is in `verdictDetails`.
+ */
+export function verdictHeadline(
+  verdict: Verdict,
+  host: string,
+  scope: string,
+  includesPending = false,
+): VerdictHeadline {
+  const reason = verdictReason(verdict, host, scope);
+  return {
+    word: t(VERDICT_WORDS[verdict.kind]),
+    reason: includesPending ? t('popup.reason.countsPending', { reason }) : reason,
+  };
+}
+
+function verdictReason(verdict: Verdict, host: string, scope: string): string {
   switch (verdict.reason) {
     case 'whitelist':
       return verdict.entry === host
-        ? t('popup.verdict.whitelistExact', { host, scope })
-        : t('popup.verdict.whitelistEntry', { host, entry: verdict.entry, scope });
+        ? t('popup.reason.whitelist', { scope })
+        : t('popup.reason.whitelistEntry', { entry: verdict.entry, scope });
     case 'blocklist':
       return verdict.entry === host
-        ? t('popup.verdict.blocklistExact', { host, scope })
-        : t('popup.verdict.blocklistEntry', { host, entry: verdict.entry, scope });
+        ? t('popup.reason.blocklist', { scope })
+        : t('popup.reason.blocklistEntry', { entry: verdict.entry, scope });
     case 'tld':
-      return t('popup.verdict.tld', { tld: verdict.tld, scope });
+      return t('popup.reason.tld', { tld: verdict.tld, scope });
     case 'default-block':
-      return t('popup.verdict.defaultBlock', { host, scope });
+      return t('popup.reason.defaultBlock', { scope });
     case 'stats':
-      return tn('popup.verdict.stats', verdict.count, { host });
-    case 'dns-failure': {
+      return tn('popup.reason.stats', verdict.count);
+    case 'dns-failure':
+      return t('popup.reason.dnsFailure');
+    case 'none':
+      return verdict.statsChecked
+        ? t('popup.reason.noneNoStats', { scope })
+        : t('popup.reason.none', { scope });
+  }
+}
+
+/**
+ * What the verdict rests on, beyond its one line: shown on demand (a disclosure), never by default.
+ */
+export function verdictDetails(
+  state: Pick<ReadyState, 'host' | 'statsProblem'>,
+  verdict: Verdict,
+  includesPending = false,
+): string[] {
+  const { host } = state;
+  const lines: string[] = [];
+  switch (verdict.reason) {
+    case 'whitelist':
+      lines.push(t('popup.details.whitelist'));
+      break;
+    case 'blocklist':
+      lines.push(t('popup.details.blocklist'));
+      break;
+    case 'tld':
+      lines.push(t('popup.details.tld'));
+      break;
+    case 'default-block':
+      lines.push(t('popup.details.defaultBlock', { host }));
+      break;
+    case 'stats':
+      lines.push(t('popup.details.stats', { host }));
+      break;
+    case 'dns-failure':
       // Page diagnosis saw the page fail; nothing above explains it, so the filter is the likely cause.
-      const sentence = t('popup.verdict.dnsFailure', { host, error: verdict.error, scope });
-      return verdict.statsChecked ? `${sentence} ${t('popup.verdict.dnsFailureNoStats')}` : sentence;
-    }
-    case 'none': {
-      const parts = [t('popup.verdict.none', { scope })];
-      if (verdict.statsChecked) parts.push(t('popup.verdict.noneNoStats', { host }));
-      parts.push(t('popup.verdict.categoryCaveat'));
-      return parts.join(' ');
-    }
+      lines.push(t('popup.details.dnsFailure', { host, error: verdict.error }));
+      if (verdict.statsChecked) lines.push(t('popup.details.dnsFailureNoStats'));
+      break;
+    case 'none':
+      lines.push(t('popup.details.none'));
+      if (state.statsProblem !== null) lines.push(t('popup.statsUnreadable', { reason: state.statsProblem }));
+      break;
+  }
+  if (includesPending) lines.push(t('popup.details.countsPending'));
+  return lines;
+}
+
+/** The options page's section about the rule behind a verdict, when it has one (`options.html#<section>`). */
+export function sectionOf(verdict: Verdict): OptionsSection | null {
+  switch (verdict.reason) {
+    case 'whitelist':
+    case 'blocklist':
+      return verdict.reason;
+    case 'tld':
+      return 'top-level-domains';
+    case 'default-block':
+      return 'default-block';
+    default:
+      return null;
   }
 }
 

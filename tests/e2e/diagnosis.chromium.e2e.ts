@@ -22,6 +22,7 @@ import {
   openSection,
   readVisibleText,
   saveFailureArtifacts,
+  textOf,
   waitForStatus,
 } from './harness/index.ts';
 import { buildDiagnosisTestBuild, DIAGNOSIS_TEST_BUILD_DIR } from './harness/test-builds.ts';
@@ -136,8 +137,13 @@ describe('page diagnosis (Chromium)', () => {
     const tab = await chromium.browser.newPage();
     await tab.goto(chromium.site.url('blocked-site.example', '/'), { waitUntil: 'load' }).catch(() => null);
     const popup = await chromium.openPopup(tab);
-    expect(await waitForStatus(popup, { startsWith: 'Blocked, probably' }, { name: 'Verdict' })).toMatch(
-      /^Blocked, probably by the filter: blocked-site\.example did not load \(net::ERR_NAME_NOT_RESOLVED/,
+    expect(await waitForStatus(popup, { startsWith: 'Blocked' }, { name: 'Verdict' })).toBe(
+      'Blocked: Probably a blocked category: the page did not load.',
+    );
+    // How it failed is one click away, in the verdict's details.
+    await byRole(popup, 'button', 'Details').click();
+    expect(await textOf(popup, 'main')).toMatch(
+      /blocked-site\.example did not load \(net::ERR_NAME_NOT_RESOLVED/,
     );
     expect(await failedHosts(popup)).toEqual([
       expect.stringMatching(/^blocked-site\.example .*This page itself/),

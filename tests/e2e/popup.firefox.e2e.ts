@@ -13,6 +13,7 @@ import {
   clickInPopup,
   popupSelectValue,
   popupStatus,
+  popupTextOf,
   popupTexts,
 } from './harness/firefox-popup-roles.ts';
 import { chooseFromPageContextMenu, KEYS, pressKeys } from './harness/firefox-window.ts';
@@ -50,9 +51,9 @@ test(
 
     const whitelisted = await popupOn(firefox, 'allowed-demo.example');
     expect(await hasActiveTabForSelectedTab(firefox.window, firefox.extensionId)).toBe(true);
-    expect(await verdict(whitelisted, 'Allowed')).toBe(
-      'Allowed: allowed-demo.example is on the whitelist of profile default.',
-    );
+    expect(await verdict(whitelisted, 'Allowed')).toBe('Allowed: On the whitelist of profile default.');
+    // The site the verdict is about is the heading above it.
+    expect(await popupTextOf(whitelisted, 'heading', 'allowed-demo.example')).toBe('allowed-demo.example');
     expect(
       await whitelisted.run("return view.performance.getEntriesByType('mark').map((mark) => mark.name)"),
     ).toContain('verdict');
@@ -60,14 +61,18 @@ test(
 
     const blocklisted = await popupOn(firefox, 'cdn.tracker.example.net');
     expect(await verdict(blocklisted, 'Blocked')).toBe(
-      'Blocked: cdn.tracker.example.net is covered by the blocklist entry tracker.example.net of profile default.',
+      'Blocked: Covered by the blocklist entry tracker.example.net of profile default.',
+    );
+    expect(await popupTextOf(blocklisted, 'heading', 'cdn.tracker.example.net')).toBe(
+      'cdn.tracker.example.net',
     );
     await blocklisted.close();
 
     const notBlocked = await popupOn(firefox, 'weather.example.com');
-    expect(await verdict(notBlocked, 'Not blocked')).toMatch(
-      /^Not blocked by your lists for profile default\. Today's statistics show no blocked queries for weather\.example\.com/,
+    expect(await verdict(notBlocked, 'Not blocked')).toBe(
+      'Not blocked: On no list of profile default; no blocked queries today.',
     );
+    expect(await popupTextOf(notBlocked, 'heading', 'weather.example.com')).toBe('weather.example.com');
     await notBlocked.close();
   },
 );
@@ -84,7 +89,7 @@ test(
       /^shop\.example was added to the blocklist of profile default/,
     );
     expect(await verdict(popup, 'Blocked')).toBe(
-      'Blocked: www.shop.example is covered by the blocklist entry shop.example of profile default.',
+      'Blocked: Covered by the blocklist entry shop.example of profile default.',
     );
     expect(listsOf(emulator, 'default').blocklist).toContain('shop.example');
 
@@ -105,7 +110,7 @@ test(
     expect(listsOf(emulator, 'default').blocklist).not.toContain('shop.example');
 
     await chooseInPopup(popup, 'Profile', 'kids1');
-    await verdict(popup, 'Not blocked by your lists for profile kids1');
+    await verdict(popup, 'Not blocked: On no list of profile kids1');
     expect(await press(popup, 'Whitelist')).toMatch(
       /^shop\.example was added to the whitelist of profile kids1/,
     );
@@ -115,9 +120,7 @@ test(
 
     // The chosen profile is remembered by the next popup.
     const reopened = await popupOn(firefox, 'shop.example');
-    expect(await verdict(reopened, 'Allowed')).toBe(
-      'Allowed: shop.example is on the whitelist of profile kids1.',
-    );
+    expect(await verdict(reopened, 'Allowed')).toBe('Allowed: On the whitelist of profile kids1.');
     expect(await popupSelectValue(reopened, 'Profile')).toBe('kids1');
     await press(reopened, 'Remove from whitelist');
     await verdict(reopened, 'Not blocked');
@@ -133,7 +136,13 @@ test('no key: what to do, and Open settings brings the options page to the front
   expect(await popupTexts(popup, 'button', 'Whitelist')).toEqual([]);
   await clickInPopup(popup, 'button', 'Open settings');
   const selectedUrl = () => firefox.window.evaluate<string>('gBrowser.selectedBrowser.currentURI.spec');
-  await expect.poll(selectedUrl, { timeout: 10_000 }).toBe(`${firefox.extensionOrigin}/options.html`);
+  // The options page the extension opened on install, moved to its Setup section: not a second one.
+  await expect.poll(selectedUrl, { timeout: 10_000 }).toBe(`${firefox.extensionOrigin}/options.html#setup`);
+  expect(
+    await firefox.window.evaluate<number>(
+      `gBrowser.tabs.filter((tab) => tab.linkedBrowser.currentURI.spec.startsWith('${firefox.extensionOrigin}/options.html')).length`,
+    ),
+  ).toBe(1);
 });
 
 test(

@@ -85,10 +85,14 @@ describe('failed hosts in the popup', () => {
     const popup = await openPopup({ url: 'https://blocked-site.example/' });
     await popup.started;
     await waitFor(() =>
-      expect(verdictText()).toMatch(
-        /^Blocked, probably by the filter: blocked-site\.example did not load \(net::ERR_NAME_NOT_RESOLVED/,
-      ),
+      expect(verdictText()).toBe('Blocked: Probably a blocked category: the page did not load.'),
     );
+    // How it failed, in the verdict's details.
+    expect(
+      screen.getByText(
+        /^blocked-site\.example did not load \(net::ERR_NAME_NOT_RESOLVED, the way a DNS block looks\)/,
+      ),
+    ).toBeTruthy();
     const [item] = within(await failedList()).getAllByRole('listitem');
     expect(item?.textContent).toMatch(/This page itself: the buttons above act on it/);
   });
@@ -99,7 +103,7 @@ describe('failed hosts in the popup', () => {
     const api = createFakeApi('A', { whitelist: { default: ['blocked-site.example'] } });
     const popup = await openPopup({ url: 'https://blocked-site.example/', api });
     await popup.started;
-    await waitFor(() => expect(verdictText()).toMatch(/^Allowed: blocked-site\.example is on the whitelist/));
+    await waitFor(() => expect(verdictText()).toMatch(/^Allowed: On the whitelist/));
   });
 
   it.each([
@@ -146,7 +150,7 @@ describe('failed hosts in the popup', () => {
     const fetchStats = vi.spyOn(api, 'getStats');
     const popup = await openPopup({ url: 'https://news.example/', api });
     await popup.started;
-    await waitFor(() => expect(verdictText()).toMatch(/^Blocked: news\.example is on the blocklist/));
+    await waitFor(() => expect(verdictText()).toMatch(/^Blocked: On the blocklist/));
     await screen.findByText(/confirm a block: 7 blocked queries/);
     // The panel renders again (another domain chosen): nothing is fetched again.
     popup.controller.chooseDomain('news.example');
@@ -168,7 +172,7 @@ describe('temporary allow in the popup', () => {
     });
     const popup = await openPopup({ url: 'https://www.shop.example/' });
     await popup.started;
-    const group = await screen.findByRole('group', { name: 'Whitelist shop.example for a while' });
+    const group = await screen.findByRole('group', { name: 'Allow shop.example for a while' });
     expect(
       within(group)
         .getAllByRole('button')

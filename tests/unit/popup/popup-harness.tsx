@@ -76,7 +76,8 @@ export async function openPopup(options: OpenOptions) {
   const submitted: ListChange[] = [];
   const outcomes = [...(options.outcomes ?? [])];
   const marks: string[] = [];
-  let optionsOpened = 0;
+  /** The options page's sections the popup opened, in order (undefined: the page itself). */
+  const optionsOpened: (string | undefined)[] = [];
   const controller = createPopupController({
     // The active tab's id, as the real reader takes it (lib/popup/read-tab.ts); the test decides the address.
     readTab: async () => ({
@@ -98,7 +99,7 @@ export async function openPopup(options: OpenOptions) {
   const view = render(
     <PopupApp
       controller={controller}
-      openOptions={() => optionsOpened++}
+      openOptions={(section) => optionsOpened.push(section)}
       mark={(name) => marks.push(name)}
       now={now}
     />,
@@ -111,7 +112,8 @@ export async function openPopup(options: OpenOptions) {
     started,
     submitted,
     marks,
-    optionsOpened: () => optionsOpened,
+    optionsOpened: () => optionsOpened.length,
+    optionsSections: () => [...optionsOpened],
   };
 }
 

@@ -32,13 +32,19 @@ const verdictText = () => verdictRegion().textContent ?? '';
 const waitForVerdict = (start: string) =>
   waitFor(() => expect(verdictText()).toMatch(new RegExp(`^${start}`)));
 const outcomeText = () => screen.getByRole('status', { name: 'Change outcome' }).textContent ?? '';
+/** The site the verdict is about: the heading above it. */
+const shownHost = (host: string) =>
+  screen.getAllByRole('heading', { level: 2 }).find((heading) => heading.textContent === host);
+/** The domain the buttons act on: it names their group ("Acts on bbc.co.uk"). */
+const actingOn = (domain: string) => screen.getByRole('region', { name: `Acts on ${domain}` });
 
 describe('answering from the cache and refreshing', () => {
   it('cold: one call per list, statistics only because the lists leave it open, then both marks at once', async () => {
     const api = createFakeApi('A', { blockedToday: { 'ads.example.net': 7 } });
     const popup = await openPopup({ url: 'https://ads.example.net/x', api });
     expect(verdictText()).toMatch(/^(Checking ads\.example\.net…)?$/);
-    await waitForVerdict("Blocked: today's statistics show 7 blocked queries for ads.example.net");
+    await waitForVerdict('Blocked: Probably a blocked category: 7 blocked queries today.');
+    expect(shownHost('ads.example.net')).toBeTruthy();
     await popup.started;
     expect(api.calls.sort()).toEqual(
       ['blocklist/list default', `logs/getstats ${TODAY}`, 'profiles/list', 'whitelist/list default'].sort(),
@@ -70,9 +76,8 @@ describe('answering from the cache and refreshing', () => {
     await cacheAt(T0 - 2 * MINUTE).saveProfiles(accountOf('A'), ['default', 'kids1']);
     const api = createFakeApi('A');
     const popup = await openPopup({ url: 'https://www.example.com/', api });
-    await waitForVerdict(
-      'Allowed: www.example.com is covered by the whitelist entry example.com of profile default.',
-    );
+    await waitForVerdict('Allowed: Covered by the whitelist entry example.com of profile default.');
+    expect(shownHost('www.example.com')).toBeTruthy();
     await popup.started;
     expect(api.calls).toEqual([]);
     expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
@@ -86,7 +91,8 @@ describe('answering from the cache and refreshing', () => {
     await cache.saveBlockedToday(accountOf('A'), TODAY, new Map([['ads.example.net', 4]]));
     const api = createFakeApi('A');
     const popup = await openPopup({ url: 'https://ads.example.net/', api });
-    await waitForVerdict("Blocked: today's statistics show 4 blocked queries for ads.example.net");
+    await waitForVerdict('Blocked: Probably a blocked category: 4 blocked queries today.');
+    expect(shownHost('ads.example.net')).toBeTruthy();
     await popup.started;
     expect(api.calls).toEqual([]);
     expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
@@ -117,11 +123,11 @@ describe('answering from the cache and refreshing', () => {
     const api = createFakeApi('A', { whitelist: { default: ['shop.example'] } });
     const release = holdCalls(api);
     const popup = await openPopup({ url: 'https://shop.example/', api });
-    await waitForVerdict('Blocked: shop.example is on the blocklist of profile default.');
+    await waitForVerdict('Blocked: On the blocklist of profile default.');
     expect(screen.getByText(/Lists checked 12 minutes ago; checking for changes…/)).toBeTruthy();
     expect(popup.marks).toEqual(['verdict']);
     release();
-    await waitForVerdict('Allowed: shop.example is on the whitelist of profile default.');
+    await waitForVerdict('Allowed: On the whitelist of profile default.');
     expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
     expect(screen.queryByText(/Lists checked/)).toBeNull();
   });
@@ -135,7 +141,8 @@ describe('answering from the cache and refreshing', () => {
     api.failWith(new ApiError('network', 'Could not reach the service: check your connection.'));
     const popup = await openPopup({ url: 'https://shop.example/', api });
     await popup.started;
-    expect(verdictText()).toBe('Blocked: shop.example is on the blocklist of profile default.');
+    expect(verdictText()).toBe('Blocked: On the blocklist of profile default.');
+    expect(shownHost('shop.example')).toBeTruthy();
     expect(
       screen.getByText(
         'Lists checked 30 minutes ago; could not check again: Could not reach the service: check your connection.',
@@ -166,7 +173,7 @@ describe('answering from the cache and refreshing', () => {
     });
     const popup = await openPopup({ url: 'https://example.com/', api });
     await popup.started;
-    expect(verdictText()).toBe('Blocked: example.com is on the blocklist of profile default.');
+    expect(verdictText()).toBe('Blocked: On the blocklist of profile default.');
     expect(api.calls.sort()).toEqual(['blocklist/list default', 'profiles/list', 'whitelist/list default']);
     expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
   });
@@ -185,7 +192,7 @@ describe('answering from the cache and refreshing', () => {
     // Asked while both list calls were still waiting for their answers.
     expect(popup.marks).toEqual([]);
     release();
-    await waitForVerdict("Blocked: today's statistics show 2 blocked queries");
+    await waitForVerdict('Blocked: Probably a blocked category: 2 blocked queries today.');
     expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
   });
 
@@ -196,9 +203,9 @@ describe('answering from the cache and refreshing', () => {
     };
     const popup = await openPopup({ url: 'https://news.example/', api });
     await popup.started;
-    expect(verdictText()).toMatch(
-      /^Not blocked by your lists for profile default\. A blocked category may still apply/,
-    );
+    // The statistics were not read: the verdict does not claim that none were blocked today.
+    expect(verdictText()).toBe('Not blocked: On no list of profile default.');
+    expect(screen.getByText(/^A blocked category may still apply/)).toBeTruthy();
     expect(screen.getByText("Today's statistics could not be read: No logs for this date")).toBeTruthy();
     expect(popup.marks).toEqual(['verdict', 'verdict-fresh']);
   });
@@ -210,19 +217,19 @@ describe('verdict reasons set from this browser', () => {
       'a TLD block',
       async () => addedTldsItem.setValue({ 'A:default': ['.zip'] }),
       'https://files.zip/',
-      'Blocked: the top-level domain .zip was blocked for profile default from this browser.',
+      'Blocked: The top-level domain .zip is blocked for profile default.',
     ],
     [
       'default-block',
       async () => defaultBlockItem.setValue({ 'A:default': { enabled: true, at: T0 } }),
       'https://any.org/',
-      'Blocked: default-block was turned on for profile default from this browser, and any.org is not on the whitelist.',
+      'Blocked: Default block is on for profile default.',
     ],
     [
       'default-block of another profile',
       async () => defaultBlockItem.setValue({ 'A:kids1': { enabled: true, at: T0 } }),
       'https://any.org/',
-      'Not blocked by your lists',
+      'Not blocked: On no list of profile default',
     ],
   ])('%s', async (_name, arrange, url, expected) => {
     await arrange();
@@ -262,6 +269,7 @@ it('without a key: what to do, and a way to the settings', async () => {
   expect(verdictText()).toMatch(/^No API key is set/);
   fireEvent.click(screen.getByRole('button', { name: 'Open settings' }));
   expect(popup.optionsOpened()).toBe(1);
+  expect(popup.optionsSections()).toEqual(['setup']);
   expect(popup.api.calls).toEqual([]);
 });
 
@@ -269,17 +277,17 @@ describe('the domain the buttons act on', () => {
   it('is the registrable domain, with a one-click switch to the exact hostname and back', async () => {
     const popup = await openPopup({ url: 'https://news.bbc.co.uk/story' });
     await popup.started;
-    expect(screen.getByText('bbc.co.uk', { selector: 'strong' })).toBeTruthy();
+    expect(actingOn('bbc.co.uk')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Use the exact hostname news.bbc.co.uk' }));
-    await screen.findByText('news.bbc.co.uk', { selector: 'strong' });
+    await waitFor(() => expect(actingOn('news.bbc.co.uk')).toBeTruthy());
     fireEvent.click(screen.getByRole('button', { name: 'Use the registrable domain bbc.co.uk' }));
-    await screen.findByText('bbc.co.uk', { selector: 'strong' });
+    await waitFor(() => expect(actingOn('bbc.co.uk')).toBeTruthy());
   });
 
   it('keeps a private suffix site on its own (alice.github.io is not github.io)', async () => {
     const popup = await openPopup({ url: 'https://alice.github.io/' });
     await popup.started;
-    expect(screen.getByText('alice.github.io', { selector: 'strong' })).toBeTruthy();
+    expect(actingOn('alice.github.io')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Use the exact hostname/ })).toBeNull();
   });
 
@@ -287,7 +295,7 @@ describe('the domain the buttons act on', () => {
     const api = createFakeApi('A', { whitelist: { default: ['docs.example.org'] } });
     const popup = await openPopup({ url: 'https://a.docs.example.org/', api });
     await popup.started;
-    expect(screen.getByText('docs.example.org', { selector: 'strong' })).toBeTruthy();
+    expect(actingOn('docs.example.org')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Remove from whitelist' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Use the registrable domain example.org' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Use the exact hostname a.docs.example.org' })).toBeTruthy();
@@ -313,9 +321,7 @@ describe('one-click changes', () => {
     expect(popup.submitted).toEqual([
       { op: 'add', list: 'whitelist', domain: 'shop.example', profile: 'default', source: 'popup' },
     ]);
-    expect(verdictText()).toBe(
-      'Allowed: www.shop.example is covered by the whitelist entry shop.example of profile default.',
-    );
+    expect(verdictText()).toBe('Allowed: Covered by the whitelist entry shop.example of profile default.');
     expect(screen.getByRole('button', { name: 'Remove from whitelist' })).toBeTruthy();
     // The worker's message already carries the 30 to 45 minutes; it is not said twice.
     expect(screen.queryByText(/reach the resolvers within 30 to 45 minutes/)).toBeNull();
@@ -331,7 +337,7 @@ describe('one-click changes', () => {
     });
     expect(screen.getByText(/reach the resolvers within 30 to 45 minutes/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
-    expect(verdictText()).toMatch(/^Not blocked by your lists/);
+    expect(verdictText()).toMatch(/^Not blocked: On no list of profile default/);
   });
 
   it('moves a blocklisted domain to the whitelist in one click; undo puts it back', async () => {
@@ -343,7 +349,7 @@ describe('one-click changes', () => {
     await waitFor(() => expect(verdictText()).toMatch(/^Allowed/));
     expect(screen.getByRole('button', { name: 'Blocklist' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
-    await waitFor(() => expect(verdictText()).toMatch(/^Blocked: shop\.example is on the blocklist/));
+    await waitFor(() => expect(verdictText()).toMatch(/^Blocked: On the blocklist/));
     expect(popup.submitted.map(({ op, list }) => `${op} ${list}`)).toEqual([
       'add whitelist',
       'add blocklist',
@@ -387,19 +393,26 @@ describe('one-click changes', () => {
     await popup.started;
     fireEvent.click(screen.getByRole('button', { name: 'Blocklist' }));
     await waitFor(() => expect(outcomeText()).toMatch(/^Waiting to add shop\.example/));
-    expect(screen.getByText(/reach the resolvers within 30 to 45 minutes/)).toBeTruthy();
+    expect(screen.getByText(/the filter applies it within 30 to 45 minutes/)).toBeTruthy();
     // The worker keeps it in its outbox; the popup follows that item.
     await outboxItem.setValue([
       outboxEntry('add', 'blocklist', 'shop.example', 'default', 'Service unavailable'),
     ]);
     await waitFor(() =>
-      expect(verdictText()).toBe(
-        'Blocked: shop.example is on the blocklist of profile default. This counts a change still waiting to be sent.',
-      ),
+      expect(verdictText()).toBe('Blocked: On the blocklist of profile default. (not sent yet)'),
     );
+    expect(screen.getByText('This counts a change still waiting to be sent.')).toBeTruthy();
+    // One line naming what was asked and why it waits; the note once.
+    const line = 'Waiting to add shop.example to the blocklist of profile default. Service unavailable';
+    expect(outcomeText()).toBe(line);
+    const waiting = screen.getByRole('list', { name: 'Waiting to be sent' });
     expect(
-      screen.getByText('Pending: add to the blocklist (last attempt: Service unavailable)'),
-    ).toBeTruthy();
+      within(waiting)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([line]);
+    expect(screen.getAllByText(/30 to 45 minutes/)).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Send now' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Undo' })).toBeTruthy();
   });
 
@@ -417,7 +430,7 @@ describe('one-click changes', () => {
     ]);
     const popup = await openPopup({ url: 'https://shop.example/' });
     await popup.started;
-    expect(verdictText()).toBe('Blocked: shop.example is on the blocklist of profile default.');
+    expect(verdictText()).toBe('Blocked: On the blocklist of profile default.');
   });
 });
 
@@ -429,11 +442,11 @@ describe('profiles', () => {
     });
     const popup = await openPopup({ url: 'https://games.example/', api });
     await popup.started;
-    expect(verdictText()).toMatch(/^Not blocked by your lists for profile default/);
+    expect(verdictText()).toMatch(/^Not blocked: On no list of profile default/);
     const picker = screen.getByRole('combobox', { name: 'Profile' }) as HTMLSelectElement;
     await waitFor(() => expect([...picker.options].map((o) => o.value)).toEqual(['default', 'kids1']));
     fireEvent.change(picker, { target: { value: 'kids1' } });
-    await waitForVerdict('Blocked: games.example is on the blocklist of profile kids1.');
+    await waitForVerdict('Blocked: On the blocklist of profile kids1.');
     expect(await chosenProfileItem.getValue()).toBe('kids1');
     expect(api.calls).toContain('blocklist/list kids1');
     fireEvent.click(screen.getByRole('button', { name: 'Remove from blocklist' }));
@@ -448,7 +461,7 @@ describe('profiles', () => {
     });
     const popup = await openPopup({ url: 'https://github.com/', api, profile: 'office' });
     await popup.started;
-    expect(verdictText()).toBe('Allowed: github.com is on the whitelist of profile office.');
+    expect(verdictText()).toBe('Allowed: On the whitelist of profile office.');
     expect((screen.getByRole('combobox', { name: 'Profile' }) as HTMLSelectElement).value).toBe('office');
   });
 
@@ -456,7 +469,7 @@ describe('profiles', () => {
     const api = createFakeApi('B', { blocklist: { account: ['shop.example'] } });
     const popup = await openPopup({ url: 'https://shop.example/', api, form: 'B' });
     await popup.started;
-    expect(verdictText()).toBe('Blocked: shop.example is on the blocklist of your account.');
+    expect(verdictText()).toBe('Blocked: On the blocklist of your account.');
     expect(screen.queryByRole('combobox', { name: 'Profile' })).toBeNull();
     expect(screen.getByText(/Whole account\./)).toBeTruthy();
     expect(api.calls).not.toContain('profiles/list');
@@ -596,7 +609,7 @@ describe('the registrable domain of a new host', () => {
     });
     await popup.started;
     expect(asked).toEqual([['news.bbc.co.uk']]);
-    expect(screen.getByText('bbc.co.uk', { selector: 'strong' })).toBeTruthy();
+    expect(actingOn('bbc.co.uk')).toBeTruthy();
     cleanup();
     popup.controller.dispose();
     const again = await openPopup({
@@ -608,7 +621,7 @@ describe('the registrable domain of a new host', () => {
     });
     await again.started;
     expect(asked).toHaveLength(1);
-    expect(screen.getByText('bbc.co.uk', { selector: 'strong' })).toBeTruthy();
+    expect(actingOn('bbc.co.uk')).toBeTruthy();
   });
 });
 
@@ -645,9 +658,9 @@ describe('another account', () => {
     const popup = await openPopup({ url: 'https://shop.example/' });
     await popup.started;
     expect(verdictText()).toMatch(/^Not blocked/);
-    expect(screen.queryByText(/^Pending:/)).toBeNull();
+    expect(screen.queryByRole('list', { name: 'Waiting to be sent' })).toBeNull();
     expect(
-      screen.getByText(/^1 change made for another account .* is waiting: it is never sent to this one\./),
+      screen.getByText(/^1 change made for another account is waiting: it is never sent to this one\./),
     ).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Review them' }));
     expect(popup.optionsOpened()).toBe(1);
