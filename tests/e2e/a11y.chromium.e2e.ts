@@ -155,11 +155,11 @@ async function openFullOptions(session: Session): Promise<Page> {
   return page;
 }
 
-/** Opens the verdict's Details disclosure when there is one, so its content is audited too. */
+/** Opens the verdict's Details disclosure when there is a closed one, so its content is audited too. */
 async function openDetails(popup: Page): Promise<void> {
-  const summary = popup.locator('summary', { hasText: 'Details' });
-  if ((await summary.count()) > 0) {
-    await summary.first().click();
+  const closed = popup.locator('details:not([open]) > summary', { hasText: 'Details' });
+  if ((await closed.count()) > 0) {
+    await closed.first().click();
     await expect.poll(() => popup.locator('details[open]').count()).toBeGreaterThan(0);
   }
 }
