@@ -8,7 +8,8 @@
  *     once, loaded: the Logs view with charts and the raw log table, Setup with an outcome, the
  *     Top-level domains confirmation dialog);
  *   - the popup without a key and in each verdict state: Blocked, Allowed, Not blocked (Details
- *     open), after a change (outcome and Undo), with a change waiting while the service fails;
+ *     open), allowed for a while, after a change (outcome and Undo), with a change waiting while
+ *     the service fails (one line, Send now);
  *   - and, with the Appearance theme set to Dark while the system is light, the views and popup;
  * - the options page's Setup works by keyboard alone, with a visible focus indicator at each step;
  * - the popup's Whitelist button works by keyboard and its outcome lands in a live status region.
@@ -247,6 +248,7 @@ async function loadRawLog(page: Page): Promise<void> {
 /** Runs axe's whole default rule set and fails on any violation, naming rule, impact and elements. */
 async function expectNoViolations(page: Page, what: string): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
+  expect(results.passes.length, `axe checked something on ${what}`).toBeGreaterThan(0);
   const violations = results.violations.map(
     (violation) =>
       `${violation.id} (${violation.impact}): ${violation.help} -> ${violation.nodes
@@ -344,6 +346,13 @@ async function auditEverything(
   await options.close();
 
   const blocked = await auditPopup(session, tabs.blocked, /^Blocked/, `the popup, Blocked (${label})`, dark);
+  // Allowed for a while: the time left and Keep on the whitelist.
+  await blocked.getByRole('button', { name: `Allow ${BLOCKED_HOST} for 1 hour`, exact: true }).click();
+  await blocked
+    .getByRole('button', { name: `Keep ${BLOCKED_HOST} on the whitelist`, exact: true })
+    .waitFor({ timeout: 15_000 });
+  await waitForVerdict(blocked, /^Allowed/);
+  await expectNoViolations(blocked, `the popup, allowed for a while (${label})`);
   await blocked.close();
   const allowed = await auditPopup(session, tabs.allowed, /^Allowed/, `the popup, Allowed (${label})`, dark);
   await allowed.close();
