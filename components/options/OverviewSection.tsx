@@ -12,7 +12,7 @@ import {
   readLocalState,
   waitingChanges,
 } from '@/lib/options/overview';
-import { hashFor, sectionById } from '@/lib/options/routes';
+import { hashFor, type SectionId, sectionById } from '@/lib/options/routes';
 import type { ConnectionSettings } from '@/lib/settings/storage';
 import { outboxItem } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
@@ -37,7 +37,7 @@ function shownDate(date: string): string {
 }
 
 /** A link to another section, by its id in the routes table. */
-function SectionLink({ id, label }: { id: string; label?: string }) {
+function SectionLink({ id, label }: { id: SectionId; label?: string }) {
   const section = sectionById(id);
   if (!section) return null;
   return (

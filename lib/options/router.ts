@@ -20,7 +20,7 @@ export interface SectionRouter {
   current(context: RouteContext): SectionRoute;
   /** Shows a section: a new history entry, unless it is the one shown already. */
   go(section: Pick<SectionRoute, 'id'>): void;
-  /** Writes the section shown into the address without a new history entry (the page opened on it). */
+  /** Corrects an address naming a section that cannot be shown, without a new history entry. */
   settle(section: Pick<SectionRoute, 'id'>): void;
   /** Calls `onChange` when the address changes by back, forward or an edited address; returns the stop. */
   follow(onChange: () => void): () => void;
@@ -37,8 +37,10 @@ export function createSectionRouter(win: RouterWindow): SectionRouter {
       win.history.pushState(null, '', hash);
     },
     settle(section) {
+      // A plain `options.html` shows the home section and stays plain; an address naming a
+      // section that cannot be shown is corrected to the one shown.
       const hash = hashFor(section);
-      if (win.location.hash !== hash) win.history.replaceState(null, '', hash);
+      if (win.location.hash !== '' && win.location.hash !== hash) win.history.replaceState(null, '', hash);
     },
     follow(onChange) {
       win.addEventListener('hashchange', onChange);

@@ -124,16 +124,24 @@ function fakeWindow(hash = '') {
 }
 
 describe('the section router', () => {
+  it('corrects an address naming a section that cannot be shown', () => {
+    const win = fakeWindow('#logs');
+    const router = createSectionRouter(win);
+    router.settle(router.current(noKey));
+    expect(win.entries).toEqual(['#setup']);
+  });
+
   it('makes a history entry per section chosen, and follows back', () => {
     const win = fakeWindow();
     const router = createSectionRouter(win);
     router.settle(router.current(withKey));
-    expect(win.entries).toEqual(['#overview']);
+    // A plain options.html stays plain.
+    expect(win.entries).toEqual(['']);
     let changes = 0;
     const stop = router.follow(() => changes++);
     router.go({ id: 'logs' });
     router.go({ id: 'logs' });
-    expect(win.entries).toEqual(['#overview', '#logs']);
+    expect(win.entries).toEqual(['', '#logs']);
     expect(router.current(withKey).id).toBe('logs');
     win.back();
     expect(changes).toBe(1);

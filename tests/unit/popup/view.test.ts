@@ -181,10 +181,16 @@ describe('waiting changes', () => {
 
 describe('opening the options page', () => {
   const OPTIONS = 'ext://id/options.html';
-  const browser = (open: { location: { href: string; hash: string } }[] = []) => ({
+  type Page = { location: { href: string; hash: string }; browser?: unknown };
+  const browser = (open: Page[] = []) => ({
     runtime: { openOptionsPage: vi.fn(async () => {}), getURL: () => OPTIONS },
-    tabs: { create: vi.fn(async () => ({})) },
+    tabs: { create: vi.fn(async () => ({})), update: vi.fn(async () => ({})) },
+    windows: { update: vi.fn(async () => ({})) },
     extension: { getViews: () => open },
+  });
+  const optionsTab = (hash: string) => ({
+    location: { href: `${OPTIONS}${hash}`, hash },
+    browser: { tabs: { getCurrent: async () => ({ id: 7, windowId: 2 }) } },
   });
 
   it('opens the page itself without a section', async () => {
@@ -202,11 +208,12 @@ describe('opening the options page', () => {
   });
 
   it('moves an options page already open to the section and brings it to the front', async () => {
-    const open = { location: { href: `${OPTIONS}#logs`, hash: '#logs' } };
+    const open = optionsTab('#logs');
     const fake = browser([{ location: { href: 'ext://id/popup.html', hash: '' } }, open]);
     await openOptionsPage(fake, 'setup');
     expect(open.location.hash).toBe('setup');
+    expect(fake.tabs.update).toHaveBeenCalledWith(7, { active: true });
+    expect(fake.windows.update).toHaveBeenCalledWith(2, { focused: true });
     expect(fake.tabs.create).not.toHaveBeenCalled();
-    expect(fake.runtime.openOptionsPage).toHaveBeenCalledOnce();
   });
 });
