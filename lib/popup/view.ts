@@ -124,10 +124,12 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
  * of its delivery that failed. "Still waiting" right after Send now left it waiting.
  */
 function waitingLines(pending: readonly OutboxEntry[], change: ReadyState['change']): string[] {
-  const key = change.state === 'pending' && change.retried ? 'popup.stillWaitingTo' : 'popup.waitingTo';
+  const still = change.state === 'pending' && change.retried;
   return pending.map((entry) => {
-    const line = t(key, { attempted: attempted(entry.change) });
-    return entry.lastError ? `${line} ${failureDetail(entry.lastError, entry.change)}` : line;
+    const asked = attempted(entry.change);
+    if (!entry.lastError) return t(still ? 'popup.stillWaitingTo' : 'popup.waitingTo', { attempted: asked });
+    const reason = failureDetail(entry.lastError, entry.change);
+    return t(still ? 'popup.stillWaitingToBecause' : 'popup.waitingToBecause', { attempted: asked, reason });
   });
 }
 

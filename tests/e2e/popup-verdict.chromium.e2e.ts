@@ -263,11 +263,11 @@ describe('the detached view and waiting changes (Chromium)', () => {
     await verdict(popup, 'Not blocked');
     emulator.admin.injectFault({ kind: 'http-500', count: 50 });
     const outcome = await press(popup, 'Blocklist');
-    expect(outcome).toMatch(/^Waiting to add shop\.example to the blocklist of profile default\. /);
+    expect(outcome).toMatch(/^Waiting to add shop\.example to the blocklist of profile default: /);
     // What was asked, and why it waits; never the step of the delivery that failed.
     expect(outcome).not.toMatch(/Could not/);
     expect(await verdict(popup, 'Blocked')).toBe(
-      'Blocked: On the blocklist of profile default. (not sent yet)',
+      'Blocked: On the blocklist of profile default. Not sent yet.',
     );
     expect(await listItems(popup, 'Waiting to be sent')).toEqual([outcome]);
     expect(await byRole(popup, 'button', 'Send now').wait()).toBeTruthy();

@@ -399,11 +399,11 @@ describe('one-click changes', () => {
       outboxEntry('add', 'blocklist', 'shop.example', 'default', 'Service unavailable'),
     ]);
     await waitFor(() =>
-      expect(verdictText()).toBe('Blocked: On the blocklist of profile default. (not sent yet)'),
+      expect(verdictText()).toBe('Blocked: On the blocklist of profile default. Not sent yet.'),
     );
     expect(screen.getByText('This counts a change still waiting to be sent.')).toBeTruthy();
     // One line naming what was asked and why it waits; the note once.
-    const line = 'Waiting to add shop.example to the blocklist of profile default. Service unavailable';
+    const line = 'Waiting to add shop.example to the blocklist of profile default: Service unavailable';
     expect(outcomeText()).toBe(line);
     const waiting = screen.getByRole('list', { name: 'Waiting to be sent' });
     expect(

@@ -76,7 +76,7 @@ describe('the verdict as a word and one line', () => {
   it('says when the verdict counts a change not sent yet', () => {
     const verdict: Verdict = { kind: 'blocked', reason: 'blocklist', entry: 'shop.example' };
     expect(verdictHeadline(verdict, 'shop.example', SCOPE, true).reason).toBe(
-      'On the blocklist of profile default. (not sent yet)',
+      'On the blocklist of profile default. Not sent yet.',
     );
   });
 });
@@ -160,14 +160,14 @@ describe('waiting changes', () => {
       'Could not remove shop.example from the blocklist of profile default: The service did not answer.';
     const view = derivePopupView(ready([entry(failedStep)], { state: 'idle', message: '' }), T0);
     expect(view.waiting).toEqual([
-      'Waiting to add shop.example to the whitelist of profile default. The service did not answer.',
+      'Waiting to add shop.example to the whitelist of profile default: The service did not answer.',
     ]);
   });
 
   it('keep a failure they cannot place whole', () => {
     const view = derivePopupView(ready([entry('No API key is saved.')], { state: 'idle', message: '' }), T0);
     expect(view.waiting).toEqual([
-      'Waiting to add shop.example to the whitelist of profile default. No API key is saved.',
+      'Waiting to add shop.example to the whitelist of profile default: No API key is saved.',
     ]);
   });
 
