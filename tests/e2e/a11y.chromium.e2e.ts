@@ -452,7 +452,8 @@ async function auditForcedDark(session: Session, site: SiteServer): Promise<void
   await auditOptionsViews(options, 'Theme: Dark, system light', false);
   await options.close();
 
-  const { tabId } = await openSiteTab(session, site, BLOCKED_HOST);
+  // blocked-demo.example is allowed for a while by now; the seed blocklists this one too.
+  const { tabId } = await openSiteTab(session, site, 'tracker.example.net');
   const popup = await auditPopup(
     session,
     tabId,
