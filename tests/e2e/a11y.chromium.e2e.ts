@@ -74,10 +74,24 @@ async function launch(colorScheme: 'light' | 'dark'): Promise<Session> {
       (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
     // Node's URL gives chrome-extension:// URLs no origin; the host is the extension id.
     const extensionId = new URL(worker.url()).host;
+    await closeInstallPage(context, extensionId);
     return { context, worker, extensionUrl: (path) => `chrome-extension://${extensionId}/${path}` };
   } catch (error) {
     await context.close();
     throw error;
+  }
+}
+
+/**
+ * On install the worker opens the options page itself; closed before the test opens its own, as
+ * Chromium would otherwise load it again into the test's options tab (a navigation mid-test).
+ */
+async function closeInstallPage(context: BrowserContext, extensionId: string): Promise<void> {
+  const isOptions = (page: Page) => page.url().startsWith(`chrome-extension://${extensionId}/options.html`);
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+    const opened = context.pages().find(isOptions);
+    if (opened) return opened.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
