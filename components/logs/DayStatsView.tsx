@@ -3,39 +3,9 @@ import { describeCategory } from '@/lib/api/categories';
 import type { ApiForm, DomainListKind } from '@/lib/api/types';
 import { formatNumber, messageLocale, t } from '@/lib/i18n';
 import { type DaySummary, hourlyChartLabel, type Ranked } from '@/lib/logs/stats';
+import { resolvedColor, useColorScheme } from './chart-colors';
 import type { BarChartSpec, Chart } from './charts';
 import { RankedTable } from './RankedTable';
-
-/**
- * The colour a CSS colour (a design token such as `var(--color-allowed)`) has on this page now:
- * tokens hold `light-dark()`, which a canvas cannot paint, so an element resolves them.
- */
-function resolvedColor(near: Element, css: string): string {
-  const probe = document.createElement('span');
-  probe.style.color = css;
-  probe.hidden = true;
-  near.append(probe);
-  const color = getComputedStyle(probe).color;
-  probe.remove();
-  return color;
-}
-
-/** Changes whenever the page switches between light and dark (the Theme setting or the system). */
-function useColorScheme(): number {
-  const [scheme, setScheme] = useState(0);
-  useEffect(() => {
-    const changed = () => setScheme((value) => value + 1);
-    const observer = new MutationObserver(changed);
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-    const media = window.matchMedia?.('(prefers-color-scheme: dark)');
-    media?.addEventListener('change', changed);
-    return () => {
-      observer.disconnect();
-      media?.removeEventListener('change', changed);
-    };
-  }, []);
-  return scheme;
-}
 
 /** Loaded on first use: keeps chart.js out of the options page's first paint and out of the popup. */
 const loadCharts = () => import('./charts');

@@ -15,6 +15,7 @@ import {
 import { hashFor, type SectionId, sectionById } from '@/lib/options/routes';
 import type { ConnectionSettings } from '@/lib/settings/storage';
 import { outboxItem } from '@/lib/settings/storage';
+import { resolvedColor, useColorScheme } from '../logs/chart-colors';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useRemoteData } from '../useRemoteData';
@@ -47,25 +48,21 @@ function SectionLink({ id, label }: { id: SectionId; label?: string }) {
   );
 }
 
-/** A colour token as the canvas can use it (tokens may be `light-dark()` expressions). */
-function resolvedColor(near: HTMLElement, token: string): string {
-  const probe = document.createElement('span');
-  probe.style.color = `var(${token})`;
-  near.parentElement?.append(probe);
-  const color = getComputedStyle(probe).color;
-  probe.remove();
-  return color;
-}
-
 /** Today's queries per hour, allowed and blocked stacked: the Logs section's chart, small. */
 function TodayChart({ date, summary }: { date: string; summary: DaySummary }) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  // Redrawn when the page turns light or dark: the canvas holds colours, not tokens.
+  const scheme = useColorScheme();
   useEffect(() => {
     let disposed = false;
     let chart: { destroy(): void } | undefined;
     void import('../logs/charts').then(({ drawBarChart }) => {
       if (disposed || !canvas.current) return;
-      const color = (token: string) => resolvedColor(canvas.current as HTMLElement, token);
+      const color = (token: string) =>
+        resolvedColor(
+          (canvas.current as HTMLElement).parentElement ?? (canvas.current as HTMLElement),
+          `var(${token})`,
+        );
       chart = drawBarChart(
         canvas.current,
         {
@@ -83,7 +80,7 @@ function TodayChart({ date, summary }: { date: string; summary: DaySummary }) {
       disposed = true;
       chart?.destroy();
     };
-  }, [date, summary]);
+  }, [date, summary, scheme]);
   return (
     <div class="overview-chart">
       <canvas ref={canvas} role="img" aria-label={hourlyChartLabel(date, summary)} />

@@ -15,6 +15,8 @@ const jobs = {
   deliverOutbox: vi.fn(async () => ({ ran: true, remaining: [] })),
   temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
   otherAccountChanges: vi.fn(async () => ({ count: 0 })),
+  unbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok', allowed: [] })),
+  reviewUnbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
 };
 
 const onMessage = createMessageListener(createRequestHandlers(jobs), fakeBrowser.runtime);
