@@ -325,7 +325,7 @@ function Outcome({
       {view.otherAccounts > 0 && (
         <p class="muted small">
           {tn('popup.otherAccountChanges', view.otherAccounts)}{' '}
-          <button type="button" class="link" onClick={() => openOptions()}>
+          <button type="button" class="link" onClick={() => openOptions('other-accounts')}>
             {t('popup.otherAccountChangesOpen')}
           </button>
         </p>

@@ -11,6 +11,7 @@ import { canonicalHost } from '@/lib/filtering/domain-index';
 import { needsStatistics, type Verdict } from '@/lib/filtering/verdict';
 import { t, tn } from '@/lib/i18n';
 import type { ListChange } from '@/lib/messaging/protocol';
+import type { SectionId } from '@/lib/options/routes';
 import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
 import type { PopupState, ReadyState } from './state';
 import { indexes, inScope, membershipIn, ofAccount, type PageKnowledge, verdictWith } from './verdict-inputs';
@@ -21,14 +22,8 @@ export interface DomainChoice {
   label: string;
 }
 
-/** Sections of the options page the popup links to (`options.html#<section>`). */
-export type OptionsSection =
-  | 'setup'
-  | 'whitelist'
-  | 'blocklist'
-  | 'top-level-domains'
-  | 'default-block'
-  | 'dynamic-ip';
+/** A section of the options page, which `options.html#<section>` opens (lib/options/routes.ts). */
+export type OptionsSection = SectionId;
 
 export interface PopupView {
   verdict: Verdict | null;
@@ -293,7 +288,7 @@ export function sectionOf(verdict: Verdict): OptionsSection | null {
     case 'blocklist':
       return verdict.reason;
     case 'tld':
-      return 'top-level-domains';
+      return 'tlds';
     case 'default-block':
       return 'default-block';
     default:

@@ -663,6 +663,6 @@ describe('another account', () => {
       screen.getByText(/^1 change made for another account is waiting: it is never sent to this one\./),
     ).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Review them' }));
-    expect(popup.optionsOpened()).toBe(1);
+    expect(popup.optionsSections()).toEqual(['other-accounts']);
   });
 });

@@ -114,7 +114,7 @@ describe('the details, shown on demand', () => {
 it('links a verdict to the options section of the rule behind it', () => {
   expect(sectionOf({ kind: 'allowed', reason: 'whitelist', entry: 'a.example' })).toBe('whitelist');
   expect(sectionOf({ kind: 'blocked', reason: 'blocklist', entry: 'a.example' })).toBe('blocklist');
-  expect(sectionOf({ kind: 'blocked', reason: 'tld', tld: '.zip' })).toBe('top-level-domains');
+  expect(sectionOf({ kind: 'blocked', reason: 'tld', tld: '.zip' })).toBe('tlds');
   expect(sectionOf({ kind: 'blocked', reason: 'default-block' })).toBe('default-block');
   expect(sectionOf({ kind: 'blocked', reason: 'stats', count: 3 })).toBeNull();
   expect(sectionOf({ kind: 'not-blocked', reason: 'none', statsChecked: true })).toBeNull();
