@@ -22,6 +22,7 @@ import { type CachedView, isFreshView, type Saving, type ViewCache } from '@/lib
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import { notes } from '@/lib/notes';
 import {
   addedTldsItem,
   chosenProfileItem,
@@ -112,6 +113,21 @@ export function createPopupController(deps: PopupDeps) {
             deps.cache.readBlockedToday(account, today()),
           ]);
     cached?.catch(ignoreHere);
+    // Why the deciding entry is on its list (lib/notes): this account's one key, read alongside;
+    // only the records of the host and its parent domains (the entries that can decide) are checked.
+    const entryNotes =
+      key === ''
+        ? undefined
+        : notes
+            .readSome(
+              account,
+              placing.then(
+                ({ host }) =>
+                  (domain: string) =>
+                    host === domain || host?.endsWith(`.${domain}`) === true,
+              ),
+            )
+            .catch(() => undefined);
 
     const [place, { addedTlds, defaultBlocks, outbox, settled }] = await Promise.all([placing, stored]);
     const firstView = (view: PopupState) => {
@@ -122,6 +138,7 @@ export function createPopupController(deps: PopupDeps) {
     if (cached === null) return firstView({ phase: 'no-key' });
     const { host, tabId } = place;
     const [[lists, profiles, blockedToday], registrable] = await Promise.all([cached, place.registrable]);
+    const storedNotes = await entryNotes;
     firstView({
       phase: 'ready',
       host,
@@ -144,10 +161,12 @@ export function createPopupController(deps: PopupDeps) {
       chosenDomain: undefined,
       change: { state: 'idle', message: '' },
       undo: null,
+      ...(storedNotes === undefined ? {} : { entryNotes: storedNotes }),
     });
     disposers.push(
       outboxItem.watch((entries) => update({ outbox: entries })),
       settledChangesItem.watch((entries) => update({ settled: entries })),
+      notes.follow(account, (entryNotes) => update({ entryNotes })),
     );
     await refreshStale();
   }

@@ -3,8 +3,9 @@
  *
  * Settings (exported): the service connection, the dynamic IP settings, the right-click menu and
  * page diagnosis switches, the theme, the popup's chosen profile, and the records the service
- * cannot give back (TLDs added and default block set from this browser). The API key only when
- * the user ticks "Include the API key".
+ * cannot give back (TLDs added and default block set from this browser), and where the list
+ * entries added from this browser came from, with their notes (lib/notes, every account's; merged
+ * on import). The API key only when the user ticks "Include the API key".
  *
  * Not settings (never exported): the outbox and the changes it settled, leases, caches (lists,
  * profiles, today's statistics), the registration outcome and the addresses this browser
@@ -24,6 +25,7 @@ import { FORMS } from '@/lib/api/forms';
 import { DIAGNOSIS_PERMISSIONS, type PermissionSet } from '@/lib/diagnosis/permissions';
 import { t, tn } from '@/lib/i18n';
 import { lookupPermissionOrigins, validateLookupUrl } from '@/lib/network/settings-form';
+import { notes, notesBackupItem, notesBackupSchema } from '@/lib/notes';
 import {
   changeSettingsKeepingHostPermissions,
   type HostPermissionsApi,
@@ -85,6 +87,7 @@ export const backupSettingsSchema = z.object({
   chosenProfile: z.optional(z.string()),
   addedTlds: z.optional(addedTldsSchema),
   defaultBlock: z.optional(defaultBlockSchema),
+  listNotes: z.optional(notesBackupSchema),
 });
 export type BackupSettings = z.infer<typeof backupSettingsSchema>;
 export type SettingName = keyof BackupSettings;
@@ -214,6 +217,13 @@ const DEFINITIONS: Definitions = {
     },
     describe: (value) => tn('backup.defaultBlockKept', Object.keys(value).length),
   },
+  listNotes: {
+    label: () => t('notes.backupLabel'),
+    schema: notesBackupSchema,
+    // Its writes merge (lib/notes/backup.ts): a record of this browser is not lost to an older one.
+    item: notesBackupItem(notes),
+    describe: (value) => tn('notes.backupCount', Object.values(value).flat().length),
+  },
 };
 
 /** In the order the report lists them. */
@@ -254,6 +264,8 @@ export async function collectBackup({ includeKey, now = new Date() }: CollectOpt
     addedTldsItem.getValue(),
     defaultBlockItem.getValue(),
   ]);
+  // Where list entries came from, and their notes, for every account (lib/notes).
+  const listNotes = await notesBackupItem(notes).getValue();
   return {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
@@ -268,6 +280,7 @@ export async function collectBackup({ includeKey, now = new Date() }: CollectOpt
       chosenProfile,
       addedTlds,
       defaultBlock,
+      listNotes,
     },
   };
 }

@@ -173,8 +173,9 @@ describe('one-click changes (Chromium)', () => {
     const blocked = await press(popup, 'Blocklist');
     expect(blocked).toMatch(/^shop\.example was added to the blocklist of profile default/);
     expect(blocked).toContain('30 to 45 minutes');
-    expect(await verdict(popup, 'Blocked')).toBe(
-      'Blocked: Covered by the blocklist entry shop.example of profile default.',
+    // With when and from where the entry was added here (lib/notes).
+    expect(await verdict(popup, 'Blocked')).toMatch(
+      /^Blocked: Covered by the blocklist entry shop\.example of profile default\. Since .+, from the popup\.$/,
     );
     expect(lists('default').blocklist).toContain('shop.example');
 
