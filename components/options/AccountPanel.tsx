@@ -3,6 +3,7 @@ import { ApiError } from '@/lib/api/errors';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { t } from '@/lib/i18n';
 import { lookupPublicIpv4 } from '@/lib/network/ip-lookup';
+import { followDirectEdits, notes, notesAccessFor } from '@/lib/notes';
 import { dropQueuedChangesUndoing } from '@/lib/outbox';
 import { dynamicIpSettingsItem } from '@/lib/settings/storage';
 import { useConfiguredClient } from '../useConfiguredClient';
@@ -51,8 +52,11 @@ export function AccountPanel({ view }: { view?: AccountView }) {
         await Promise.all([
           cache.applyChanges(report.scope, account, report.changes),
           dropQueuedChangesUndoing(account, edits),
+          // What was added here, and what was removed (its note goes with it): lib/notes.
+          followDirectEdits(notes, account, report.scope, report.changes),
         ]);
       },
+      entryNotes: notesAccessFor(notes, account),
       onProfilesListed: (profiles: readonly string[]) =>
         cache.saveProfiles(account, [...profiles]).then(() => {}),
     };

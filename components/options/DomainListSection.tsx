@@ -4,11 +4,13 @@ import { parseDomainLines } from '@/lib/account/domain-lines';
 import { filterDomains, withDomain, withoutDomain } from '@/lib/account/sorted-domains';
 import type { DomainListKind } from '@/lib/api/types';
 import { formatNumber, t, tn } from '@/lib/i18n';
+import { type EntryRecord, recordMatches } from '@/lib/notes';
 import { FailureNotice, StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import type { useRemoteData } from '../useRemoteData';
 import { VirtualList } from '../VirtualList';
 import { propagationNote, scopePhrase, useAccount } from './account-context';
+import { EntryNote, EntryOrigin, useAccountNotes } from './EntryNote';
 import { ScopeNote } from './ScopeNote';
 
 const title = (list: DomainListKind) =>
@@ -18,6 +20,8 @@ const about = (list: DomainListKind) =>
 /** The list's name inside a sentence ("the whitelist"). */
 const listName = (list: DomainListKind) => t(list === 'whitelist' ? 'common.whitelist' : 'common.blocklist');
 const ROW_HEIGHT = 36;
+/** Rows with the line saying where the entry came from (lib/notes). */
+const ROW_HEIGHT_WITH_ORIGIN = 50;
 const CONFLICTS_NAMED = 10;
 
 type ResultRow = BulkOutcome | { domain: string; state: 'refused'; message: string };
@@ -30,7 +34,7 @@ interface DomainListSectionProps {
 }
 
 export function DomainListSection({ list, remote, conflicts }: DomainListSectionProps) {
-  const { client, form, profile, scope, onListChanged } = useAccount();
+  const { client, form, profile, scope, onListChanged, entryNotes } = useAccount();
   const other: DomainListKind = list === 'whitelist' ? 'blocklist' : 'whitelist';
   const { status, run, setStatus, busy } = useRemoteAction();
   const [draft, setDraft] = useState('');
@@ -45,9 +49,26 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
   const draftId = useId();
   const draftHintId = useId();
   const filterId = useId();
+  const accountNotes = useAccountNotes(entryNotes);
+  const [noteFor, setNoteFor] = useState<string | null>(null);
+  /** This list's records (when, where from, note) by domain. */
+  const records = useMemo(() => {
+    const mine = new Map<string, EntryRecord>();
+    for (const record of accountNotes?.entries ?? []) {
+      if (record.scope === scope && record.list === list) mine.set(record.domain, record);
+    }
+    return mine;
+  }, [accountNotes, scope, list]);
 
   const entries = remote.data.data;
-  const shown = useMemo(() => (entries ? filterDomains(entries, query) : []), [entries, query]);
+  const shown = useMemo(() => {
+    if (!entries) return [];
+    const byDomain = filterDomains(entries, query);
+    if (!entryNotes || query.trim() === '') return byDomain;
+    // The filter searches the notes and where entries came from too.
+    const found = new Set(byDomain);
+    return entries.filter((domain) => found.has(domain) || recordMatches(records.get(domain), query));
+  }, [entries, query, records, entryNotes]);
   const conflictSet = useMemo(() => new Set(conflicts), [conflicts]);
   const where = scopePhrase(form, profile);
   const name = listName(list);
@@ -163,6 +184,26 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
     changed('remove', [domain]);
   };
 
+  const saveNote = async (domain: string, text: string) => {
+    if (!entryNotes) return;
+    const cleared = text.trim() === '';
+    const done = await run(
+      t('notes.saving', { domain }),
+      async () => {
+        await entryNotes.setNote({ scope, list, domain }, text);
+        return true;
+      },
+      () => t(cleared ? 'notes.cleared' : 'notes.saved', { domain }),
+    );
+    if (!done) return;
+    setNoteFor(null);
+    // Back to the entry's Note button, or the filter box when the row is out of view.
+    const button = [...(listBox.current?.querySelectorAll<HTMLButtonElement>('[data-note-for]') ?? [])].find(
+      (candidate) => candidate.dataset.noteFor === domain,
+    );
+    (button ?? filterBox.current)?.focus();
+  };
+
   const conflictNote =
     conflicts.length > 0 ? (
       <div class="warning" role="note">
@@ -268,12 +309,23 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
               value={query}
               onInput={(event) => setQuery(event.currentTarget.value)}
             />
+            {entryNotes ? <span class="hint">{t('notes.filterHint')}</span> : null}
             <span class="hint" aria-live="polite">
               {query.trim() === ''
                 ? tn('domainList.count', entries.length)
                 : tn('domainList.shownCount', entries.length, { shown: formatNumber(shown.length) })}
             </span>
           </div>
+          {noteFor !== null && entryNotes ? (
+            <EntryNote
+              key={noteFor}
+              domain={noteFor}
+              record={records.get(noteFor)}
+              busy={busy}
+              onSave={(text) => saveNote(noteFor, text)}
+              onClose={() => setNoteFor(null)}
+            />
+          ) : null}
           {entries.length === 0 ? (
             <p class="hint">{t('domainList.empty', { list: name })}</p>
           ) : (
@@ -285,13 +337,22 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
                     ? 'domainList.entriesLabel.whitelist'
                     : 'domainList.entriesLabel.blocklist',
                 )}
-                rowHeight={ROW_HEIGHT}
+                rowHeight={entryNotes ? ROW_HEIGHT_WITH_ORIGIN : ROW_HEIGHT}
                 itemKey={(domain) => domain}
                 renderItem={(domain, index) => (
                   <>
-                    <span class="row-text" title={domain}>
-                      {domain}
-                    </span>
+                    {entryNotes ? (
+                      <span class="entry-text">
+                        <span class="row-text" title={domain}>
+                          {domain}
+                        </span>
+                        <EntryOrigin record={records.get(domain)} />
+                      </span>
+                    ) : (
+                      <span class="row-text" title={domain}>
+                        {domain}
+                      </span>
+                    )}
                     {conflictSet.has(domain) ? (
                       <span class="badge badge-warning">
                         {t('domainList.alsoOn', { list: listName(other) })}
@@ -305,6 +366,17 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
                     >
                       {t('domainList.remove')}
                     </button>
+                    {entryNotes ? (
+                      <button
+                        type="button"
+                        data-note-for={domain}
+                        aria-label={t('notes.editNamed', { domain })}
+                        aria-expanded={noteFor === domain}
+                        onClick={() => setNoteFor(domain)}
+                      >
+                        {t('notes.edit')}
+                      </button>
+                    ) : null}
                   </>
                 )}
               />

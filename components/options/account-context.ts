@@ -9,6 +9,7 @@ import {
 } from '@/lib/api/forms';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
+import type { AccountNotesAccess } from '@/lib/notes';
 import { scopeKey } from '@/lib/settings/storage';
 
 export interface ListChangeReport {
@@ -37,6 +38,8 @@ export interface AccountServices {
   onProfilesListed?: (profiles: readonly string[]) => void | Promise<void>;
   /** Clock for "set on …" notes. */
   now?: () => number;
+  /** The records of entries added from this browser, and their notes (lib/notes), for the list views. */
+  entryNotes?: AccountNotesAccess;
 }
 
 export interface AccountScope extends AccountServices {

@@ -32,7 +32,7 @@ export function usePageDiagnosis(state: Pick<ReadyState, 'host' | 'tabId'>): Pag
  * The registrable domain of each failed host, asked of the worker once the hosts are known (the
  * popup does not load the Public Suffix List itself); undefined until the answer is in.
  */
-function useRegistrable(
+export function useRegistrable(
   hosts: readonly FailedHost[],
   lookup: PopupController['registrableDomainsOf'],
 ): ((host: string) => string) | undefined {

@@ -20,6 +20,7 @@ import { PageDiagnosisPanel, usePageDiagnosis } from './PageDiagnosisPanel';
 import { PopupHeader } from './PopupHeader';
 import { RegistrationWarning } from './RegistrationWarning';
 import { TemporaryAllow, useTemporaryAllows } from './TemporaryAllow';
+import { UnbreakPanel } from './UnbreakPanel';
 import { DomainName, type HeroTone, VerdictHero } from './VerdictHero';
 
 export interface PopupAppProps {
@@ -130,7 +131,7 @@ function Ready({ state, controller, openOptions, mark, now }: ReadyProps) {
 
       <Outcome state={state} view={view} controller={controller} openOptions={openOptions} />
 
-      {/* The "Unbreak this page" block goes here: after the actions, before page diagnosis. */}
+      <UnbreakPanel state={state} controller={controller} diagnosis={diagnosis} allows={allows} now={now} />
 
       <PageDiagnosisPanel state={state} controller={controller} diagnosis={diagnosis} allows={allows} />
     </>

@@ -21,9 +21,10 @@ import {
   onRequestError,
   onTabRemoved,
 } from '@/lib/diagnosis';
+import type { CompletedRequest } from '@/lib/diagnosis/unbreak';
 import { diagnosisSettingsItem } from '@/lib/settings/storage';
 import { run } from './handlers';
-import { clearDiagnosis, refreshBadge, refreshTabBadges } from './jobs';
+import { clearDiagnosis, noteUnbreakLoad, refreshBadge, refreshTabBadges } from './jobs';
 
 const deps: DiagnosisEventDeps = {
   isEnabled: async () => (await diagnosisSettingsItem.getValue()).enabled,
@@ -34,12 +35,20 @@ const handleRequestError = (details: ErrorDetails) => run(() => onRequestError(d
 const handleNavigationError = (details: Omit<ErrorDetails, 'error' | 'type'> & { error?: string }) =>
   run(() => onRequestError(deps, { ...details, error: details.error ?? '' }));
 const handleCommitted = (details: CommitDetails) => run(() => onCommitted(deps, details));
+// "Unbreak this page" notes which allowed domains the site really loads (lib/diagnosis/unbreak.ts).
+// Every finished request wakes the worker while diagnosis is on: one storage read, and nothing
+// more unless an unbreak runs. No `types` filter: Chrome refuses a type it does not know
+// (Firefox's 'imageset'), and lib/diagnosis/unbreak.ts leaves out the page's own navigation.
+const handleCompleted = (details: CompletedRequest) => run(() => noteUnbreakLoad(details));
 
 /** Adds the listeners of the optional APIs that are granted; safe to call again. */
 export function addDiagnosisListeners(): void {
   const { webRequest, webNavigation } = browser as Partial<typeof browser>;
   if (webRequest && !webRequest.onErrorOccurred.hasListener(handleRequestError)) {
     webRequest.onErrorOccurred.addListener(handleRequestError, { urls: ['<all_urls>'] });
+  }
+  if (webRequest && !webRequest.onCompleted.hasListener(handleCompleted)) {
+    webRequest.onCompleted.addListener(handleCompleted, { urls: ['<all_urls>'] });
   }
   if (webNavigation && !webNavigation.onCommitted.hasListener(handleCommitted)) {
     webNavigation.onCommitted.addListener(handleCommitted);

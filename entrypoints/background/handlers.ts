@@ -5,6 +5,7 @@ import { browser } from 'wxt/browser';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { notify } from '@/lib/badge';
 import { TEMPORARY_ALLOW_ALARM } from '@/lib/diagnosis/temporary-allow';
+import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t } from '@/lib/i18n';
 import { domainForUrl, parseMenuItemId } from '@/lib/menus';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
@@ -25,6 +26,7 @@ import {
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
 import {
+  announceUnbreakReviews,
   clearDiagnosis,
   deliverOutbox,
   expireTemporaryAllowsNow,
@@ -39,6 +41,8 @@ import {
   submit,
   syncRegistrationAlarm,
   temporaryAllow,
+  unbreak,
+  unbreakReview,
 } from './jobs';
 
 /** Runs a job started by an event; a failure of one job never breaks the others. */
@@ -54,6 +58,7 @@ export async function setUp(): Promise<void> {
   await Promise.allSettled([syncRegistrationAlarm(), rebuildContextMenu(), refreshBadge()]);
   // Temporary allows that ended while the browser was closed end now.
   await expireTemporaryAllowsNow().catch(() => undefined);
+  await announceUnbreakReviews().catch(() => undefined);
   await Promise.allSettled([deliverOutbox(true), refreshProfiles()]);
 }
 
@@ -65,7 +70,11 @@ export async function onAlarm(alarm: { name: string }): Promise<void> {
   // Single alarms of versions before several accounts: the active account's, until set up again.
   else if (alarm.name === REGISTRATION_ALARM) await register('alarm');
   else if (alarm.name === REGISTRATION_RETRY_ALARM) await register('retry');
-  else if (alarm.name === TEMPORARY_ALLOW_ALARM) await expireTemporaryAllowsNow();
+  else if (alarm.name === TEMPORARY_ALLOW_ALARM) {
+    await expireTemporaryAllowsNow();
+    // An unbreak's allows end by this alarm too; its review waits in the popup.
+    await announceUnbreakReviews();
+  }
 }
 
 /** Requests from the extension's own pages (lib/messaging/handlers.ts checks who asks and what). */
@@ -78,6 +87,8 @@ export const onMessage = createMessageListener(
     deliverOutbox: retryOutboxNow,
     temporaryAllow,
     otherAccountChanges,
+    unbreak,
+    reviewUnbreak: unbreakReview,
   }),
   browser.runtime,
 );
@@ -88,6 +99,7 @@ async function changeFor(
   url: string | undefined,
   source: 'menu' | 'shortcut',
   profile?: string,
+  pageUrl: string | undefined = url,
 ): Promise<ListChange | null> {
   const domain = domainForUrl(url);
   if (!domain) {
@@ -99,9 +111,19 @@ async function changeFor(
     );
     return null;
   }
+  // The host of the page it was made on, for the entry's record (lib/notes); never the address.
+  const pageHost = pageUrl === undefined ? null : hostnameFromUrl(pageUrl);
+  const page = pageHost === null ? {} : { page: pageHost };
   const { form } = await connectionItem.getValue();
-  if (!capabilitiesOf(form).profileSelection) return { op: 'add', list, domain, source };
-  return { op: 'add', list, domain, profile: profile ?? (await chosenProfileItem.getValue()), source };
+  if (!capabilitiesOf(form).profileSelection) return { op: 'add', list, domain, source, ...page };
+  return {
+    op: 'add',
+    list,
+    domain,
+    profile: profile ?? (await chosenProfileItem.getValue()),
+    source,
+    ...page,
+  };
 }
 
 export async function onMenuClicked(
@@ -110,8 +132,9 @@ export async function onMenuClicked(
 ): Promise<void> {
   const action = parseMenuItemId(info.menuItemId);
   if (!action) return;
-  const url = action.target === 'link' ? info.linkUrl : (info.pageUrl ?? tab?.url);
-  const change = await changeFor(action.list, url, 'menu', action.profile);
+  const pageUrl = info.pageUrl ?? tab?.url;
+  const url = action.target === 'link' ? info.linkUrl : pageUrl;
+  const change = await changeFor(action.list, url, 'menu', action.profile, pageUrl);
   if (change) await submit(change);
 }
 

@@ -16,6 +16,16 @@ import {
   type TemporaryAllowDeps,
   type TemporaryAllowRequest,
 } from '@/lib/diagnosis/temporary-allow';
+import {
+  announceEndedUnbreaks,
+  type CompletedRequest,
+  noteLoad,
+  reviewUnbreak,
+  startUnbreak,
+  type UnbreakDeps,
+  type UnbreakRequest,
+} from '@/lib/diagnosis/unbreak';
+import { registrableDomain } from '@/lib/filtering/domain';
 import { t } from '@/lib/i18n';
 import { buildMenuItems, readMenuInput, rebuildMenus, refreshProfilesCache } from '@/lib/menus';
 import type {
@@ -24,6 +34,7 @@ import type {
   OtherAccountChangesResponse,
   RemoveAccountResponse,
   TemporaryAllowResponse,
+  UnbreakResponse,
 } from '@/lib/messaging/protocol';
 import {
   type RegistrationTrigger,
@@ -236,6 +247,32 @@ export function temporaryAllow(request: TemporaryAllowRequest): Promise<Temporar
 
 export function expireTemporaryAllowsNow() {
   return expireTemporaryAllows(temporaryAllowDeps);
+}
+
+const unbreakDeps: UnbreakDeps = {
+  getAccount,
+  allowForAWhile: (request) => startTemporaryAllow(temporaryAllowDeps, request),
+  submit,
+  registrable: registrableDomain,
+  notify: (title, message) => notify(browser.notifications, `unbreak:${Date.now()}`, title, message),
+};
+
+export function unbreak(request: UnbreakRequest): Promise<UnbreakResponse> {
+  return startUnbreak(unbreakDeps, request);
+}
+
+export function unbreakReview(request: { id: string; keep: boolean }): Promise<ChangeOutcome> {
+  return reviewUnbreak(unbreakDeps, request);
+}
+
+/** A request finished (webRequest.onCompleted): counts for a running unbreak of its site. */
+export function noteUnbreakLoad(request: CompletedRequest): Promise<void> {
+  return noteLoad(unbreakDeps, request);
+}
+
+/** After allows ended: the user hears once that an unbreak's review waits in the popup. */
+export function announceUnbreakReviews() {
+  return announceEndedUnbreaks(unbreakDeps);
 }
 
 export async function rebuildContextMenu(): Promise<void> {

@@ -18,6 +18,7 @@ import {
   type ResponseOf,
   requestSchema,
   type TemporaryAllowResponse,
+  type UnbreakResponse,
 } from './protocol';
 
 /** One handler per request type: a new request type does not compile until the worker answers it. */
@@ -37,6 +38,10 @@ export interface WorkerJobs {
   temporaryAllow(request: Omit<RequestOf<'temporary-allow'>, 'type'>): Promise<TemporaryAllowResponse>;
   /** Removes an account of this browser and everything of it (lib/accounts/forget.ts). */
   removeAccount(accountId: string): Promise<RemoveAccountResponse>;
+  /** "Unbreak this page": allows the chosen entries for a while (lib/diagnosis/unbreak.ts). */
+  unbreak(request: Omit<RequestOf<'unbreak'>, 'type'>): Promise<UnbreakResponse>;
+  /** The review of an unbreak: keep what the site loaded, or let it all lapse. */
+  reviewUnbreak(request: { id: string; keep: boolean }): Promise<ChangeOutcome>;
   /** Keeps or discards changes waiting for an account that is not the one configured now. */
   otherAccountChanges(
     action: RequestOf<'other-account-changes'>['action'],
@@ -59,6 +64,8 @@ export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
     },
     'retry-outbox': async () => ({ pending: (await jobs.deliverOutbox(true)).remaining.length }),
     'temporary-allow': ({ type: _type, ...allow }) => jobs.temporaryAllow(allow),
+    unbreak: ({ type: _type, ...request }) => jobs.unbreak(request),
+    'unbreak-review': ({ id, keep }) => jobs.reviewUnbreak({ id, keep }),
     'other-account-changes': ({ action, account, ids }) => jobs.otherAccountChanges(action, account, ids),
     'remove-account': ({ accountId }) => jobs.removeAccount(accountId),
     'registrable-domains': async ({ hosts }) => ({ domains: hosts.map(registrableDomain) }),

@@ -6,6 +6,26 @@
  */
 import * as z from 'zod/mini';
 
+/**
+ * Where a list change was made. lib/notes records it with each entry added from this browser
+ * ('options' edits go to the service directly and are recorded by the options page).
+ */
+export const CHANGE_SOURCES = [
+  'popup',
+  'menu',
+  'shortcut',
+  'temporary-allow',
+  'logs',
+  'options',
+  'unbreak',
+] as const;
+export type ChangeSource = (typeof CHANGE_SOURCES)[number];
+
+/** A page's host name (never a whole address: no scheme, path or query can pass). */
+export const pageHostSchema = z.lazy(() =>
+  z.string().check(z.minLength(1), z.maxLength(253), z.regex(/^[a-z0-9._-]+$/i)),
+);
+
 /** A one-click change to a domain list, as the popup, the context menu or a shortcut asks for it. */
 export const listChangeSchema = z.lazy(() =>
   z.object({
@@ -14,7 +34,9 @@ export const listChangeSchema = z.lazy(() =>
     domain: z.string().check(z.minLength(1), z.maxLength(253)),
     /** Form A profile; omitted in Form B (whole account). */
     profile: z.optional(z.string()),
-    source: z.enum(['popup', 'menu', 'shortcut', 'temporary-allow', 'logs']),
+    source: z.enum(CHANGE_SOURCES),
+    /** The host of the tab the change was made on, when there was one (lib/notes keeps it). */
+    page: z.optional(pageHostSchema),
   }),
 );
 export type ListChange = z.infer<typeof listChangeSchema>;
@@ -29,6 +51,8 @@ export type ChangeOutcome = z.infer<typeof changeOutcomeSchema>;
 
 /** The stable id of an account of this browser (lib/settings/storage.ts accountEntrySchema). */
 const accountIdField = z.string().check(z.regex(/^[A-Za-z0-9-]{8,64}$/));
+/** At most this many whitelist entries per "Unbreak this page" (lib/diagnosis/unbreak.ts). */
+export const MAX_UNBREAK_DOMAINS = 25;
 
 export const requestSchema = z.lazy(() =>
   z.discriminatedUnion('type', [
@@ -46,6 +70,29 @@ export const requestSchema = z.lazy(() =>
       profile: z.optional(z.string()),
       durationMs: z.int().check(z.gte(1_000), z.lte(24 * 60 * 60_000)),
       before: z.enum(['none', 'whitelist', 'blocklist']),
+    }),
+    // Worker: "Unbreak this page": allows each entry for a while (lib/diagnosis/unbreak.ts) and
+    // notes which the site then loads; answers `UnbreakResponse`. `before` as in 'temporary-allow'.
+    z.object({
+      type: z.literal('unbreak'),
+      pageHost: z.string().check(z.minLength(1), z.maxLength(253)),
+      profile: z.optional(z.string()),
+      durationMs: z.int().check(z.gte(1_000), z.lte(24 * 60 * 60_000)),
+      domains: z
+        .array(
+          z.object({
+            domain: z.string().check(z.minLength(1), z.maxLength(253)),
+            before: z.enum(['none', 'blocklist']),
+          }),
+        )
+        .check(z.minLength(1), z.maxLength(MAX_UNBREAK_DOMAINS)),
+    }),
+    // Worker: the review of an unbreak: `keep` puts the entries the site loaded on the whitelist
+    // for good; either way the unbreak is done and the rest lapse. Answers `ChangeOutcome`.
+    z.object({
+      type: z.literal('unbreak-review'),
+      id: z.string().check(z.minLength(1), z.maxLength(300)),
+      keep: z.boolean(),
     }),
     // Worker: for changes waiting for an account that is not the one configured now, 'keep' them
     // for it (sent when it is back) or 'discard' them (confirmed on the page first); `ids` are the
@@ -86,6 +133,13 @@ export const temporaryAllowResponseSchema = z.extend(changeOutcomeSchema, {
 });
 export type TemporaryAllowResponse = z.infer<typeof temporaryAllowResponseSchema>;
 
+/** Answer to 'unbreak': the outcome in words, when the allows end, and the entries allowed. */
+export const unbreakResponseSchema = z.extend(changeOutcomeSchema, {
+  expiresAt: z.optional(z.number()),
+  allowed: z.array(z.string()),
+});
+export type UnbreakResponse = z.infer<typeof unbreakResponseSchema>;
+
 /** Answer to 'retry-outbox': how many changes are still waiting afterwards. */
 export const retryOutboxResponseSchema = z.object({ pending: z.int().check(z.gte(0)) });
 
@@ -114,6 +168,8 @@ export const responseSchemas = {
   'register-now': registerNowResponseSchema,
   'retry-outbox': retryOutboxResponseSchema,
   'temporary-allow': temporaryAllowResponseSchema,
+  unbreak: unbreakResponseSchema,
+  'unbreak-review': changeOutcomeSchema,
   'other-account-changes': otherAccountChangesResponseSchema,
   'registrable-domains': registrableDomainsResponseSchema,
   'remove-account': removeAccountResponseSchema,

@@ -52,6 +52,10 @@ export function createWorkerClient(send: SendMessage = (message) => browser.runt
     /** Whitelists a domain for a while. */
     temporaryAllow: (allow: Omit<RequestOf<'temporary-allow'>, 'type'>) =>
       ask({ type: 'temporary-allow', ...allow }),
+    /** "Unbreak this page": allows the chosen entries of the page for a while. */
+    unbreak: (request: Omit<RequestOf<'unbreak'>, 'type'>) => ask({ type: 'unbreak', ...request }),
+    /** The review of an unbreak: keep what the site loaded (`keep`), or let it all lapse. */
+    reviewUnbreak: (id: string, keep: boolean) => ask({ type: 'unbreak-review', id, keep }),
     /** Keeps (until that account is configured again) or discards changes waiting for another account. */
     otherAccountChanges: (action: 'keep' | 'discard', account: string, ids: readonly string[]) =>
       ask({ type: 'other-account-changes', action, account, ids: [...ids] }),

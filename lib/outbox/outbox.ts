@@ -24,6 +24,7 @@ import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { isQuotaError, withRoom } from '@/lib/cache/storage-room';
 import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import { followQueued, followSettled, notes } from '@/lib/notes';
 import {
   OUTBOX_LIMIT,
   type OutboxEntry,
@@ -253,7 +254,7 @@ export async function enqueueChange(
   now: () => number = Date.now,
   options: EnqueueOptions = {},
 ): Promise<OutboxEntry> {
-  return exclusively('outbox', async () => {
+  const queued = await exclusively('outbox', async () => {
     const entries = await outboxItem.getValue();
     let lastForTarget = -1;
     entries.forEach((entry, index) => {
@@ -274,6 +275,10 @@ export async function enqueueChange(
     await withRoom(() => outboxItem.setValue([...entries.slice(0, at), entry, ...entries.slice(at)]));
     return entry;
   });
+  // Every addition queued from any surface is remembered with its source and page (lib/notes);
+  // best effort: a change is never refused for its record.
+  await followQueued(notes, queued.change, account).catch(() => undefined);
+  return queued;
 }
 
 async function updateOutbox(update: (entries: OutboxEntry[]) => OutboxEntry[]): Promise<void> {
@@ -307,6 +312,8 @@ async function settle(
   // Recorded before removal: whoever sees the entry gone finds its outcome.
   await recordSettled(settled);
   await updateOutbox((entries) => entries.filter((candidate) => candidate.id !== entry.id));
+  // A confirmed removal, or a refused addition, takes the entry's record (lib/notes) with it.
+  await followSettled(notes, settled).catch(() => undefined);
   try {
     await deps.onSettled?.(settled, senderWasAnswered(entry, (deps.now ?? Date.now)()));
   } catch {

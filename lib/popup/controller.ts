@@ -370,7 +370,14 @@ export function createPopupController(deps: PopupDeps) {
     act(op: ListChange['op'], list: ListChange['list'], domain: string, before: Membership) {
       const current = ready();
       if (current === null) return Promise.resolve();
-      const change: ListChange = { op, list, domain, profile: current.profile, source: 'popup' };
+      const change: ListChange = {
+        op,
+        list,
+        domain,
+        profile: current.profile,
+        source: 'popup',
+        page: current.host,
+      };
       const words = { domain, list: listName(list) };
       const { profile } = current;
       const progress =

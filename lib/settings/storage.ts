@@ -18,7 +18,7 @@ import {
   identityForLegacyTag,
 } from '@/lib/account/identity';
 import { API_FORMS, scopeOf } from '@/lib/api/forms';
-import { listChangeSchema } from '@/lib/messaging/protocol';
+import { listChangeSchema, MAX_UNBREAK_DOMAINS } from '@/lib/messaging/protocol';
 import { readStoredValue } from './stored-reads';
 import { THEME_CHOICES } from './theme-choice';
 import { defineValidatedItem } from './validated-item';
@@ -630,4 +630,57 @@ export const registrableDomainsItem = defineValidatedItem(
         .check(z.maxLength(MAX_REMEMBERED_HOSTS)),
     }),
   { fallback: { psl: '', hosts: [] }, version: 1 },
+);
+
+// --- Unbreak this page (lib/diagnosis/unbreak.ts) ---
+
+/** At most this many unbreaks are remembered (running or waiting for their review), newest kept. */
+export const MAX_UNBREAK_SESSIONS = 20;
+
+export const unbreakDomainSchema = z.lazy(() =>
+  z.object({
+    /** The whitelist entry allowed for a while: a registrable domain or an exact host. */
+    domain: z.string().check(z.minLength(1), z.maxLength(253)),
+    /** Where it was before ('blocklist': the user confirmed allowing a domain they had blocked). */
+    before: z.enum(['none', 'blocklist']),
+    /** When its allow started: only loads after it count. */
+    allowedAt: z.number(),
+    /** The first request to it that succeeded after `allowedAt` from a page of the site; absent: never needed. */
+    loadedAt: z.optional(z.number()),
+    /** Requests that succeeded so far (capped). */
+    loads: z.int().check(z.gte(0), z.lte(1_000_000)),
+  }),
+);
+
+export const unbreakSessionSchema = z.lazy(() =>
+  z.object({
+    id: z.string().check(z.minLength(1), z.maxLength(300)),
+    /** The account identity it was made in (lib/account/identity.ts). */
+    account: accountIdSchema,
+    /** Form A profile; absent in Form B (whole account). */
+    profile: z.optional(z.string()),
+    /** Registrable domain of the page: later visits to the same site count too. */
+    site: z.string().check(z.minLength(1), z.maxLength(253)),
+    /** The page's host when the user clicked (never its address). */
+    pageHost: z.string().check(z.minLength(1), z.maxLength(253)),
+    startedAt: z.number(),
+    /** When the allows end; after it the popup offers the review. */
+    expiresAt: z.number(),
+    /** When the user was told the allows ended (one notification per unbreak). */
+    announcedAt: z.optional(z.number()),
+    domains: z.array(unbreakDomainSchema).check(z.minLength(1), z.maxLength(MAX_UNBREAK_DOMAINS)),
+  }),
+);
+export type UnbreakSession = z.infer<typeof unbreakSessionSchema>;
+export type UnbreakDomain = z.infer<typeof unbreakDomainSchema>;
+
+/**
+ * "Unbreak this page": what each unbreak allowed for a while and which of those domains the site
+ * really loaded, until the user reviews it. Written by the worker only; per account (each entry
+ * names its account identity). storage.local: a review may be due after a browser restart.
+ */
+export const unbreakSessionsItem = defineValidatedItem(
+  'local:unbreakSessions',
+  () => z.array(unbreakSessionSchema).check(z.maxLength(MAX_UNBREAK_SESSIONS)),
+  { fallback: [], version: 1 },
 );

@@ -17,6 +17,7 @@ import {
   failedHostsItem,
   registrationOutcomeItem,
   temporaryAllowsItem,
+  unbreakSessionsItem,
 } from '@/lib/settings/storage';
 
 let emulator: EmulatorHandle;
@@ -41,7 +42,7 @@ const GRANT = { permissions: ['webRequest', 'webNavigation'], origins: ['<all_ur
 
 let granted: boolean;
 let permissions: { onAdded: FakeEvent; onRemoved: FakeEvent };
-let webRequest: { onErrorOccurred: FakeEvent };
+let webRequest: { onErrorOccurred: FakeEvent; onCompleted: FakeEvent };
 let webNavigation: { onCommitted: FakeEvent; onErrorOccurred: FakeEvent };
 
 /** What MV3 Chrome does: an optional permission's API exists only once it is granted. */
@@ -64,7 +65,7 @@ async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boolean, t
 }
 
 function startWorker(grantedAtStart: boolean) {
-  webRequest = { onErrorOccurred: fakeEvent() };
+  webRequest = { onErrorOccurred: fakeEvent(), onCompleted: fakeEvent() };
   webNavigation = { onCommitted: fakeEvent(), onErrorOccurred: fakeEvent() };
   permissions = { onAdded: fakeEvent(), onRemoved: fakeEvent() };
   Object.assign(fakeBrowser, {
@@ -102,6 +103,7 @@ describe('listeners of the optional permissions', () => {
   it('are added at the start of the worker when the permissions are granted', () => {
     startWorker(true);
     expect(webRequest.onErrorOccurred.hasListeners()).toBe(true);
+    expect(webRequest.onCompleted.hasListeners()).toBe(true);
     expect(webNavigation.onCommitted.hasListeners()).toBe(true);
     expect(webNavigation.onErrorOccurred.hasListeners()).toBe(true);
   });
@@ -268,5 +270,92 @@ describe('temporary allow', () => {
         before: 'none',
       }),
     ).toBeUndefined();
+  });
+});
+
+describe('unbreak this page', () => {
+  const send = (message: unknown) =>
+    fakeBrowser.runtime.onMessage
+      .trigger(message, OWN_PAGE)
+      .then((answers) => answers.find((answer) => answer !== undefined));
+  const whitelistOf = (profile: string) => emulator.admin.state().profiles[profile]?.whitelist ?? [];
+  let notifications: string[];
+
+  beforeEach(async () => {
+    startWorker(true);
+    await diagnosisSettingsItem.setValue({ enabled: true });
+    notifications = [];
+    Object.assign(fakeBrowser.notifications, {
+      create: async (id: string, options: { title: string; message: string }) => {
+        notifications.push(`${options.title}: ${options.message}`);
+        return id;
+      },
+    });
+  });
+
+  it('allows the domains, notes what the site loads, and after the end keeps only that on one click', async () => {
+    const answer = (await send({
+      type: 'unbreak',
+      pageHost: 'news.example',
+      profile: 'default',
+      durationMs: 1_000,
+      domains: [
+        { domain: 'broken-cdn.example', before: 'none' },
+        { domain: 'never-used.example', before: 'none' },
+      ],
+    })) as { state: string; allowed: string[]; message: string };
+    expect(answer).toMatchObject({
+      state: 'delivered',
+      allowed: ['broken-cdn.example', 'never-used.example'],
+    });
+    expect(answer.message).toMatch(/30 to 45 minutes/);
+    expect(whitelistOf('default')).toEqual(
+      expect.arrayContaining(['broken-cdn.example', 'never-used.example']),
+    );
+
+    // A later visit to the site loads from the allowed CDN; another site's load does not count.
+    await webRequest.onCompleted.trigger({
+      tabId: 4,
+      url: 'https://img.broken-cdn.example/chart.png',
+      type: 'image',
+      statusCode: 200,
+      initiator: 'https://www.news.example',
+      timeStamp: Date.now(),
+    });
+    await webRequest.onCompleted.trigger({
+      tabId: 5,
+      url: 'https://never-used.example/x.js',
+      type: 'script',
+      statusCode: 200,
+      initiator: 'https://elsewhere.example',
+      timeStamp: Date.now(),
+    });
+    await until(
+      async () => (await unbreakSessionsItem.getValue())[0]?.domains.map((entry) => entry.loads),
+      (loads) => JSON.stringify(loads) === '[1,0]',
+    );
+
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await fakeBrowser.alarms.onAlarm.trigger({ name: TEMPORARY_ALLOW_ALARM, scheduledTime: Date.now() });
+    await until(
+      () => whitelistOf('default'),
+      (whitelist) => !whitelist.includes('broken-cdn.example') && !whitelist.includes('never-used.example'),
+    );
+    await until(
+      () => notifications,
+      (shown) => shown.length > 0,
+    );
+    expect(notifications).toEqual([
+      'Unbreak of news.example ended: This page used broken-cdn.example; never-used.example was never needed. Open the popup on news.example to keep what it needed.',
+    ]);
+
+    const [session] = await unbreakSessionsItem.getValue();
+    expect(await send({ type: 'unbreak-review', id: session!.id, keep: true })).toMatchObject({
+      state: 'delivered',
+      message: 'Kept on the whitelist for good: broken-cdn.example. never-used.example lapses.',
+    });
+    expect(whitelistOf('default')).toContain('broken-cdn.example');
+    expect(whitelistOf('default')).not.toContain('never-used.example');
+    expect(await unbreakSessionsItem.getValue()).toEqual([]);
   });
 });

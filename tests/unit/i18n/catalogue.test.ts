@@ -80,8 +80,10 @@ describe('message catalogues', () => {
       'Blocklist',
       'Remove from whitelist',
       'Remove from blocklist',
+      'Unbreak this page',
     ];
     expect(contract.filter((text) => !all.has(text))).toEqual([]);
     expect([...all].some((text) => text.startsWith('Failed hosts'))).toBe(true);
+    expect([...all].some((text) => text.startsWith('Needed by this page'))).toBe(true);
   });
 });

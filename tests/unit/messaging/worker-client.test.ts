@@ -19,6 +19,12 @@ function workerWith(jobs: Partial<WorkerJobs> = {}) {
     temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'Allowed', expiresAt: 5 })),
     otherAccountChanges: vi.fn(async () => ({ count: 2 })),
     removeAccount: vi.fn(async () => ({ removed: true, discarded: 3 })),
+    unbreak: vi.fn(async () => ({
+      state: 'delivered' as const,
+      message: 'Allowed',
+      allowed: ['cdn.example'],
+    })),
+    reviewUnbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'Kept' })),
     ...jobs,
   };
   const listen = createMessageListener(createRequestHandlers(all), fakeBrowser.runtime);
@@ -62,6 +68,34 @@ describe('the worker client', () => {
     expect(await client.registrableDomains(['www.example.co.uk', 'a.b.example.com'])).toEqual({
       domains: ['example.co.uk', 'example.com'],
     });
+    const unbreak = {
+      pageHost: 'news.example',
+      profile: 'default',
+      durationMs: 3_600_000,
+      domains: [{ domain: 'cdn.example', before: 'none' as const }],
+    };
+    expect(await client.unbreak(unbreak)).toEqual({
+      state: 'delivered',
+      message: 'Allowed',
+      allowed: ['cdn.example'],
+    });
+    expect(jobs.unbreak).toHaveBeenCalledWith(unbreak);
+    expect(await client.reviewUnbreak('1 news.example', true)).toEqual({
+      state: 'delivered',
+      message: 'Kept',
+    });
+    expect(jobs.reviewUnbreak).toHaveBeenCalledWith({ id: '1 news.example', keep: true });
+  });
+
+  it('an unbreak of no domain, or of more than one unbreak takes, never reaches the worker', async () => {
+    const { client, jobs } = workerWith();
+    const many = Array.from({ length: 26 }, (_, i) => ({ domain: `d${i}.example`, before: 'none' as const }));
+    for (const domains of [[], many]) {
+      await expect(
+        client.unbreak({ pageHost: 'news.example', durationMs: 3_600_000, domains }),
+      ).rejects.toMatchObject({ reason: 'not-understood' });
+    }
+    expect(jobs.unbreak).not.toHaveBeenCalled();
   });
 
   it('a registration already running is answered as not done', async () => {

@@ -16,6 +16,8 @@ const jobs = {
   temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
   otherAccountChanges: vi.fn(async () => ({ count: 0 })),
   removeAccount: vi.fn(async () => ({ removed: false, discarded: 0 })),
+  unbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok', allowed: [] })),
+  reviewUnbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
 };
 
 const onMessage = createMessageListener(createRequestHandlers(jobs), fakeBrowser.runtime);

@@ -10,6 +10,7 @@ import { type EmulatorHandle, startEmulator } from '@/emulator';
 import background from '@/entrypoints/background';
 import type { MenuItem } from '@/lib/menus';
 import { registrationAlarmOf } from '@/lib/network';
+import { notes } from '@/lib/notes';
 import {
   accountsItem,
   apiKeyItem,
@@ -256,6 +257,30 @@ describe('menu clicks and shortcuts', () => {
     );
     expect(whitelistOf('default')).toContain('link-test.example');
     expect(whitelistOf('default')).not.toContain('page.example');
+  });
+
+  it('the menu and the shortcut record where the entry came from: the surface and the page’s host (lib/notes)', async () => {
+    await contextMenusEvent().trigger({
+      menuItemId: 'dnsfc:whitelist:link:default',
+      pageUrl: 'https://news.page.example/story?id=7',
+      linkUrl: 'https://cdn.notes-link.example/file',
+    });
+    await commandsEvent().trigger('blocklist-site', { id: 1, url: 'https://www.notes-key.example/a?b=c' });
+    const account = accountIdFor('A', emulator.url, emulator.key);
+    const entries = await until(
+      async () => (await notes.read(account)).entries,
+      (found) => found.length === 2,
+    );
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ domain: 'notes-link.example', source: 'menu', page: 'news.page.example' }),
+        expect.objectContaining({
+          domain: 'notes-key.example',
+          source: 'shortcut',
+          page: 'www.notes-key.example',
+        }),
+      ]),
+    );
   });
 
   it('a change the storage cannot keep is reported, and nothing is sent', async () => {

@@ -1,0 +1,50 @@
+/**
+ * Lists that remember why: for every entry added from this browser, when, from which surface,
+ * on which page (the tab's host only), and a note the user may write later. Kept per account and
+ * scope in storage.local (./schema.ts says how it is bounded), recorded where every list change
+ * passes (./record.ts), shown by the options page's list views and the popup's verdict, and
+ * carried by the settings backup.
+ *
+ * Writers: the worker (outbox) and the options page. The popup only reads, one key: the
+ * configured account's records.
+ */
+import { storage } from 'wxt/utils/storage';
+import { exclusively } from '@/lib/outbox/lease';
+import { readStoredValue } from '@/lib/settings/stored-reads';
+import { createNotesStore, type NotesStorage } from './store';
+
+export { entryDate, originLine, recordMatches, sourceName, verdictAddition } from './describe';
+export { addressOf, type DirectEdit, followDirectEdits, followQueued, followSettled } from './record';
+export {
+  type AccountNotes,
+  cleanNote,
+  EMPTY_NOTES,
+  type EntryAddress,
+  type EntryRecord,
+  MAX_ACCOUNTS,
+  MAX_ENTRIES_PER_ACCOUNT,
+  NOTE_MAX_CHARS,
+  recordOf,
+} from './schema';
+export {
+  type AccountNotesAccess,
+  type Addition,
+  createNotesStore,
+  type NotesByAccount,
+  type NotesStore,
+  notesAccessFor,
+} from './store';
+
+type Key = Parameters<typeof storage.getItem>[0];
+
+/** storage.local through WXT; reads take the popup's early answers when there are any. */
+export const browserNotesStorage: NotesStorage = {
+  get: (key) => readStoredValue(key as Key),
+  set: (values) =>
+    storage.setItems(Object.entries(values).map(([key, value]) => ({ key: key as Key, value }))),
+  remove: (keys) => storage.removeItems(keys as Key[]),
+  watch: (key, callback) => storage.watch(key as Key, callback),
+};
+
+/** The store every page and the worker use. */
+export const notes = createNotesStore({ storage: browserNotesStorage, exclusively });

@@ -1,0 +1,77 @@
+/**
+ * The records follow list changes at the two places every change passes: the outbox, where the
+ * popup, the right-click menu, the shortcuts, the logs table, temporary allows and unbreak queue
+ * theirs (`followQueued`, `followSettled`), and the options page's direct edits
+ * (`followDirectEdits`). No surface records anything itself: the change carries its `source` and
+ * the tab's host (`page`).
+ */
+import { parseAccountId } from '@/lib/account/identity';
+import { scopeOf } from '@/lib/api/forms';
+import type { ListChange } from '@/lib/messaging/protocol';
+import type { EntryAddress } from './schema';
+import type { NotesStore } from './store';
+
+/** The record address of a change made in `account` (null for a value that is no account id). */
+export function addressOf(
+  change: Pick<ListChange, 'list' | 'domain' | 'profile'>,
+  account: string,
+): EntryAddress | null {
+  const identity = parseAccountId(account);
+  if (!identity) return null;
+  // The scope key of lib/settings/storage.ts `scopeKey`, without loading that module here.
+  return {
+    scope: `${identity.form}:${scopeOf(identity.form, change.profile)}`,
+    list: change.list,
+    domain: change.domain,
+  };
+}
+
+/** A change was queued: an addition is recorded at once (when, where from, which page). */
+export async function followQueued(store: NotesStore, change: ListChange, account: string): Promise<void> {
+  if (change.op !== 'add') return;
+  const address = addressOf(change, account);
+  if (!address) return;
+  await store.recordAdded(account, [
+    { ...address, source: change.source, ...(change.page === undefined ? {} : { page: change.page }) },
+  ]);
+}
+
+/**
+ * A change left the outbox: a removal the service confirmed forgets the entry's record, and so
+ * does an addition it refused (the entry is not on the list).
+ */
+export async function followSettled(
+  store: NotesStore,
+  settled: { change: ListChange; account: string; state: 'delivered' | 'failed' },
+): Promise<void> {
+  const { change, account, state } = settled;
+  const gone = change.op === 'remove' ? state === 'delivered' : state === 'failed';
+  if (!gone) return;
+  const address = addressOf(change, account);
+  if (address) await store.forget(account, [address]);
+}
+
+/** Edits the options page made with the service directly, once confirmed. */
+export interface DirectEdit {
+  op: 'add' | 'remove';
+  list: 'whitelist' | 'blocklist';
+  domain: string;
+}
+
+export async function followDirectEdits(
+  store: NotesStore,
+  account: string,
+  scope: string,
+  edits: readonly DirectEdit[],
+): Promise<void> {
+  const added = edits.filter((edit) => edit.op === 'add');
+  const removed = edits.filter((edit) => edit.op === 'remove');
+  await store.recordAdded(
+    account,
+    added.map(({ list, domain }) => ({ scope, list, domain, source: 'options' as const })),
+  );
+  await store.forget(
+    account,
+    removed.map(({ list, domain }) => ({ scope, list, domain })),
+  );
+}

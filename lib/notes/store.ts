@@ -1,0 +1,210 @@
+/**
+ * Reading and writing the entry records of lib/notes/schema.ts. Every write is a
+ * read-modify-write under one lock (`exclusively('notes')`), so the worker (outbox) and the
+ * options page (direct edits, notes) never overwrite each other's changes.
+ */
+import type { ChangeSource } from '@/lib/messaging/protocol';
+import {
+  type AccountNotes,
+  accountNotesSchema,
+  cleanNote,
+  type EntryAddress,
+  type EntryRecord,
+  MAX_ACCOUNTS,
+  NOTES_ACCOUNTS_KEY,
+  NOTES_VERSION,
+  notesKeyOf,
+  parseAccountNotes,
+  parseNotesAccounts,
+  sameEntry,
+  withinBound,
+} from './schema';
+
+/** The part of storage.local the notes use (WXT keys with the `local:` prefix). */
+export interface NotesStorage {
+  get(key: string): Promise<unknown>;
+  set(values: Record<string, unknown>): Promise<void>;
+  remove(keys: string[]): Promise<void>;
+  /** Calls back with the new raw value of `key`; returns the unwatch function. */
+  watch(key: string, callback: (raw: unknown) => void): () => void;
+}
+
+export interface NotesDeps {
+  storage: NotesStorage;
+  now?: () => number;
+  /** Runs `fn` alone among the extension's pages and worker (lib/outbox/lease.ts `exclusively`). */
+  exclusively: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+}
+
+/** An entry just added from this browser. */
+export interface Addition extends EntryAddress {
+  source: ChangeSource;
+  /** The host of the page it was added on. */
+  page?: string | undefined;
+}
+
+export type NotesByAccount = Record<string, EntryRecord[]>;
+
+export function createNotesStore(deps: NotesDeps) {
+  const now = deps.now ?? Date.now;
+
+  const read = async (account: string): Promise<AccountNotes> =>
+    parseAccountNotes(await deps.storage.get(notesKeyOf(account)));
+
+  /** Changes one account's records; drops the account's key when none is left. */
+  function update(account: string, change: (entries: EntryRecord[]) => EntryRecord[]): Promise<void> {
+    return deps.exclusively('notes', async () => {
+      const before = (await read(account)).entries;
+      // Checked before anything is written: a bad value (a whole address as the page) changes nothing.
+      const after = accountNotesSchema.parse({
+        v: NOTES_VERSION,
+        entries: withinBound(change([...before])),
+      }).entries;
+      if (JSON.stringify(after) === JSON.stringify(before)) return;
+      const accounts = parseNotesAccounts(await deps.storage.get(NOTES_ACCOUNTS_KEY));
+      const key = notesKeyOf(account);
+      if (after.length === 0) {
+        const { [account]: _gone, ...rest } = accounts;
+        await deps.storage.remove([key]);
+        await deps.storage.set({ [NOTES_ACCOUNTS_KEY]: rest });
+        return;
+      }
+      const touched = { ...accounts, [account]: now() };
+      // More accounts than the bound: the one written longest ago loses its records.
+      const evicted = Object.entries(touched)
+        .sort(([, a], [, b]) => b - a)
+        .slice(MAX_ACCOUNTS)
+        .map(([id]) => id);
+      for (const id of evicted) delete touched[id];
+      // The account list first: a key it does not name would be left out of backups.
+      await deps.storage.set({ [NOTES_ACCOUNTS_KEY]: touched });
+      await deps.storage.set({ [key]: { v: NOTES_VERSION, entries: after } satisfies AccountNotes });
+      if (evicted.length > 0) await deps.storage.remove(evicted.map(notesKeyOf));
+    });
+  }
+
+  return {
+    read,
+    /** Calls back with the account's records whenever they change; returns the unwatch function. */
+    follow(account: string, callback: (notes: AccountNotes) => void): () => void {
+      return deps.storage.watch(notesKeyOf(account), (raw) => callback(parseAccountNotes(raw)));
+    },
+
+    /**
+     * Records entries added from this browser. The domain leaves the other list of the scope
+     * (the lists are kept exclusive), so that list's record goes. A note the entry already had
+     * on the same list stays.
+     */
+    recordAdded(account: string, additions: readonly Addition[]): Promise<void> {
+      if (additions.length === 0) return Promise.resolve();
+      return update(account, (entries) => {
+        let result = entries;
+        for (const addition of additions) {
+          const other = {
+            ...addition,
+            list: addition.list === 'whitelist' ? 'blocklist' : 'whitelist',
+          } as const;
+          const earlier = result.find((entry) => sameEntry(entry, addition));
+          result = result.filter((entry) => !sameEntry(entry, addition) && !sameEntry(entry, other));
+          const record: EntryRecord = {
+            scope: addition.scope,
+            list: addition.list,
+            domain: addition.domain,
+            addedAt: now(),
+            source: addition.source,
+            ...(addition.page === undefined ? {} : { page: addition.page }),
+            ...(earlier?.note === undefined ? {} : { note: earlier.note }),
+            at: now(),
+          };
+          result.push(record);
+        }
+        return result;
+      });
+    },
+
+    /** Forgets the records of entries removed from their lists. */
+    forget(account: string, addresses: readonly EntryAddress[]): Promise<void> {
+      if (addresses.length === 0) return Promise.resolve();
+      return update(account, (entries) =>
+        entries.filter((entry) => !addresses.some((address) => sameEntry(entry, address))),
+      );
+    },
+
+    /**
+     * Writes, changes or clears an entry's note. An entry added elsewhere gets a record for its
+     * note alone; clearing that note forgets it.
+     */
+    setNote(account: string, address: EntryAddress, text: string): Promise<void> {
+      const note = cleanNote(text);
+      return update(account, (entries) => {
+        const earlier = entries.find((entry) => sameEntry(entry, address));
+        const rest = entries.filter((entry) => !sameEntry(entry, address));
+        if (earlier?.note === note && earlier !== undefined) return entries;
+        if (note === undefined) {
+          if (earlier?.source === undefined) return rest;
+          const { note: _cleared, ...kept } = earlier;
+          return [...rest, { ...kept, at: now() }];
+        }
+        const base: EntryRecord = earlier ?? {
+          scope: address.scope,
+          list: address.list,
+          domain: address.domain,
+          at: 0,
+        };
+        return [...rest, { ...base, note, at: now() }];
+      });
+    },
+
+    /** Every account's records, for a backup. */
+    async exportAll(): Promise<NotesByAccount> {
+      const accounts = Object.keys(parseNotesAccounts(await deps.storage.get(NOTES_ACCOUNTS_KEY)));
+      const result: NotesByAccount = {};
+      for (const account of accounts) {
+        const { entries } = await read(account);
+        if (entries.length > 0) result[account] = entries;
+      }
+      return result;
+    },
+
+    /**
+     * Takes the records of a backup: per entry, the one written last wins; a note is never lost
+     * to a record without one.
+     */
+    async importAll(incoming: NotesByAccount): Promise<void> {
+      for (const [account, records] of Object.entries(incoming)) {
+        await update(account, (entries) => {
+          const merged = [...entries];
+          for (const record of records) {
+            const index = merged.findIndex((entry) => sameEntry(entry, record));
+            const mine = index === -1 ? undefined : merged[index];
+            if (mine === undefined) {
+              merged.push(record);
+              continue;
+            }
+            const newer = record.at > mine.at ? record : mine;
+            const note = newer.note ?? record.note ?? mine.note;
+            merged[index] = { ...newer, ...(note === undefined ? {} : { note }) };
+          }
+          return merged;
+        });
+      }
+    },
+  };
+}
+
+export type NotesStore = ReturnType<typeof createNotesStore>;
+
+/** One account's records as a page uses them (the options page's list views). */
+export interface AccountNotesAccess {
+  read(): Promise<AccountNotes>;
+  follow(callback: (notes: AccountNotes) => void): () => void;
+  setNote(address: EntryAddress, text: string): Promise<void>;
+}
+
+export function notesAccessFor(store: NotesStore, account: string): AccountNotesAccess {
+  return {
+    read: () => store.read(account),
+    follow: (callback) => store.follow(account, callback),
+    setNote: (address, text) => store.setNote(account, address, text),
+  };
+}
