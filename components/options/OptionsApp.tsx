@@ -10,6 +10,7 @@ import { useConfiguredClient } from '../useConfiguredClient';
 import { useStoredValue } from '../useStoredValue';
 import type { AccountView } from './AccountManagement';
 import { AccountPanel } from './AccountPanel';
+import { AccountsSettings, ActiveAccountBar } from './AccountsSettings';
 import { AppearanceSection } from './AppearanceSection';
 import { BackupSection } from './BackupSection';
 import { DiagnosisSection } from './DiagnosisSection';
@@ -149,7 +150,9 @@ export function OptionsApp({ win = window as RouterWindow }: { win?: RouterWindo
           <img class="options-logo" src="/icon/32.png" alt="" width="24" height="24" />
           <h1 class="options-title">{t('options.heading')}</h1>
           {/* Room for header controls (the account switcher of several accounts). */}
-          <div class="options-header-slot" />
+          <div class="options-header-slot">
+            <ActiveAccountBar />
+          </div>
         </header>
         <div class="options-body">
           {!loading && (
@@ -189,6 +192,9 @@ export function OptionsApp({ win = window as RouterWindow }: { win?: RouterWindo
                   choose(sectionsInView('overview')[0] as SectionRoute);
                 }}
               />
+            </Pane>
+            <Pane shown={shows('accounts')}>
+              <AccountsSettings />
             </Pane>
             <Pane shown={shows('appearance')}>
               <AppearanceSection />

@@ -21,7 +21,7 @@ const ICONS: Record<HeroTone, FunctionComponent> = {
 const SECTION_LINKS: Partial<Record<OptionsSection, () => string>> = {
   whitelist: () => t('popup.details.open.whitelist'),
   blocklist: () => t('popup.details.open.blocklist'),
-  'top-level-domains': () => t('popup.details.open.topLevelDomains'),
+  tlds: () => t('popup.details.open.topLevelDomains'),
   'default-block': () => t('popup.details.open.defaultBlock'),
 };
 

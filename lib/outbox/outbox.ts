@@ -309,11 +309,12 @@ async function settle(
   deps: OutboxDeps,
 ) {
   const settled: SettledChange = { id: entry.id, change: entry.change, account: entry.account, ...result };
+  // A confirmed removal, or a refused addition, takes the entry's record (lib/notes) with it,
+  // before anyone hears the outcome.
+  await followSettled(notes, settled).catch(() => undefined);
   // Recorded before removal: whoever sees the entry gone finds its outcome.
   await recordSettled(settled);
   await updateOutbox((entries) => entries.filter((candidate) => candidate.id !== entry.id));
-  // A confirmed removal, or a refused addition, takes the entry's record (lib/notes) with it.
-  await followSettled(notes, settled).catch(() => undefined);
   try {
     await deps.onSettled?.(settled, senderWasAnswered(entry, (deps.now ?? Date.now)()));
   } catch {

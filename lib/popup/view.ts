@@ -11,6 +11,8 @@ import { canonicalHost } from '@/lib/filtering/domain-index';
 import { needsStatistics, type Verdict } from '@/lib/filtering/verdict';
 import { t, tn } from '@/lib/i18n';
 import type { ListChange } from '@/lib/messaging/protocol';
+import { recordOf, verdictAddition } from '@/lib/notes';
+import type { SectionId } from '@/lib/options/routes';
 import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
 import type { PopupState, ReadyState } from './state';
 import { indexes, inScope, membershipIn, ofAccount, type PageKnowledge, verdictWith } from './verdict-inputs';
@@ -21,14 +23,8 @@ export interface DomainChoice {
   label: string;
 }
 
-/** Sections of the options page the popup links to (`options.html#<section>`). */
-export type OptionsSection =
-  | 'setup'
-  | 'whitelist'
-  | 'blocklist'
-  | 'top-level-domains'
-  | 'default-block'
-  | 'dynamic-ip';
+/** A section of the options page, which `options.html#<section>` opens (lib/options/routes.ts). */
+export type OptionsSection = SectionId;
 
 export interface PopupView {
   verdict: Verdict | null;
@@ -101,10 +97,20 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
     latest !== undefined && latest.state === 'failed' && now - latest.at < RECENT_FAILURE_MS ? latest : null;
 
   const headline =
-    verdict === null ? null : verdictHeadline(verdict, state.host, scopeLabel(state), includesPending);
+    verdict === null
+      ? null
+      : verdictHeadline(
+          verdict,
+          state.host,
+          scopeLabel(state),
+          includesPending,
+          // A verdict that counts a change not sent yet rests on no entry of the service's lists.
+          includesPending ? null : entryLine(state, verdict, now),
+        );
   return {
     verdict,
-    statusText: statusText(state, verdict, includesPending),
+    statusText:
+      headline === null ? statusText(state, verdict, includesPending) : t('popup.headline', headline),
     headline,
     details: verdict === null ? [] : verdictDetails(state, verdict, includesPending),
     fresh,
@@ -124,10 +130,12 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
  * of its delivery that failed. "Still waiting" right after Send now left it waiting.
  */
 function waitingLines(pending: readonly OutboxEntry[], change: ReadyState['change']): string[] {
-  const key = change.state === 'pending' && change.retried ? 'popup.stillWaitingTo' : 'popup.waitingTo';
+  const still = change.state === 'pending' && change.retried;
   return pending.map((entry) => {
-    const line = t(key, { attempted: attempted(entry.change) });
-    return entry.lastError ? `${line} ${failureDetail(entry.lastError, entry.change)}` : line;
+    const asked = attempted(entry.change);
+    if (!entry.lastError) return t(still ? 'popup.stillWaitingTo' : 'popup.waitingTo', { attempted: asked });
+    const reason = failureDetail(entry.lastError, entry.change);
+    return t(still ? 'popup.stillWaitingToBecause' : 'popup.waitingToBecause', { attempted: asked, reason });
   });
 }
 
@@ -211,12 +219,22 @@ export function verdictHeadline(
   host: string,
   scope: string,
   includesPending = false,
+  /** When, from where and why the deciding entry was added here (`entryLine`). */
+  entry: string | null = null,
 ): VerdictHeadline {
-  const reason = verdictReason(verdict, host, scope);
+  const reason =
+    entry === null ? verdictReason(verdict, host, scope) : `${verdictReason(verdict, host, scope)} ${entry}`;
   return {
     word: t(VERDICT_WORDS[verdict.kind]),
     reason: includesPending ? t('popup.reason.countsPending', { reason }) : reason,
   };
+}
+
+/** The record of the list entry that decides the verdict, in words (lib/notes), or null. */
+function entryLine(state: ReadyState, verdict: Verdict, now: number): string | null {
+  if (!state.entryNotes || (verdict.reason !== 'whitelist' && verdict.reason !== 'blocklist')) return null;
+  const address = { scope: state.scope, list: verdict.reason, domain: verdict.entry };
+  return verdictAddition(recordOf(state.entryNotes, address), now);
 }
 
 function verdictReason(verdict: Verdict, host: string, scope: string): string {
@@ -291,7 +309,7 @@ export function sectionOf(verdict: Verdict): OptionsSection | null {
     case 'blocklist':
       return verdict.reason;
     case 'tld':
-      return 'top-level-domains';
+      return 'tlds';
     case 'default-block':
       return 'default-block';
     default:

@@ -3,10 +3,12 @@
  *
  * Settings (exported): the service connection, the dynamic IP settings, the right-click menu and
  * page diagnosis switches, the theme, the popup's chosen profile, and the records the service
- * cannot give back (TLDs added and default block set from this browser). The API key only when
- * the user ticks "Include the API key". `settings` holds the active account's and the browser's;
- * `accounts` (version 2) every other account of this browser (lib/accounts), each with its own
- * connection, settings, records and (when asked) key.
+ * cannot give back (TLDs added and default block set from this browser), and where the list
+ * entries added from this browser came from, with their notes (lib/notes, every account's; merged
+ * on import).
+ * The API key only when the user ticks "Include the API key". `settings` holds the active
+ * account's and the browser's; `accounts` (version 2) every other account of this browser
+ * (lib/accounts), each with its own connection, settings, records and (when asked) key.
  *
  * Importing accounts never merges two accounts silently: an account of the file with a key is
  * the same account as one of this browser only when origin, API form and key are all the same
@@ -44,6 +46,7 @@ import { FORMS } from '@/lib/api/forms';
 import { DIAGNOSIS_PERMISSIONS, type PermissionSet } from '@/lib/diagnosis/permissions';
 import { t, tn } from '@/lib/i18n';
 import { lookupPermissionOrigins, validateLookupUrl } from '@/lib/network/settings-form';
+import { notes, notesBackupItem, notesBackupSchema } from '@/lib/notes';
 import { randomId } from '@/lib/outbox/lease';
 import {
   changeSettingsKeepingHostPermissions,
@@ -109,6 +112,7 @@ export const backupSettingsSchema = z.object({
   chosenProfile: z.optional(z.string()),
   addedTlds: z.optional(addedTldsSchema),
   defaultBlock: z.optional(defaultBlockSchema),
+  listNotes: z.optional(notesBackupSchema),
 });
 export type BackupSettings = z.infer<typeof backupSettingsSchema>;
 export type SettingName = keyof BackupSettings;
@@ -253,6 +257,13 @@ const DEFINITIONS: Definitions = {
     },
     describe: (value) => tn('backup.defaultBlockKept', Object.keys(value).length),
   },
+  listNotes: {
+    label: () => t('notes.backupLabel'),
+    schema: notesBackupSchema,
+    // Its writes merge (lib/notes/backup.ts): a record of this browser is not lost to an older one.
+    item: notesBackupItem(notes),
+    describe: (value) => tn('notes.backupCount', Object.values(value).flat().length),
+  },
 };
 
 /** In the order the report lists them. */
@@ -293,6 +304,8 @@ export async function collectBackup({ includeKey, now = new Date() }: CollectOpt
     addedTldsItem.getValue(),
     defaultBlockItem.getValue(),
   ]);
+  // Where list entries came from, and their notes, for every account (lib/notes).
+  const listNotes = await notesBackupItem(notes).getValue();
   const { accounts } = await readAccounts();
   const others = accounts
     .filter((account) => !account.active)
@@ -311,6 +324,7 @@ export async function collectBackup({ includeKey, now = new Date() }: CollectOpt
       chosenProfile,
       addedTlds,
       defaultBlock,
+      listNotes,
     },
     ...(others.length > 0 ? { accounts: others } : {}),
   };

@@ -152,6 +152,9 @@ const OPTIONS_SECTIONS = [
   'Backup',
 ];
 
+/** Each options view is audited on its own: ten axe runs take longer than one. */
+const AUDIT_TIMEOUT_MS = 240_000;
+
 /** One section of each view: the page shows one view at a time, each audited on its own. */
 const AUDITED_VIEWS = new Set([
   'Overview',
@@ -320,38 +323,44 @@ async function tabTo(page: Page, name: string, maxPresses = 40, backwards = fals
 }
 
 describe('accessibility (Chromium, axe and keyboard)', () => {
-  test('popup and options page, light mode: no serious or critical axe violation', async ({
-    emulator,
-    site,
-  }) => {
-    await withSession('light', (session) => auditEverything(session, emulator, site, 'light', false));
-  });
+  test(
+    'popup and options page, light mode: no serious or critical axe violation',
+    async ({ emulator, site }) => {
+      await withSession('light', (session) => auditEverything(session, emulator, site, 'light', false));
+    },
+    AUDIT_TIMEOUT_MS,
+  );
 
-  test('popup and options page, dark mode: no serious or critical axe violation', async ({
-    emulator,
-    site,
-  }) => {
-    await withSession('dark', (session) => auditEverything(session, emulator, site, 'dark', true));
-  });
+  test(
+    'popup and options page, dark mode: no serious or critical axe violation',
+    async ({ emulator, site }) => {
+      await withSession('dark', (session) => auditEverything(session, emulator, site, 'dark', true));
+    },
+    AUDIT_TIMEOUT_MS,
+  );
 
-  test('Theme set to Dark on a light system: options page and popup pass axe', async ({ emulator, site }) => {
-    await withSession('light', async (session) => {
-      await storeSettings(session, emulator);
-      const options = await openFullOptions(session);
-      await openSection(options, 'Appearance');
-      await options.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
-      await options.getByRole('button', { name: 'Save appearance' }).click();
-      await expect.poll(() => options.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-      await expectTheme(options, true);
-      await auditOptionsViews(options, 'Theme: Dark, system light');
+  test(
+    'Theme set to Dark on a light system: options page and popup pass axe',
+    async ({ emulator, site }) => {
+      await withSession('light', async (session) => {
+        await storeSettings(session, emulator);
+        const options = await openFullOptions(session);
+        await openSection(options, 'Appearance');
+        await options.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
+        await options.getByRole('button', { name: 'Save appearance' }).click();
+        await expect.poll(() => options.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+        await expectTheme(options, true);
+        await auditOptionsViews(options, 'Theme: Dark, system light');
 
-      const { tabId } = await openSiteTab(session, site);
-      const popup = await openPopup(session, tabId);
-      await waitForReadyPopup(popup);
-      await expectTheme(popup, true);
-      await expectNoSeriousViolations(popup, 'the ready popup (Theme: Dark, system light)');
-    });
-  });
+        const { tabId } = await openSiteTab(session, site);
+        const popup = await openPopup(session, tabId);
+        await waitForReadyPopup(popup);
+        await expectTheme(popup, true);
+        await expectNoSeriousViolations(popup, 'the ready popup (Theme: Dark, system light)');
+      });
+    },
+    AUDIT_TIMEOUT_MS,
+  );
 
   test('keyboard alone: Setup saved and connected on the options page, Whitelist from the popup', async ({
     emulator,

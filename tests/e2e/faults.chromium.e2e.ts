@@ -406,7 +406,7 @@ describe('fault matrix (Chromium)', () => {
             // why it waits (never the delivery's first step, taking it off the blocklist).
             expectExplained(
               outcome,
-              new RegExp(`^Waiting to add ${domain} to the whitelist of profile default\\. `),
+              new RegExp(`^Waiting to add ${domain} to the whitelist of profile default: `),
               fault,
             );
             expect(outcome).not.toMatch(/from the blocklist/);

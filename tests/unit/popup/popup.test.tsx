@@ -319,7 +319,15 @@ describe('one-click changes', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Whitelist' }));
     await waitFor(() => expect(outcomeText()).toMatch(/^Done: add shop\.example/));
     expect(popup.submitted).toEqual([
-      { op: 'add', list: 'whitelist', domain: 'shop.example', profile: 'default', source: 'popup' },
+      {
+        op: 'add',
+        list: 'whitelist',
+        domain: 'shop.example',
+        profile: 'default',
+        source: 'popup',
+        // The tab's host, for the entry's record (lib/notes).
+        page: 'www.shop.example',
+      },
     ]);
     expect(verdictText()).toBe('Allowed: Covered by the whitelist entry shop.example of profile default.');
     expect(screen.getByRole('button', { name: 'Remove from whitelist' })).toBeTruthy();
@@ -334,6 +342,7 @@ describe('one-click changes', () => {
       domain: 'shop.example',
       profile: 'default',
       source: 'popup',
+      page: 'www.shop.example',
     });
     expect(screen.getByText(/reach the resolvers within 30 to 45 minutes/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
@@ -399,11 +408,11 @@ describe('one-click changes', () => {
       outboxEntry('add', 'blocklist', 'shop.example', 'default', 'Service unavailable'),
     ]);
     await waitFor(() =>
-      expect(verdictText()).toBe('Blocked: On the blocklist of profile default. (not sent yet)'),
+      expect(verdictText()).toBe('Blocked: On the blocklist of profile default. Not sent yet.'),
     );
     expect(screen.getByText('This counts a change still waiting to be sent.')).toBeTruthy();
     // One line naming what was asked and why it waits; the note once.
-    const line = 'Waiting to add shop.example to the blocklist of profile default. Service unavailable';
+    const line = 'Waiting to add shop.example to the blocklist of profile default: Service unavailable';
     expect(outcomeText()).toBe(line);
     const waiting = screen.getByRole('list', { name: 'Waiting to be sent' });
     expect(
@@ -480,6 +489,7 @@ describe('profiles', () => {
       list: 'whitelist',
       domain: 'shop.example',
       source: 'popup',
+      page: 'shop.example',
     });
   });
 });
@@ -663,6 +673,6 @@ describe('another account', () => {
       screen.getByText(/^1 change made for another account is waiting: it is never sent to this one\./),
     ).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Review them' }));
-    expect(popup.optionsOpened()).toBe(1);
+    expect(popup.optionsSections()).toEqual(['other-accounts']);
   });
 });

@@ -76,7 +76,7 @@ describe('the verdict as a word and one line', () => {
   it('says when the verdict counts a change not sent yet', () => {
     const verdict: Verdict = { kind: 'blocked', reason: 'blocklist', entry: 'shop.example' };
     expect(verdictHeadline(verdict, 'shop.example', SCOPE, true).reason).toBe(
-      'On the blocklist of profile default. (not sent yet)',
+      'On the blocklist of profile default. Not sent yet.',
     );
   });
 });
@@ -114,7 +114,7 @@ describe('the details, shown on demand', () => {
 it('links a verdict to the options section of the rule behind it', () => {
   expect(sectionOf({ kind: 'allowed', reason: 'whitelist', entry: 'a.example' })).toBe('whitelist');
   expect(sectionOf({ kind: 'blocked', reason: 'blocklist', entry: 'a.example' })).toBe('blocklist');
-  expect(sectionOf({ kind: 'blocked', reason: 'tld', tld: '.zip' })).toBe('top-level-domains');
+  expect(sectionOf({ kind: 'blocked', reason: 'tld', tld: '.zip' })).toBe('tlds');
   expect(sectionOf({ kind: 'blocked', reason: 'default-block' })).toBe('default-block');
   expect(sectionOf({ kind: 'blocked', reason: 'stats', count: 3 })).toBeNull();
   expect(sectionOf({ kind: 'not-blocked', reason: 'none', statsChecked: true })).toBeNull();
@@ -160,14 +160,14 @@ describe('waiting changes', () => {
       'Could not remove shop.example from the blocklist of profile default: The service did not answer.';
     const view = derivePopupView(ready([entry(failedStep)], { state: 'idle', message: '' }), T0);
     expect(view.waiting).toEqual([
-      'Waiting to add shop.example to the whitelist of profile default. The service did not answer.',
+      'Waiting to add shop.example to the whitelist of profile default: The service did not answer.',
     ]);
   });
 
   it('keep a failure they cannot place whole', () => {
     const view = derivePopupView(ready([entry('No API key is saved.')], { state: 'idle', message: '' }), T0);
     expect(view.waiting).toEqual([
-      'Waiting to add shop.example to the whitelist of profile default. No API key is saved.',
+      'Waiting to add shop.example to the whitelist of profile default: No API key is saved.',
     ]);
   });
 

@@ -162,6 +162,8 @@ describe('export then import', () => {
         'defaultBlock',
         'diagnosis',
         'dynamicIp',
+        // Where list entries came from and their notes (lib/notes): empty here.
+        'listNotes',
         'theme',
       ].sort(),
     );

@@ -206,17 +206,17 @@ describe('through the real client: what the service answers', () => {
   );
 });
 
+/** What `limitStorage` counts: each key and its value's JSON. */
+const storedSize = (items: Record<string, unknown>) =>
+  Object.entries(items).reduce((sum, [key, value]) => sum + key.length + JSON.stringify(value).length, 0);
+
 /** A storage.local that refuses writes past `limit` characters, like Chrome's 10 MB quota. */
 function limitStorage(limit: number) {
   const area = fakeBrowser.storage.local;
   const write = area.set.bind(area);
   const read = area.get.bind(area);
   return vi.spyOn(area, 'set').mockImplementation(async (items: Record<string, unknown>) => {
-    const after = { ...(await read(null)), ...items };
-    const size = Object.entries(after).reduce(
-      (sum, [key, value]) => sum + key.length + JSON.stringify(value).length,
-      0,
-    );
+    const size = storedSize({ ...(await read(null)), ...items });
     if (size > limit) throw new Error('QUOTA_BYTES quota exceeded');
     await write(items);
   });
@@ -232,7 +232,7 @@ describe('storage running out', () => {
     const cache = createViewCache({ now: () => 1_000 });
     await cache.saveLists('A:default', ACCOUNT, bigLists(2_000, 'default'));
     await cache.saveLists('A:kids', ACCOUNT, bigLists(2_000, 'kids'));
-    limitStorage(JSON.stringify(await fakeBrowser.storage.local.get(null)).length + 100);
+    limitStorage(storedSize(await fakeBrowser.storage.local.get(null)) + 100);
     const service = createFakeClient('A');
     service.failNext('deleteDomain', offline());
     const { deps } = setUp(service);

@@ -281,6 +281,11 @@ describe('menu clicks and shortcuts', () => {
         }),
       ]),
     );
+    // Both outcomes are notified before the next test starts counting its own.
+    await until(
+      () => notifications.length,
+      (count) => count === 2,
+    );
   });
 
   it('a change the storage cannot keep is reported, and nothing is sent', async () => {
