@@ -1,11 +1,12 @@
 /**
  * Removing an account (the worker does it: it owns the outbox). Forgets the account's entry and
  * key, its parked settings, and everything tagged with its identity: queued and settled changes,
- * cached lists, profiles and statistics, temporary allows, registered addresses, leases and
- * alarms. Data of an identity another remaining account still has (the same origin, form and key
+ * cached lists, profiles and statistics, temporary allows, registered addresses, notes on its
+ * list entries, leases and alarms. Data of an identity another remaining account still has (the same origin, form and key
  * entered twice) stays: it is that account's too.
  */
 import { type AccountId, accountIdentity } from '@/lib/account/identity';
+import { notes } from '@/lib/notes';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively } from '@/lib/outbox/lease';
 import {
@@ -95,6 +96,8 @@ async function forgetIdentity(identity: AccountId): Promise<number> {
       stale: registered.stale.filter((address) => !mine(address)),
     });
   });
+  // The notes on its list entries (lib/notes): kept per identity, forgotten with it.
+  await notes.forget(identity, (await notes.read(identity)).entries);
   if (mine(await profilesCacheItem.getValue())) await profilesCacheItem.removeValue();
   if (mine(await cachedBlockedTodayItem.getValue())) await cachedBlockedTodayItem.removeValue();
   const index = await cachedListsIndexItem.getValue();
