@@ -16,7 +16,7 @@
 import { canonicalHost, unpackDomains } from '../filtering/domain-index';
 
 /** Buckets for names of two labels or more. */
-export const HASHED_BUCKETS = 64;
+const HASHED_BUCKETS = 64;
 /** The bucket of single-label entries (TLDs). */
 export const SINGLE_LABEL_BUCKET = HASHED_BUCKETS;
 
