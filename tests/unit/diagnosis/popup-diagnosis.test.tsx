@@ -69,7 +69,14 @@ describe('failed hosts in the popup', () => {
     fireEvent.click(within(items[0]!).getByRole('button', { name: 'Whitelist broken.example' }));
     await waitFor(() =>
       expect(popup.submitted).toEqual([
-        { op: 'add', list: 'whitelist', domain: 'broken.example', profile: 'default', source: 'popup' },
+        {
+          op: 'add',
+          list: 'whitelist',
+          domain: 'broken.example',
+          profile: 'default',
+          source: 'popup',
+          page: 'news.example',
+        },
       ]),
     );
     await waitFor(() =>

@@ -319,7 +319,15 @@ describe('one-click changes', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Whitelist' }));
     await waitFor(() => expect(outcomeText()).toMatch(/^Done: add shop\.example/));
     expect(popup.submitted).toEqual([
-      { op: 'add', list: 'whitelist', domain: 'shop.example', profile: 'default', source: 'popup' },
+      {
+        op: 'add',
+        list: 'whitelist',
+        domain: 'shop.example',
+        profile: 'default',
+        source: 'popup',
+        // Where the change was made: the page the popup was opened on.
+        page: 'www.shop.example',
+      },
     ]);
     expect(verdictText()).toBe('Allowed: Covered by the whitelist entry shop.example of profile default.');
     expect(screen.getByRole('button', { name: 'Remove from whitelist' })).toBeTruthy();
@@ -334,6 +342,7 @@ describe('one-click changes', () => {
       domain: 'shop.example',
       profile: 'default',
       source: 'popup',
+      page: 'www.shop.example',
     });
     expect(screen.getByText(/reach the resolvers within 30 to 45 minutes/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
@@ -480,6 +489,7 @@ describe('profiles', () => {
       list: 'whitelist',
       domain: 'shop.example',
       source: 'popup',
+      page: 'shop.example',
     });
   });
 });
