@@ -171,7 +171,10 @@ export function BackupSection({
         });
         if (result.cancelled) return result;
         setReport(result);
-        const needed = await missingPermissions(permissions, permissionsNeeded(parsed.accepted));
+        const needed = await missingPermissions(
+          permissions,
+          permissionsNeeded(parsed.accepted, parsed.accounts),
+        );
         if (needed.origins.length > 0 || needed.permissions.length > 0) setMissing(needed);
         return result;
       },

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { followedAccounts } from '@/lib/accounts';
 import { t } from '@/lib/i18n';
 import { createSectionRouter, type RouterWindow } from '@/lib/options/router';
 import { type RouteContext, type SectionRoute, sectionsInView, type ViewId } from '@/lib/options/routes';
@@ -9,6 +10,7 @@ import { useConfiguredClient } from '../useConfiguredClient';
 import { useStoredValue } from '../useStoredValue';
 import type { AccountView } from './AccountManagement';
 import { AccountPanel } from './AccountPanel';
+import { AccountsSettings, ActiveAccountBar } from './AccountsSettings';
 import { AppearanceSection } from './AppearanceSection';
 import { BackupSection } from './BackupSection';
 import { DiagnosisSection } from './DiagnosisSection';
@@ -74,6 +76,7 @@ export function OptionsApp({ win = window as RouterWindow }: { win?: RouterWindo
   const configured = useConfiguredClient();
   const identity = useAccountIdentity();
   const outbox = useStoredValue(outboxItem, []);
+  const accounts = useStoredValue(followedAccounts, null);
   const router = useMemo(() => createSectionRouter(win), [win]);
   const [, setAddressChanges] = useState(0);
   const [welcomeOutcome, setWelcomeOutcome] = useState<string | null>(null);
@@ -85,7 +88,13 @@ export function OptionsApp({ win = window as RouterWindow }: { win?: RouterWindo
   const context: RouteContext = {
     // The welcome's Save has just stored a key: the Overview is shown before the stored key is read back.
     hasKey: configured.state === 'ready' || welcomeOutcome !== null,
-    otherAccountChanges: identity !== null && changesForOtherAccounts(outbox, identity.id).length > 0,
+    // Changes of every account of this browser are delivered to it; only the others wait there.
+    otherAccountChanges:
+      identity !== null &&
+      changesForOtherAccounts(outbox, [
+        identity.id,
+        ...(accounts?.accounts.map((account) => account.identity.id) ?? []),
+      ]).length > 0,
   };
   const loading = configured.state === 'loading';
   const current = router.current(context);
@@ -141,7 +150,9 @@ export function OptionsApp({ win = window as RouterWindow }: { win?: RouterWindo
           <img class="options-logo" src="/icon/32.png" alt="" width="24" height="24" />
           <h1 class="options-title">{t('options.heading')}</h1>
           {/* Room for header controls (the account switcher of several accounts). */}
-          <div class="options-header-slot" />
+          <div class="options-header-slot">
+            <ActiveAccountBar />
+          </div>
         </header>
         <div class="options-body">
           {!loading && (
@@ -181,6 +192,9 @@ export function OptionsApp({ win = window as RouterWindow }: { win?: RouterWindo
                   choose(sectionsInView('overview')[0] as SectionRoute);
                 }}
               />
+            </Pane>
+            <Pane shown={shows('accounts')}>
+              <AccountsSettings />
             </Pane>
             <Pane shown={shows('appearance')}>
               <AppearanceSection />

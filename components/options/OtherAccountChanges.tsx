@@ -1,5 +1,6 @@
 import { useId } from 'preact/hooks';
 import { type AccountIdentity, NO_KEY, UNKNOWN_KEY } from '@/lib/account/identity';
+import { followedAccounts } from '@/lib/accounts';
 import { ApiError } from '@/lib/api/errors';
 import { describeForm } from '@/lib/api/forms';
 import { t, tn } from '@/lib/i18n';
@@ -41,12 +42,17 @@ async function decide(action: 'keep' | 'discard', group: OtherAccountChanges): P
  */
 export function OtherAccountChangesSection() {
   const current = useAccountIdentity();
+  const accounts = useStoredValue(followedAccounts, null);
   const outbox = useStoredValue(outboxItem, []);
   const { status, run, busy } = useRemoteAction();
   const { confirm, dialog } = useConfirm();
   const headingId = useId();
   if (current === null) return null;
-  const groups = changesForOtherAccounts(outbox, current.id);
+  // Changes of every account of this browser are delivered to it: only the others wait here.
+  const groups = changesForOtherAccounts(outbox, [
+    current.id,
+    ...(accounts?.accounts.map((account) => account.identity.id) ?? []),
+  ]);
   if (groups.length === 0 && status.state === 'idle') return null;
 
   const keep = (group: OtherAccountChanges) =>

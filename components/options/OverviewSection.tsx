@@ -221,10 +221,18 @@ function WaitingCard({ accountId }: { accountId: string }) {
   );
 }
 
-function Card({ title, children }: { title: string; children: preact.ComponentChildren }) {
+function Card({
+  title,
+  area,
+  children,
+}: {
+  title: string;
+  area: string;
+  children: preact.ComponentChildren;
+}) {
   const id = useId();
   return (
-    <section class="card overview-card" aria-labelledby={id}>
+    <section class={`card overview-card overview-${area}`} aria-labelledby={id}>
       <h3 id={id}>{title}</h3>
       {children}
     </section>
@@ -262,20 +270,21 @@ export function OverviewSection({ client, connection, account, welcome }: Overvi
         )
       ) : (
         <div class="overview-grid">
-          <Card title={t('overview.connectionHeading')}>
+          <Card area="connection" title={t('overview.connectionHeading')}>
             <ConnectionCard overview={overview} connection={connection} />
           </Card>
           <Card
+            area="today"
             title={
               date === null ? t('dayStats.queries') : t('overview.todayHeading', { date: shownDate(date) })
             }
           >
             <TodayCard overview={overview} />
           </Card>
-          <Card title={t('overview.accountHeading')}>
+          <Card area="account" title={t('overview.accountHeading')}>
             <AccountCard overview={overview} />
           </Card>
-          <Card title={t('overview.waitingHeading')}>
+          <Card area="waiting" title={t('overview.waitingHeading')}>
             <WaitingCard accountId={account.id} />
           </Card>
         </div>

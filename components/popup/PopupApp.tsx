@@ -17,6 +17,7 @@ import {
 } from '@/lib/popup/view';
 import { AllowedIcon, ClockIcon, WarningIcon } from './icons';
 import { PageDiagnosisPanel, usePageDiagnosis } from './PageDiagnosisPanel';
+import { PopupAccountSwitcher } from './PopupAccountSwitcher';
 import { PopupHeader } from './PopupHeader';
 import { RegistrationWarning } from './RegistrationWarning';
 import { TemporaryAllow, useTemporaryAllows } from './TemporaryAllow';
@@ -46,7 +47,7 @@ export function PopupApp({ controller, openOptions, mark, now = Date.now }: Popu
   return (
     <>
       <PopupHeader openOptions={openOptions}>
-        {/* The Account combobox (several accounts) goes here. */}
+        <PopupAccountSwitcher />
       </PopupHeader>
       <main class="popup">
         {state.phase === 'ready' ? (

@@ -10,9 +10,11 @@ import { t } from '@/lib/i18n';
 import { domainForUrl, parseMenuItemId } from '@/lib/menus';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
 import type { ListChange } from '@/lib/messaging/protocol';
-import { REGISTRATION_ALARM, REGISTRATION_RETRY_ALARM } from '@/lib/network';
+import { REGISTRATION_ALARM, REGISTRATION_RETRY_ALARM, registrationAlarmTarget } from '@/lib/network';
 import { OUTBOX_ALARM } from '@/lib/outbox';
 import {
+  accountKeysItem,
+  accountsItem,
   apiKeyItem,
   chosenProfileItem,
   connectionItem,
@@ -34,6 +36,7 @@ import {
   refreshBadge,
   refreshProfiles,
   register,
+  removeAccount,
   retryOutboxNow,
   submit,
   syncRegistrationAlarm,
@@ -60,7 +63,11 @@ export async function setUp(): Promise<void> {
 }
 
 export async function onAlarm(alarm: { name: string }): Promise<void> {
-  if (alarm.name === OUTBOX_ALARM) await deliverOutbox(false);
+  // Each account has its own outbox and registration alarms (lib/outbox, lib/network).
+  const registration = registrationAlarmTarget(alarm.name);
+  if (alarm.name === OUTBOX_ALARM || alarm.name.startsWith(`${OUTBOX_ALARM}:`)) await deliverOutbox(false);
+  else if (registration) await register(registration.retry ? 'retry' : 'alarm', registration.accountId);
+  // Single alarms of versions before several accounts: the active account's, until set up again.
   else if (alarm.name === REGISTRATION_ALARM) await register('alarm');
   else if (alarm.name === REGISTRATION_RETRY_ALARM) await register('retry');
   else if (alarm.name === TEMPORARY_ALLOW_ALARM) {
@@ -75,6 +82,7 @@ export const onMessage = createMessageListener(
   createRequestHandlers({
     submit,
     register,
+    removeAccount,
     // "Retry now" is answered within the bound a click is; the delivery goes on after it.
     deliverOutbox: retryOutboxNow,
     temporaryAllow,
@@ -143,26 +151,41 @@ export async function onCommand(command: string, tab?: { url?: string }): Promis
 
 const key = (item: { key: string }) => item.key.replace(/^local:/, '');
 const MENU_KEYS = new Set(
-  [connectionItem, profilesCacheItem, contextMenuSettingsItem, chosenProfileItem].map(key),
+  [connectionItem, profilesCacheItem, contextMenuSettingsItem, chosenProfileItem, accountsItem].map(key),
 );
 const BADGE_KEYS = new Set(
-  [registrationOutcomeItem, outboxItem, dynamicIpSettingsItem, diagnosisSettingsItem].map(key),
+  [
+    registrationOutcomeItem,
+    outboxItem,
+    dynamicIpSettingsItem,
+    diagnosisSettingsItem,
+    // The badge is the active account's: another account made active changes it.
+    apiKeyItem,
+    connectionItem,
+    accountsItem,
+  ].map(key),
 );
+/** Where the accounts' keys and connections are: a change may let waiting changes go through. */
+const ACCOUNT_KEYS = new Set([apiKeyItem, connectionItem, accountsItem, accountKeysItem].map(key));
 
 /** Keeps alarms, menu and badge following storage, whoever changed it (options page, popup, worker). */
 export async function onStorageChanged(changes: Record<string, unknown>, area: string): Promise<void> {
   if (area !== 'local') return;
   const changed = Object.keys(changes);
   const jobs: Promise<unknown>[] = [];
-  if (changed.includes(key(dynamicIpSettingsItem))) jobs.push(syncRegistrationAlarm());
+  // An account's dynamic IP settings are in its entry while it is not the active one.
+  if (changed.includes(key(dynamicIpSettingsItem)) || changed.includes(key(accountsItem))) {
+    jobs.push(syncRegistrationAlarm());
+  }
   if (changed.some((name) => MENU_KEYS.has(name))) jobs.push(rebuildContextMenu());
   if (changed.includes(key(diagnosisSettingsItem)) && !(await diagnosisSettingsItem.getValue()).enabled) {
     // Turned off: the failed hosts seen so far are forgotten (and their badges with them).
     await clearDiagnosis();
   }
   if (changed.some((name) => BADGE_KEYS.has(name))) jobs.push(refreshBadge());
-  if (changed.includes(key(apiKeyItem)) || changed.includes(key(connectionItem))) {
-    // A new key or service: the menu needs its profiles, and changes held back may go through now.
+  if (changed.some((name) => ACCOUNT_KEYS.has(name))) {
+    // A new key, service or account: the menu needs its profiles, and changes held back may go
+    // through now.
     jobs.push(refreshProfiles(), deliverOutbox(true));
   }
   await Promise.allSettled(jobs);

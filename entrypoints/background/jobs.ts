@@ -3,12 +3,15 @@
  * nothing is kept in worker globals, because the worker can be stopped between any two events.
  */
 import { browser } from 'wxt/browser';
-import { readCurrentAccount } from '@/lib/account/current';
+import { readConfiguredAccounts, readCurrentAccount } from '@/lib/account/current';
+import { forgetAccount } from '@/lib/accounts/forget';
+import { readAccounts } from '@/lib/accounts/store';
 import { applyBadge, type BadgeState, computeBadge, notify } from '@/lib/badge';
 import { clearAllRecords, diagnosisActive } from '@/lib/diagnosis';
 import {
   expireTemporaryAllows,
   forgetTemporaryAllowFor,
+  scheduleExpiry,
   startTemporaryAllow,
   type TemporaryAllowDeps,
   type TemporaryAllowRequest,
@@ -29,14 +32,18 @@ import type {
   ChangeOutcome,
   ListChange,
   OtherAccountChangesResponse,
+  RemoveAccountResponse,
   TemporaryAllowResponse,
   UnbreakResponse,
 } from '@/lib/messaging/protocol';
 import {
-  ensureRegistrationAlarm,
   type RegistrationTrigger,
   registerOnce,
+  registrationAlarmOf,
   registrationIsFailing,
+  registrationLeaseOf,
+  registrationRetryAlarmOf,
+  syncRegistrationAlarms,
 } from '@/lib/network';
 import {
   deliverPending,
@@ -45,8 +52,11 @@ import {
   enqueueChange,
   keepForAccount,
   type OutboxDeps,
+  outboxAlarmOf,
+  outboxLeaseOf,
   submitChange,
 } from '@/lib/outbox';
+import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
 import {
   dynamicIpSettingsItem,
   failedHostsItem,
@@ -56,8 +66,10 @@ import {
   type SettledChange,
 } from '@/lib/settings/storage';
 
-/** The account configured now and its client, from one reading of the settings. */
+/** The active account and its client, from one reading of the settings. */
 const getAccount = () => readCurrentAccount();
+/** Every account of this browser, each with its own client. */
+const getAccounts = () => readConfiguredAccounts();
 
 function changeNotificationId(change: ListChange): string {
   return `change:${change.op}:${change.list}:${change.profile ?? ''}:${change.domain}`;
@@ -80,7 +92,12 @@ async function reportLateOutcome(settled: SettledChange, afterRetry: boolean): P
   );
 }
 
-const outboxDeps: OutboxDeps = { getAccount, alarms: browser.alarms, onSettled: reportLateOutcome };
+const outboxDeps: OutboxDeps = {
+  getAccount,
+  getAccounts,
+  alarms: browser.alarms,
+  onSettled: reportLateOutcome,
+};
 
 export function deliverOutbox(force: boolean) {
   return deliverPending(outboxDeps, { force });
@@ -92,15 +109,16 @@ export async function retryOutboxNow() {
 }
 
 /**
- * The user's decision about changes waiting for another account (options page). Changes of the
- * account configured now are not touched this way: they are sent, or shown as pending.
+ * The user's decision about changes waiting for an account that is none of this browser's
+ * (options page). Changes of an account of this browser are not touched this way: they are
+ * sent, or shown as pending.
  */
 export async function otherAccountChanges(
   action: 'keep' | 'discard',
   account: string,
   ids: readonly string[],
 ): Promise<OtherAccountChangesResponse> {
-  if ((await getAccount()).identity.id === account) return { count: 0 };
+  if ((await getAccounts()).some((configured) => configured.identity.id === account)) return { count: 0 };
   const count =
     action === 'keep' ? await keepForAccount(account, ids) : await discardForAccount(account, ids);
   return { count };
@@ -123,28 +141,55 @@ export async function submit(change: ListChange): Promise<ChangeOutcome> {
   return outcome;
 }
 
-export function register(trigger: RegistrationTrigger): Promise<RegistrationOutcome | null> {
+/** Removes an account and everything of it (lib/accounts/forget.ts); the timers follow. */
+export async function removeAccount(accountId: string): Promise<RemoveAccountResponse> {
+  // Its service's and lookups' host permissions are given back unless another account needs them.
+  const outcome = await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, () =>
+    forgetAccount(accountId, {
+      alarms: browser.alarms,
+      alarmsOf: (id, identity) => [
+        registrationAlarmOf(id),
+        registrationRetryAlarmOf(id),
+        outboxAlarmOf(identity),
+      ],
+      leasesOf: (id, identity) => [registrationLeaseOf(id), outboxLeaseOf(identity)],
+    }),
+  );
+  if (outcome.removed) await scheduleExpiry(temporaryAllowDeps);
+  return outcome;
+}
+
+/** Registers the account `accountId` (the active one when absent); null when nothing ran. */
+export function register(
+  trigger: RegistrationTrigger,
+  accountId?: string,
+): Promise<RegistrationOutcome | null> {
   return registerOnce(
-    { getAccount, fetch: globalThis.fetch.bind(globalThis), alarms: browser.alarms },
+    { getAccount, getAccounts, fetch: globalThis.fetch.bind(globalThis), alarms: browser.alarms },
     trigger,
+    accountId,
   );
 }
 
+/** Every account's registration alarms in line with its settings (lib/network). */
 export async function syncRegistrationAlarm(): Promise<void> {
-  await ensureRegistrationAlarm(browser.alarms, await dynamicIpSettingsItem.getValue());
+  const { accounts } = await readAccounts();
+  await syncRegistrationAlarms(browser.alarms, accounts);
 }
 
+/** The badge is the active account's: its registration and its waiting changes only. */
 async function badgeBase(): Promise<BadgeState> {
-  const [settings, outcome, outbox] = await Promise.all([
+  const [settings, outcome, outbox, account] = await Promise.all([
     dynamicIpSettingsItem.getValue(),
     registrationOutcomeItem.getValue(),
     outboxItem.getValue(),
+    getAccount(),
   ]);
   const failing = settings.enabled && registrationIsFailing(outcome);
   return {
     registrationFailing: failing,
     ...(failing && outcome ? { registrationMessage: outcome.message } : {}),
-    pendingChanges: outbox.length,
+    pendingChanges: outbox.filter((entry) => entry.account === account.identity.id).length,
   };
 }
 
@@ -188,6 +233,7 @@ export async function forgetRecordsOfEarlierSession(): Promise<void> {
 
 const temporaryAllowDeps: TemporaryAllowDeps = {
   getAccount,
+  getAccounts,
   submit: (change) => submitChange(change, outboxDeps),
   enqueue: (change, account) => enqueueChange(change, account),
   deliver: () => deliverOutbox(true),

@@ -15,6 +15,7 @@
 import * as z from 'zod/mini';
 import { API_FORMS, isApiForm } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
+import { sha256 } from './sha256';
 
 /** A stable string naming one account: `<form> <origin> <fingerprint>`. Compare with `===`. */
 export type AccountId = string;
@@ -54,11 +55,13 @@ function originOf(baseUrl: string): string {
   }
 }
 
-/** The first 16 hex digits of the key's SHA-256; `NO_KEY` for an empty key. */
+/**
+ * The first 16 hex digits of the key's SHA-256; `NO_KEY` for an empty key. Hashed here rather than
+ * by `crypto.subtle` (./sha256.ts says why: the popup computes it on every opening).
+ */
 export async function keyFingerprint(key: string): Promise<string> {
   if (key === '') return NO_KEY;
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(key));
-  return [...new Uint8Array(digest).slice(0, 8)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return [...sha256(key).slice(0, 8)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 export function identityOf(parts: {

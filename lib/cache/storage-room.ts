@@ -16,6 +16,7 @@
 import { browser } from 'wxt/browser';
 import { exclusively } from '@/lib/outbox/lease';
 import {
+  CACHED_LISTS_BUCKET_PREFIX,
   type CachedLists,
   cachedBlockedTodayItem,
   cachedListsIndexItem,
@@ -55,7 +56,10 @@ async function freeCacheSpace(): Promise<number> {
   try {
     return await exclusively('list-caches', async () => {
       const caches = (await storedKeys()).filter(
-        (key) => key.startsWith(LIST_CACHE_PREFIX) || key === bareKey(cachedBlockedTodayItem.key),
+        (key) =>
+          key.startsWith(LIST_CACHE_PREFIX) ||
+          key.startsWith(CACHED_LISTS_BUCKET_PREFIX) ||
+          key === bareKey(cachedBlockedTodayItem.key),
       );
       if (caches.length > 0) await browser.storage.local.remove(caches);
       await cachedListsIndexItem.removeValue();
@@ -80,7 +84,7 @@ export async function withRoom<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Stored size of a view, as the browser counts it (its JSON). */
+/** Stored size of a view, as the browser counts it (its JSON; its buckets add a few bytes each). */
 const sizeOf = (value: CachedLists) => JSON.stringify(value).length;
 
 /**

@@ -6,6 +6,7 @@
 import { packDomains, unpackDomains } from '@/lib/filtering/domain-index';
 import { cachedBlockedTodayItem, cachedListsItem, profilesCacheItem } from '@/lib/settings/storage';
 import { isFresh } from './freshness';
+import { bucketsCover, bucketsFor } from './list-buckets';
 import { type ChangeLike, replayChanges } from './list-changes';
 import { storeListsWithinBudget } from './storage-room';
 
@@ -19,10 +20,21 @@ export function isFreshView(view: CachedView<unknown> | null, now: number): bool
   return view !== null && isFresh(view.fetchedAt, now);
 }
 
-/** Both lists of one scope, packed (ready for `packedDomainIndex`). */
+/**
+ * Both lists of one scope, packed (ready for `packedDomainIndex`): whole, or only the buckets
+ * (./list-buckets.ts) of some hosts, which answer for those hosts and their parents alone
+ * (`listsCover`).
+ */
 export interface ListsView {
   whitelist: string;
   blocklist: string;
+  /** The buckets read; absent: the whole lists. */
+  buckets?: readonly number[];
+}
+
+/** True when `lists` can say whether `domain` (or a parent) is listed. */
+export function listsCover(lists: ListsView, domain: string): boolean {
+  return bucketsCover(lists.buckets, domain);
 }
 
 /**
@@ -52,10 +64,23 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
   const view = <T>(value: T, fetchedAt: number): CachedView<T> => ({ value, fetchedAt });
 
   return {
-    async readLists(scope: string, account: string): Promise<CachedView<ListsView> | null> {
-      const stored = await cachedListsItem(scope).getValue();
+    /**
+     * The scope's cached lists: with `hosts`, only the entries that can cover them (a few kB
+     * however long the lists are); without, the whole lists.
+     */
+    async readLists(
+      scope: string,
+      account: string,
+      hosts?: readonly string[],
+    ): Promise<CachedView<ListsView> | null> {
+      const item = cachedListsItem(scope);
+      const stored = hosts === undefined ? await item.getValue() : await item.getBuckets(bucketsFor(hosts));
       if (stored === null || stored.account !== account) return null;
-      return view({ whitelist: stored.whitelist, blocklist: stored.blocklist }, stored.fetchedAt);
+      const { whitelist, blocklist } = stored;
+      return view(
+        hosts === undefined ? { whitelist, blocklist } : { whitelist, blocklist, buckets: bucketsFor(hosts) },
+        stored.fetchedAt,
+      );
     },
 
     saveLists(
@@ -77,9 +102,11 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
      * rest of the view is no newer than it was.
      */
     async applyChanges(scope: string, account: string, changes: ChangeLike[]): Promise<void> {
+      if (changes.length === 0) return;
       const item = cachedListsItem(scope);
-      const stored = await item.getValue();
-      if (stored === null || stored.account !== account) return;
+      // Only the buckets of the changed domains are read and written again.
+      const stored = await item.getBuckets(bucketsFor(changes.map((change) => change.domain)));
+      if (stored === null || stored.account !== account || stored.buckets === null) return;
       const delta = replayChanges(changes);
       const apply = (packed: string, list: 'whitelist' | 'blocklist') => {
         const set = new Set(unpackDomains(packed));
@@ -88,11 +115,15 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
         return packDomains(set);
       };
       try {
-        await item.setValue({
+        const replaced = await item.replaceBuckets({
           ...stored,
+          buckets: stored.buckets,
           whitelist: apply(stored.whitelist, 'whitelist'),
           blocklist: apply(stored.blocklist, 'blocklist'),
         });
+        // Fetched again or gone meanwhile: whether that view has the changes is unknown, so it
+        // goes and is fetched again.
+        if (!replaced) await item.removeValue();
       } catch {
         // Storage full: a view without the change would be wrong, so it goes and is fetched again.
         await item.removeValue().catch(() => undefined);

@@ -151,8 +151,10 @@ export function placementFromOutbox(
 }
 
 export interface TemporaryAllowDeps {
-  /** The account configured now, with its client (lib/account/current.ts). */
+  /** The active account, with its client (lib/account/current.ts): new allows are made in it. */
   getAccount(): Promise<CurrentAccount>;
+  /** Every account of this browser (lib/account/current.ts); default: the active one only. */
+  getAccounts?(): Promise<CurrentAccount[]>;
   /** Sends a change through the outbox and waits for its outcome (lib/outbox submitChange). */
   submit(change: ListChange): Promise<ChangeOutcome>;
   /** Writes a change for `account` to the outbox without waiting (lib/outbox enqueueChange). */
@@ -289,13 +291,15 @@ export async function startTemporaryAllow(
  * Ends every temporary allow whose time is up: its change is written to the outbox first and the
  * entry removed after, so a worker stopped in between repeats the change rather than losing it
  * (the outbox does not queue the same change twice in a row). The change is queued for the
- * account the allow was made in: when another account is configured now, it waits in the outbox
- * for that account and is never sent to this one.
+ * account the allow was made in, and delivered there whichever account is active; when that
+ * account is none of this browser's now (another key was saved since), it waits in the outbox
+ * for that account and is never sent to another.
  */
 export async function expireTemporaryAllows(deps: TemporaryAllowDeps): Promise<TemporaryAllow[]> {
   const now = deps.now ?? Date.now;
   const { due } = splitDue(await temporaryAllowsItem.getValue(), now());
-  const account = (await deps.getAccount()).identity.id;
+  const accounts = deps.getAccounts ? await deps.getAccounts() : [await deps.getAccount()];
+  const configured = new Set(accounts.map((account) => account.identity.id));
   for (const entry of due) await deps.enqueue(restoreChange(entry), entry.account);
   const dueSet = new Set(due);
   await updateEntries((entries) =>
@@ -306,14 +310,14 @@ export async function expireTemporaryAllows(deps: TemporaryAllowDeps): Promise<T
   await scheduleExpiry(deps);
   for (const entry of due) {
     // The service settings changed since: the end waits for the account it belongs to.
-    if (entry.account !== account) {
+    if (!configured.has(entry.account)) {
       await deps.notify(
         t('temporaryAllow.endedTitle'),
         t('temporaryAllow.endedOtherAccount', { domain: entry.domain }),
       );
     }
   }
-  if (due.some((entry) => entry.account === account)) await deps.deliver();
+  if (due.some((entry) => configured.has(entry.account))) await deps.deliver();
   return due;
 }
 

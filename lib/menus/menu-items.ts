@@ -27,6 +27,11 @@ export interface MenuInput {
   profiles: readonly string[];
   /** Acts on this profile when the list of profiles is not known (Form A). */
   fallbackProfile: string;
+  /**
+   * The active account's name, given when there is more than one account: the menu acts on the
+   * active account, and its titles say which.
+   */
+  accountName?: string;
 }
 
 export interface MenuAction {
@@ -57,8 +62,12 @@ export function buildMenuItems(input: MenuInput): MenuItem[] {
     for (const list of ['whitelist', 'blocklist'] as const) {
       const patterns =
         target === 'page' ? { documentUrlPatterns: WEB_PATTERNS } : { targetUrlPatterns: WEB_PATTERNS };
+      const title = t(TITLES[target][list]);
       const common = {
-        title: t(TITLES[target][list]),
+        title:
+          input.accountName === undefined
+            ? title
+            : t('accounts.menuTitle', { account: input.accountName, title }),
         contexts: [target] as ['page'] | ['link'],
         ...patterns,
       };

@@ -3,6 +3,7 @@
  * and must not wait for the network, so the last listed profiles are kept in storage.
  */
 import type { CurrentAccount } from '@/lib/account/current';
+import { displayName, readAccounts } from '@/lib/accounts/store';
 import { capabilitiesOf } from '@/lib/api/forms';
 import {
   chosenProfileItem,
@@ -22,14 +23,25 @@ export async function refreshProfilesCache(
   await profilesCacheItem.setValue({ account: identity.id, profiles, at: now() });
 }
 
-/** Everything `buildMenuItems` needs, from storage. Profiles of another account are ignored. */
+/**
+ * Everything `buildMenuItems` needs, from storage: the active account's. Profiles of another
+ * account are ignored; with more than one account, the titles name the active one.
+ */
 export async function readMenuInput(): Promise<MenuInput> {
-  const [account, cache, settings, chosenProfile] = await Promise.all([
+  const [account, cache, settings, chosenProfile, accounts] = await Promise.all([
     storedAccountIdentity(),
     profilesCacheItem.getValue(),
     contextMenuSettingsItem.getValue(),
     chosenProfileItem.getValue(),
+    readAccounts(),
   ]);
   const profiles = cache && cache.account === account.id ? cache.profiles : [];
-  return { enabled: settings.enabled, form: account.form, profiles, fallbackProfile: chosenProfile };
+  const active = accounts.accounts.find((candidate) => candidate.active);
+  return {
+    enabled: settings.enabled,
+    form: account.form,
+    profiles,
+    fallbackProfile: chosenProfile,
+    ...(accounts.accounts.length > 1 && active ? { accountName: displayName(active) } : {}),
+  };
 }

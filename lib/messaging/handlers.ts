@@ -11,6 +11,7 @@ import {
   isOwnExtensionPage,
   type ListChange,
   type MessageSenderInfo,
+  type RemoveAccountResponse,
   type Request,
   type RequestOf,
   type RequestType,
@@ -29,9 +30,14 @@ type RequestHandlers = {
 export interface WorkerJobs {
   submit(change: ListChange): Promise<ChangeOutcome>;
   /** Null when a registration is running already. */
-  register(trigger: 'user'): Promise<{ ok: boolean; ip?: string; message: string } | null>;
+  register(
+    trigger: 'user',
+    accountId?: string,
+  ): Promise<{ ok: boolean; ip?: string; message: string } | null>;
   deliverOutbox(force: boolean): Promise<{ remaining: readonly unknown[] }>;
   temporaryAllow(request: Omit<RequestOf<'temporary-allow'>, 'type'>): Promise<TemporaryAllowResponse>;
+  /** Removes an account of this browser and everything of it (lib/accounts/forget.ts). */
+  removeAccount(accountId: string): Promise<RemoveAccountResponse>;
   /** "Unbreak this page": allows the chosen entries for a while (lib/diagnosis/unbreak.ts). */
   unbreak(request: Omit<RequestOf<'unbreak'>, 'type'>): Promise<UnbreakResponse>;
   /** The review of an unbreak: keep what the site loaded, or let it all lapse. */
@@ -47,8 +53,8 @@ export interface WorkerJobs {
 export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
   return {
     'submit-change': ({ change }) => jobs.submit(change),
-    'register-now': async () => {
-      const outcome = await jobs.register('user');
+    'register-now': async ({ accountId }) => {
+      const outcome = await jobs.register('user', accountId);
       if (!outcome) return { ok: false, message: t('worker.registrationRunning') };
       return {
         ok: outcome.ok,
@@ -61,6 +67,7 @@ export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
     unbreak: ({ type: _type, ...request }) => jobs.unbreak(request),
     'unbreak-review': ({ id, keep }) => jobs.reviewUnbreak({ id, keep }),
     'other-account-changes': ({ action, account, ids }) => jobs.otherAccountChanges(action, account, ids),
+    'remove-account': ({ accountId }) => jobs.removeAccount(accountId),
     'registrable-domains': async ({ hosts }) => ({ domains: hosts.map(registrableDomain) }),
   };
 }

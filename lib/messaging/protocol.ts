@@ -49,14 +49,17 @@ export const changeOutcomeSchema = z.object({
 });
 export type ChangeOutcome = z.infer<typeof changeOutcomeSchema>;
 
+/** The stable id of an account of this browser (lib/settings/storage.ts accountEntrySchema). */
+const accountIdField = z.string().check(z.regex(/^[A-Za-z0-9-]{8,64}$/));
 /** At most this many whitelist entries per "Unbreak this page" (lib/diagnosis/unbreak.ts). */
 export const MAX_UNBREAK_DOMAINS = 25;
 
 export const requestSchema = z.lazy(() =>
   z.discriminatedUnion('type', [
     z.object({ type: z.literal('submit-change'), change: listChangeSchema }),
-    // Worker: runs a dynamic IP registration now; answers `RegisterNowResponse`.
-    z.object({ type: z.literal('register-now') }),
+    // Worker: runs a dynamic IP registration now for `accountId` (lib/accounts), or the active
+    // account when absent; answers `RegisterNowResponse`.
+    z.object({ type: z.literal('register-now'), accountId: z.optional(accountIdField) }),
     // Worker: sends waiting outbox changes now, ignoring their backoff; answers `RetryOutboxResponse`.
     z.object({ type: z.literal('retry-outbox') }),
     // Worker: whitelists a domain for a while (lib/diagnosis/temporary-allow.ts); answers
@@ -102,6 +105,9 @@ export const requestSchema = z.lazy(() =>
         .array(z.string().check(z.minLength(1), z.maxLength(100)))
         .check(z.minLength(1), z.maxLength(500)),
     }),
+    // Worker: removes an account (lib/accounts) and forgets everything of it: key, settings,
+    // caches, queued changes, temporary allows, alarms. Answers `RemoveAccountResponse`.
+    z.object({ type: z.literal('remove-account'), accountId: accountIdField }),
     // Worker: the registrable domain of each host (Public Suffix List), so the popup need not load
     // the list itself (about 47 kB gzipped); answers `RegistrableDomainsResponse`.
     z.object({
@@ -141,6 +147,13 @@ export const retryOutboxResponseSchema = z.object({ pending: z.int().check(z.gte
 export const otherAccountChangesResponseSchema = z.object({ count: z.int().check(z.gte(0)) });
 export type OtherAccountChangesResponse = z.infer<typeof otherAccountChangesResponseSchema>;
 
+/** Answer to 'remove-account': whether it was there, and how many waiting changes went with it. */
+export const removeAccountResponseSchema = z.object({
+  removed: z.boolean(),
+  discarded: z.int().check(z.gte(0)),
+});
+export type RemoveAccountResponse = z.infer<typeof removeAccountResponseSchema>;
+
 /** Answer to 'registrable-domains': one domain per host asked for, in the same order. */
 export const registrableDomainsResponseSchema = z.object({
   domains: z.array(z.string().check(z.minLength(1), z.maxLength(253))),
@@ -159,6 +172,7 @@ export const responseSchemas = {
   'unbreak-review': changeOutcomeSchema,
   'other-account-changes': otherAccountChangesResponseSchema,
   'registrable-domains': registrableDomainsResponseSchema,
+  'remove-account': removeAccountResponseSchema,
 } as const satisfies Record<Request['type'], z.ZodMiniType>;
 
 export type RequestType = Request['type'];

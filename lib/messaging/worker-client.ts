@@ -42,8 +42,11 @@ export function createWorkerClient(send: SendMessage = (message) => browser.runt
     ask,
     /** Hands a list change to the worker's outbox, which delivers it or queues it. */
     submitChange: (change: ListChange) => ask({ type: 'submit-change', change }),
-    /** Runs a dynamic IP registration now. */
-    registerNow: () => ask({ type: 'register-now' }),
+    /** Runs a dynamic IP registration now, for the account `accountId` or the active one. */
+    registerNow: (accountId?: string) =>
+      ask(accountId === undefined ? { type: 'register-now' } : { type: 'register-now', accountId }),
+    /** Removes an account and everything of it (after the page's confirmation). */
+    removeAccount: (accountId: string) => ask({ type: 'remove-account', accountId }),
     /** Sends the waiting outbox changes now, ignoring their backoff. */
     retryOutbox: () => ask({ type: 'retry-outbox' }),
     /** Whitelists a domain for a while. */

@@ -11,6 +11,11 @@ export {
   REGISTRATION_RETRY_ALARM,
   type RegistrationTrigger,
   registerOnce,
+  registrationAlarmOf,
+  registrationAlarmTarget,
+  registrationLeaseOf,
+  registrationRetryAlarmOf,
+  syncRegistrationAlarms,
 } from './dynamic-ip';
 export { type LookupResult, lookupPublicIpv4, parseLookupAnswer } from './ip-lookup';
 export {

@@ -50,20 +50,16 @@ export function originLine(record: EntryRecord | undefined, now?: number): strin
 }
 
 /**
- * What the popup adds to the verdict of the entry that decides it: "On the whitelist since 3 May,
- * from the right-click menu: “school portal”". Null when this browser knows nothing of the entry.
+ * What the popup adds to the verdict of the entry that decides it: "Since 3 May, from the
+ * right-click menu: “school portal”". Null when this browser knows nothing of the entry.
  */
-export function verdictAddition(
-  record: EntryRecord | undefined,
-  listName: string,
-  now?: number,
-): string | null {
+export function verdictAddition(record: EntryRecord | undefined, now?: number): string | null {
   if (record === undefined) return null;
   const note = record.note;
   if (record.source === undefined || record.addedAt === undefined) {
     return note === undefined ? null : t('notes.verdictNoteOnly', { note });
   }
-  const words = { list: listName, date: entryDate(record.addedAt, now), source: sourceName(record.source) };
+  const words = { date: entryDate(record.addedAt, now), source: sourceName(record.source) };
   return note === undefined
     ? t('notes.verdictSince', words)
     : t('notes.verdictSinceNote', { ...words, note });

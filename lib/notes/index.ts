@@ -13,27 +13,19 @@ import { exclusively } from '@/lib/outbox/lease';
 import { readStoredValue } from '@/lib/settings/stored-reads';
 import { createNotesStore, type NotesStorage } from './store';
 
-export { entryDate, originLine, recordMatches, sourceName, verdictAddition } from './describe';
-export { addressOf, type DirectEdit, followDirectEdits, followQueued, followSettled } from './record';
+export { notesBackupItem, notesBackupSchema } from './backup';
+export { originLine, recordMatches, verdictAddition } from './describe';
+export { followDirectEdits, followQueued, followSettled } from './record';
 export {
   type AccountNotes,
-  cleanNote,
   EMPTY_NOTES,
-  type EntryAddress,
   type EntryRecord,
   MAX_ACCOUNTS,
   MAX_ENTRIES_PER_ACCOUNT,
   NOTE_MAX_CHARS,
   recordOf,
 } from './schema';
-export {
-  type AccountNotesAccess,
-  type Addition,
-  createNotesStore,
-  type NotesByAccount,
-  type NotesStore,
-  notesAccessFor,
-} from './store';
+export { type AccountNotesAccess, createNotesStore, notesAccessFor } from './store';
 
 type Key = Parameters<typeof storage.getItem>[0];
 

@@ -81,6 +81,21 @@ export function parseAccountNotes(raw: unknown): AccountNotes {
   return parsed.success ? parsed.data : EMPTY_NOTES;
 }
 
+/**
+ * Like `parseAccountNotes`, keeping only the entries whose domain `keep` accepts, and checking
+ * only those: the popup needs the few entries that can decide its verdict, not all of them.
+ */
+export function parseSomeAccountNotes(raw: unknown, keep: (domain: string) => boolean): AccountNotes {
+  if (!isRecord(raw) || raw.v !== NOTES_VERSION || !Array.isArray(raw.entries)) {
+    const all = parseAccountNotes(raw);
+    return { ...all, entries: all.entries.filter((entry) => keep(entry.domain)) };
+  }
+  const some = raw.entries.filter(
+    (entry) => isRecord(entry) && typeof entry.domain === 'string' && keep(entry.domain),
+  );
+  return parseAccountNotes({ v: NOTES_VERSION, entries: some });
+}
+
 export function parseNotesAccounts(raw: unknown): Record<string, number> {
   const parsed = notesAccountsSchema.safeParse(raw);
   return parsed.success ? parsed.data : {};

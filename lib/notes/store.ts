@@ -16,6 +16,7 @@ import {
   notesKeyOf,
   parseAccountNotes,
   parseNotesAccounts,
+  parseSomeAccountNotes,
   sameEntry,
   withinBound,
 } from './schema';
@@ -85,6 +86,17 @@ export function createNotesStore(deps: NotesDeps) {
 
   return {
     read,
+    /**
+     * The account's records of the domains `keep` accepts (given when known: the storage read
+     * starts at once), checked one by one rather than all.
+     */
+    async readSome(
+      account: string,
+      keep: ((domain: string) => boolean) | Promise<(domain: string) => boolean>,
+    ): Promise<AccountNotes> {
+      const [raw, accept] = await Promise.all([deps.storage.get(notesKeyOf(account)), keep]);
+      return parseSomeAccountNotes(raw, accept);
+    },
     /** Calls back with the account's records whenever they change; returns the unwatch function. */
     follow(account: string, callback: (notes: AccountNotes) => void): () => void {
       return deps.storage.watch(notesKeyOf(account), (raw) => callback(parseAccountNotes(raw)));

@@ -38,6 +38,8 @@ export {
   MAX_AGE_MS,
   OUTBOX_ALARM,
   type OutboxDeps,
+  outboxAlarmOf,
+  outboxLeaseOf,
   RETRY_AFTER_MAX_MS,
   SUBMIT_WAIT_MS,
   submitChange,

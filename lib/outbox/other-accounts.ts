@@ -1,6 +1,6 @@
 /**
- * Changes waiting for an account that is not the one configured now: made before a new key,
- * origin or form was saved. They are never sent to the account configured now. The user sees
+ * Changes waiting for an account that is no account of this browser now: made before a new key,
+ * origin or form was saved for it. They are never sent to another account. The user sees
  * them (options page) and decides: keep them for their account, sent when it is configured
  * again, or discard them (after a confirmation on the page).
  */
@@ -17,14 +17,19 @@ export interface OtherAccountChanges {
   undecided: boolean;
 }
 
-/** The waiting changes of every account but `current`, grouped by account in queue order. */
+/**
+ * The waiting changes of every account but `current` (the identity, or the identities of every
+ * account of this browser, whose changes are all delivered: lib/accounts), grouped by account
+ * in queue order.
+ */
 export function changesForOtherAccounts(
   entries: readonly OutboxEntry[],
-  current: AccountId,
+  current: AccountId | readonly AccountId[],
 ): OtherAccountChanges[] {
+  const configured = new Set<AccountId>(typeof current === 'string' ? [current] : current);
   const groups = new Map<AccountId, OutboxEntry[]>();
   for (const entry of entries) {
-    if (entry.account === current) continue;
+    if (configured.has(entry.account)) continue;
     groups.set(entry.account, [...(groups.get(entry.account) ?? []), entry]);
   }
   return [...groups].map(([id, grouped]) => ({

@@ -38,6 +38,12 @@ import { exclusively, randomId, tryAcquireLease } from './lease';
 
 export const OUTBOX_ALARM = 'outbox-retry';
 const LEASE = 'outbox';
+/**
+ * Each account's changes are delivered on their own alarm and under their own lease, named by the
+ * identity they carry: a slow or failing account never holds another's changes back.
+ */
+export const outboxAlarmOf = (account: AccountId) => `${OUTBOX_ALARM}:${account}`;
+export const outboxLeaseOf = (account: AccountId) => `${LEASE}:${account}`;
 /** One change is at most three calls (remove from the other list, add, verify) of 15 s each. */
 const LEASE_TTL_MS = 60_000;
 /** Set before each send: wakes a restarted worker if this one is stopped mid-request. */
@@ -56,8 +62,14 @@ export const SUBMIT_WAIT_MS = 20_000;
 const WAIT_STEP_MS = 200;
 
 export interface OutboxDeps {
-  /** The account configured now, with its client (lib/account/current.ts). */
+  /** The active account, with its client (lib/account/current.ts): new changes are made for it. */
   getAccount: () => Promise<CurrentAccount>;
+  /**
+   * Every account of this browser, each with its own client (lib/account/current.ts
+   * `readConfiguredAccounts`): each one's changes are delivered with its own key to its own
+   * origin, whichever is active. Default: the active account only.
+   */
+  getAccounts?: () => Promise<CurrentAccount[]>;
   alarms: AlarmsApi;
   now?: () => number;
   /**
@@ -297,11 +309,12 @@ async function settle(
   deps: OutboxDeps,
 ) {
   const settled: SettledChange = { id: entry.id, change: entry.change, account: entry.account, ...result };
+  // A confirmed removal, or a refused addition, takes the entry's record (lib/notes) with it,
+  // before anyone hears the outcome.
+  await followSettled(notes, settled).catch(() => undefined);
   // Recorded before removal: whoever sees the entry gone finds its outcome.
   await recordSettled(settled);
   await updateOutbox((entries) => entries.filter((candidate) => candidate.id !== entry.id));
-  // A confirmed removal, or a refused addition, takes the entry's record (lib/notes) with it.
-  await followSettled(notes, settled).catch(() => undefined);
   try {
     await deps.onSettled?.(settled, senderWasAnswered(entry, (deps.now ?? Date.now)()));
   } catch {
@@ -313,9 +326,15 @@ async function settle(
  * Sets the outbox alarm for `when` unless it is set for that time already: a worker woken again
  * and again (start-up, storage changes) must not keep pushing or re-creating it.
  */
-async function scheduleAlarm(alarms: AlarmsApi, when: number): Promise<void> {
-  if ((await alarms.get(OUTBOX_ALARM))?.scheduledTime === when) return;
-  await alarms.create(OUTBOX_ALARM, { when });
+async function scheduleAlarm(alarms: AlarmsApi, name: string, when: number): Promise<void> {
+  if ((await alarms.get(name))?.scheduledTime === when) return;
+  await alarms.create(name, { when });
+}
+
+/** The accounts whose changes may be sent now, one per identity. */
+async function deliverableAccounts(deps: OutboxDeps): Promise<CurrentAccount[]> {
+  const accounts = deps.getAccounts ? await deps.getAccounts() : [await deps.getAccount()];
+  return [...new Map(accounts.map((account) => [account.identity.id, account])).values()];
 }
 
 /** Until when the service asked not to be called (Retry-After of any waiting change), or 0. */
@@ -331,27 +350,69 @@ export interface DeliveryReport {
 }
 
 /**
- * Sends the waiting changes of the account configured now, in order, until none is left or one
- * must wait. `force` ignores the backoff of the oldest change (a user action, the browser
- * starting, a new key); the alarm respects it. Nobody overrides a wait the service asked for
- * (Retry-After). Changes of other accounts stay untouched (a settings change calls this again).
- * Never throws for a delivery problem.
+ * Sends the waiting changes of every account of this browser (or of `only`), each account's in
+ * order, with that account's own client, until none is left or one must wait. The accounts are
+ * independent: each has its own lease and alarm (`outboxLeaseOf`, `outboxAlarmOf`), and one
+ * that is slow or failing holds nothing of another back. `force` ignores the backoff of the
+ * oldest change (a user action, the browser starting, a new key); the alarm respects it. Nobody
+ * overrides a wait the service asked for (Retry-After). Changes whose identity is no account of
+ * this browser stay untouched (./other-accounts.ts). Never throws for a delivery problem.
  */
-export async function deliverPending(deps: OutboxDeps, options: { force: boolean }): Promise<DeliveryReport> {
+export async function deliverPending(
+  deps: OutboxDeps,
+  options: { force: boolean; only?: AccountId },
+): Promise<DeliveryReport> {
+  const accounts = (await deliverableAccounts(deps)).filter(
+    (account) => options.only === undefined || account.identity.id === options.only,
+  );
+  const entries = await outboxItem.getValue();
+  const busy = accounts.filter((account) => changesOf(entries, account.identity.id).length > 0);
+  // Each account's alarm is cleared once its changes are gone, even with nothing to send now.
+  for (const account of accounts) {
+    if (!busy.includes(account)) await deps.alarms.clear(outboxAlarmOf(account.identity.id));
+  }
+  const runs = await Promise.all(
+    busy.map((account) => deliverAccount(deps, account.identity.id, options.force)),
+  );
+  const ran = runs.length === 0 || runs.some((run) => run);
+  // Setup writes the key and the connection one after the other: a run started by the first
+  // write found the account it ends in only now, so that account gets its turn here.
+  if (options.only === undefined) {
+    const seen = new Set(accounts.map((account) => account.identity.id));
+    const after = await deliverableAccounts(deps);
+    const remaining = await outboxItem.getValue();
+    if (
+      after.some(
+        (account) => !seen.has(account.identity.id) && changesOf(remaining, account.identity.id).length > 0,
+      )
+    ) {
+      return deliverPending(deps, { force: true });
+    }
+    return { ran, remaining };
+  }
+  return { ran, remaining: await outboxItem.getValue() };
+}
+
+/**
+ * Sends the changes of the account whose identity is `accountId`, under its lease; false when
+ * another delivery holds that lease (nothing was done).
+ */
+async function deliverAccount(deps: OutboxDeps, accountId: AccountId, forced: boolean): Promise<boolean> {
   const now = deps.now ?? Date.now;
-  const lease = await tryAcquireLease(LEASE, { ttlMs: LEASE_TTL_MS, now });
-  if (!lease) return { ran: false, remaining: await outboxItem.getValue() };
-  let accountSeen: string | undefined;
+  const alarm = outboxAlarmOf(accountId);
+  const lease = await tryAcquireLease(outboxLeaseOf(accountId), { ttlMs: LEASE_TTL_MS, now });
+  if (!lease) return false;
   try {
-    let force = options.force;
+    let force = forced;
     for (;;) {
-      // Read for each change: the account may change while one is on its way.
-      const account = await deps.getAccount();
-      accountSeen = account.identity.id;
-      const entries = changesOf(await outboxItem.getValue(), account.identity.id);
+      // Read for each change: the account may be changed or removed while one is on its way.
+      const account = (await deliverableAccounts(deps)).find(
+        (candidate) => candidate.identity.id === accountId,
+      );
+      const entries = changesOf(await outboxItem.getValue(), accountId);
       const [head] = entries;
-      if (!head) {
-        await deps.alarms.clear(OUTBOX_ALARM);
+      if (!account || !head) {
+        await deps.alarms.clear(alarm);
         break;
       }
       // Kept for its account by the user's choice: sent when that account is back, however late.
@@ -372,15 +433,15 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
       // The service is busy for every change, not only the one it answered: all of them wait.
       const paused = pausedUntil(entries);
       if (paused > now()) {
-        await scheduleAlarm(deps.alarms, paused);
+        await scheduleAlarm(deps.alarms, alarm, paused);
         break;
       }
       if (!force && head.nextAttemptAt > now()) {
-        await scheduleAlarm(deps.alarms, head.nextAttemptAt);
+        await scheduleAlarm(deps.alarms, alarm, head.nextAttemptAt);
         break;
       }
       if (!(await lease.renew())) break;
-      await scheduleAlarm(deps.alarms, now() + SAFETY_WAKE_MS);
+      await scheduleAlarm(deps.alarms, alarm, now() + SAFETY_WAKE_MS);
       const client = account.client;
       const result: DeliveryResult = client
         ? await deliverChange(client, head.change)
@@ -405,7 +466,7 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
             };
           }),
         );
-        await scheduleAlarm(deps.alarms, nextAttemptAt);
+        await scheduleAlarm(deps.alarms, alarm, nextAttemptAt);
         break;
       }
       await settle(head, { state: result.state, message: result.message, at: now() }, deps);
@@ -415,14 +476,7 @@ export async function deliverPending(deps: OutboxDeps, options: { force: boolean
   } finally {
     await lease.release();
   }
-  // Setup writes the key and the connection one after the other: a run started by the first
-  // write holds the lease when the second one asks, so the account it ends in gets its turn here.
-  const after = await deps.getAccount();
-  const remaining = await outboxItem.getValue();
-  if (after.identity.id !== accountSeen && changesOf(remaining, after.identity.id).length > 0) {
-    return deliverPending(deps, { force: true });
-  }
-  return { ran: true, remaining };
+  return true;
 }
 
 /**
@@ -558,7 +612,7 @@ async function outcomeOf(entry: OutboxEntry, deps: OutboxDeps): Promise<ChangeOu
   for (;;) {
     if (delivery.running === null) {
       delivery.report = null;
-      delivery.running = deliverPending(deps, { force: true }).then(
+      delivery.running = deliverPending(deps, { force: true, only: entry.account }).then(
         (report) => {
           delivery.report = report;
         },

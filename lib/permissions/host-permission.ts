@@ -1,18 +1,14 @@
 /**
  * Host permissions the settings need, asked for when a setting needs one and given back when no
- * setting needs it any more (the README's promise: turning a feature off gives its permission
+ * setting of any account needs it any more (the README's promise: turning a feature off gives its permission
  * back). Two features hold host permissions: a service origin other than the default, and the IP
  * lookup services while dynamic IP registration is on. Page diagnosis holds `<all_urls>`, asked
  * and given back by its own switch (lib/diagnosis/permissions.ts).
  */
+
+import { readAccounts } from '@/lib/accounts/store';
 import { lookupPermissionOrigins } from '@/lib/network/settings-form';
-import {
-  type ConnectionSettings,
-  connectionItem,
-  DEFAULT_BASE_URL,
-  type DynamicIpSettings,
-  dynamicIpSettingsItem,
-} from '@/lib/settings/storage';
+import { type ConnectionSettings, DEFAULT_BASE_URL, type DynamicIpSettings } from '@/lib/settings/storage';
 
 const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -39,15 +35,20 @@ export interface HostPermissionSettings {
  * lookup services' origins while dynamic IP is on. "Find this browser's address" asks the lookup
  * services without a permission of its own (they answer with CORS headers), so it holds none.
  */
-export function originsNeeded(settings: HostPermissionSettings): string[] {
-  const origins = new Set<string>(
-    settings.dynamicIp.enabled ? lookupPermissionOrigins(settings.dynamicIp.lookupUrls) : [],
-  );
-  try {
-    const service = hostPermissionFor(settings.connection.baseUrl);
-    if (service !== null) origins.add(service);
-  } catch {
-    // An unusable base URL needs nothing; Setup reports it.
+export function originsNeeded(
+  settings: HostPermissionSettings | readonly HostPermissionSettings[],
+): string[] {
+  const origins = new Set<string>();
+  for (const one of Array.isArray(settings) ? settings : [settings as HostPermissionSettings]) {
+    if (one.dynamicIp.enabled) {
+      for (const origin of lookupPermissionOrigins(one.dynamicIp.lookupUrls)) origins.add(origin);
+    }
+    try {
+      const service = hostPermissionFor(one.connection.baseUrl);
+      if (service !== null) origins.add(service);
+    } catch {
+      // An unusable base URL needs nothing; Setup reports it.
+    }
   }
   return [...origins];
 }
@@ -57,18 +58,19 @@ export interface HostPermissionsApi {
   remove(permissions: { origins: string[] }): Promise<boolean>;
 }
 
-export async function readHostPermissionSettings(): Promise<HostPermissionSettings> {
-  const [connection, dynamicIp] = await Promise.all([
-    connectionItem.getValue(),
-    dynamicIpSettingsItem.getValue(),
-  ]);
-  return { connection, dynamicIp };
+/**
+ * The settings of every account of this browser (lib/accounts): a permission one account needs
+ * is kept while another account's settings change, or another account becomes active.
+ */
+export async function readHostPermissionSettings(): Promise<HostPermissionSettings[]> {
+  const { accounts } = await readAccounts();
+  return accounts.map(({ connection, dynamicIp }) => ({ connection, dynamicIp }));
 }
 
 export interface HostPermissionDeps {
   permissions: HostPermissionsApi;
-  /** Default: the stored settings. */
-  read?: () => Promise<HostPermissionSettings>;
+  /** Default: the stored settings of every account. */
+  read?: () => Promise<HostPermissionSettings | HostPermissionSettings[]>;
 }
 
 /**

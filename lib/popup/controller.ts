@@ -18,10 +18,17 @@ import {
   rememberedRegistrable,
   rememberRegistrable,
 } from '@/lib/cache/registrable-domains';
-import { type CachedView, isFreshView, type Saving, type ViewCache } from '@/lib/cache/view-cache';
+import {
+  type CachedView,
+  isFreshView,
+  listsCover,
+  type Saving,
+  type ViewCache,
+} from '@/lib/cache/view-cache';
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import { notes } from '@/lib/notes';
 import {
   addedTldsItem,
   chosenProfileItem,
@@ -74,6 +81,12 @@ export function createPopupController(deps: PopupDeps) {
   let statsFetch: Promise<unknown> | null = null;
   /** Page diagnosis asked for today's statistics (requestStatistics): it asks once per opening. */
   let statisticsRequested = false;
+  /**
+   * Hosts besides the tab's whose list entries are read (page diagnosis's failed hosts): the
+   * cached lists are read only for the hosts shown (lib/cache/list-buckets.ts).
+   */
+  const otherListHosts = new Set<string>();
+  const listHosts = (current: ReadyState) => [current.host, ...otherListHosts];
 
   const set = (next: PopupState) => {
     state = next;
@@ -107,11 +120,29 @@ export function createPopupController(deps: PopupDeps) {
       key === ''
         ? null
         : Promise.all([
-            deps.cache.readLists(scope, account),
+            // Only the entries that can cover the tab's host: a few kB, however long the lists.
+            placing.then((place) =>
+              place.host === null ? null : deps.cache.readLists(scope, account, [place.host]),
+            ),
             capabilitiesOf(form).profileSelection ? deps.cache.readProfiles(account) : null,
             deps.cache.readBlockedToday(account, today()),
           ]);
     cached?.catch(ignoreHere);
+    // Why the deciding entry is on its list (lib/notes): this account's one key, read alongside;
+    // only the records of the host and its parent domains (the entries that can decide) are checked.
+    const entryNotes =
+      key === ''
+        ? undefined
+        : notes
+            .readSome(
+              account,
+              placing.then(
+                ({ host }) =>
+                  (domain: string) =>
+                    host === domain || host?.endsWith(`.${domain}`) === true,
+              ),
+            )
+            .catch(() => undefined);
 
     const [place, { addedTlds, defaultBlocks, outbox, settled }] = await Promise.all([placing, stored]);
     const firstView = (view: PopupState) => {
@@ -122,6 +153,7 @@ export function createPopupController(deps: PopupDeps) {
     if (cached === null) return firstView({ phase: 'no-key' });
     const { host, tabId } = place;
     const [[lists, profiles, blockedToday], registrable] = await Promise.all([cached, place.registrable]);
+    const storedNotes = await entryNotes;
     firstView({
       phase: 'ready',
       host,
@@ -144,10 +176,15 @@ export function createPopupController(deps: PopupDeps) {
       chosenDomain: undefined,
       change: { state: 'idle', message: '' },
       undo: null,
+      ...(storedNotes === undefined ? {} : { entryNotes: storedNotes }),
     });
+    // After the first view's render, queued as a microtask by `set`: the first watch costs Firefox
+    // about 7 ms of setting up storage events, which came between the view and the verdict shown.
+    await Promise.resolve();
     disposers.push(
       outboxItem.watch((entries) => update({ outbox: entries })),
       settledChangesItem.watch((entries) => update({ settled: entries })),
+      notes.follow(account, (entryNotes) => update({ entryNotes })),
     );
     await refreshStale();
   }
@@ -288,6 +325,24 @@ export function createPopupController(deps: PopupDeps) {
     await fetchStatistics(connection, initial.account, ready);
   }
 
+  /**
+   * Reads the cached list entries of more hosts (page diagnosis's), which the lists read at start
+   * may not hold: until then their membership is unknown (verdict-inputs.ts `membershipOf`).
+   */
+  async function readListsFor(hosts: readonly string[]): Promise<void> {
+    // Kept for every later read (after a change, another profile), even when the lists held now
+    // cover them: a view just fetched holds the whole lists, one read after a change does not.
+    for (const host of hosts) otherListHosts.add(host);
+    const current = ready();
+    const held = current?.lists;
+    if (!current || !held || hosts.every((host) => listsCover(held.value, host))) return;
+    const lists = await deps.cache
+      .readLists(current.scope, current.account, listHosts(current))
+      .catch(() => null);
+    // Kept only while nothing replaced the lists meanwhile (a fetch, a change, another profile).
+    if (lists !== null && ready()?.lists === held) update({ lists });
+  }
+
   async function chooseProfile(profile: string): Promise<void> {
     const current = ready();
     if (current === null || !capabilitiesOf(current.form).profileSelection || profile === current.profile)
@@ -295,7 +350,7 @@ export function createPopupController(deps: PopupDeps) {
     generation++;
     const scope = scopeKey('A', profile);
     const [lists, tlds, defaultBlocks] = await Promise.all([
-      deps.cache.readLists(scope, current.account),
+      deps.cache.readLists(scope, current.account, listHosts(current)),
       addedTldsItem.getValue(),
       defaultBlockItem.getValue(),
       chosenProfileItem.setValue(profile),
@@ -330,7 +385,7 @@ export function createPopupController(deps: PopupDeps) {
     if (outcome.state === 'delivered') {
       // The cached view follows at once; the next refresh confirms it.
       await deps.cache.applyChanges(current.scope, current.account, [change]);
-      const lists = await deps.cache.readLists(current.scope, current.account);
+      const lists = await deps.cache.readLists(current.scope, current.account, listHosts(current));
       if (ready()?.scope === current.scope) update({ lists });
     }
     const undo =
@@ -360,8 +415,10 @@ export function createPopupController(deps: PopupDeps) {
      * Registrable domains of other hosts (page diagnosis's failed hosts), asked of the worker like
      * the page's own; never rejects.
      */
-    registrableDomainsOf: (hosts: readonly string[]) =>
-      registrableDomainsOf(hosts, deps.askWorkerForDomains ?? (async () => null)),
+    registrableDomainsOf: (hosts: readonly string[]) => {
+      void readListsFor(hosts);
+      return registrableDomainsOf(hosts, deps.askWorkerForDomains ?? (async () => null));
+    },
     chooseProfile,
     chooseDomain(domain: string) {
       update({ chosenDomain: domain });
@@ -421,7 +478,7 @@ export function createPopupController(deps: PopupDeps) {
       if (change.state === 'delivered') {
         const delivered = done.filter((entry) => entry.state === 'delivered').map((entry) => entry.change);
         await deps.cache.applyChanges(current.scope, current.account, delivered);
-        const lists = await deps.cache.readLists(current.scope, current.account);
+        const lists = await deps.cache.readLists(current.scope, current.account, listHosts(current));
         if (ready()?.scope === current.scope) update({ lists });
       }
     },

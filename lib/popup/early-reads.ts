@@ -25,6 +25,16 @@ export interface EarlyReads {
   /** storage.local keys (without WXT's `local:` prefix) whose answer is on its way. */
   keys: readonly string[];
   values: Promise<StoredValues>;
+  /**
+   * Reads that wait for the tab: the keys `laterKeys` matches are not read with the others but
+   * once the tab names them (the buckets of its site's cached lists, lib/cache/list-buckets.ts).
+   */
+  later?: LaterReads;
+}
+
+export interface LaterReads {
+  matches(key: string): boolean;
+  batch: Promise<{ keys: readonly string[]; values: Promise<StoredValues> }>;
 }
 
 interface LocalStorageArea {
@@ -47,13 +57,35 @@ export function hintedKeys(hints: Pick<HintStore, 'getItem'>): string[] {
   }
 }
 
-/** Starts reading the remembered keys (none on a first opening: it then only records them). */
-export function startEarlyReads(area: LocalStorageArea, hints: Pick<HintStore, 'getItem'>): EarlyReads {
-  const keys = hintedKeys(hints);
-  const values = keys.length === 0 ? Promise.resolve({}) : Promise.resolve().then(() => area.get(keys));
+function readKeys(area: LocalStorageArea, keys: readonly string[]): Promise<StoredValues> {
+  const values = keys.length === 0 ? Promise.resolve({}) : Promise.resolve().then(() => area.get([...keys]));
   // Handled here too: the modules may never take it (a popup closed at once).
   values.catch(() => {});
-  return { keys, values };
+  return values;
+}
+
+/**
+ * Starts reading the remembered keys (none on a first opening: it then only records them). With
+ * `later`, the remembered keys it matches are left to it: `keysFor` names, from them, the keys to
+ * read instead once the tab is known (resolving to none when it is not).
+ */
+export function startEarlyReads(
+  area: LocalStorageArea,
+  hints: Pick<HintStore, 'getItem'>,
+  later?: {
+    matches(key: string): boolean;
+    keysFor(remembered: readonly string[]): Promise<readonly string[]>;
+  },
+): EarlyReads {
+  const remembered = hintedKeys(hints);
+  const keys = later ? remembered.filter((key) => !later.matches(key)) : remembered;
+  const reads: EarlyReads = { keys, values: readKeys(area, keys) };
+  if (!later) return reads;
+  const batch = later.keysFor(remembered.filter(later.matches)).then(
+    (laterKeys) => ({ keys: laterKeys, values: readKeys(area, laterKeys) }),
+    () => ({ keys: [], values: Promise.resolve({}) }),
+  );
+  return { ...reads, later: { matches: later.matches, batch } };
 }
 
 /** Where the classic script leaves its reads for the modules (a page global, set once). */
@@ -86,22 +118,48 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
   if (!reads) return { read: (keys, readNow) => readNow([...keys]), remember: () => {} };
   const waiting = new Set(reads.keys);
   const asked = new Set<string>();
-  const early = reads.values.then(
-    (values) => values,
-    () => null,
-  );
+  const settled = (values: Promise<StoredValues>) =>
+    values.then(
+      (answered) => answered,
+      () => null,
+    );
+  const early = settled(reads.values);
+  const later = reads.later;
+  /** The later batch, once the tab has named its keys; its keys wait like the early ones. */
+  const laterBatch = later?.batch.then(({ keys, values }) => ({
+    waiting: new Set(keys),
+    values: settled(values),
+  }));
+
+  /** `taken` from one batch's answer, or from storage when that batch failed. */
+  async function fromBatch(taken: string[], answer: Promise<StoredValues | null>, readNow: ReadNow) {
+    const answered = await answer;
+    return answered === null
+      ? readNow(taken)
+      : new Map(taken.map((key) => [key, answered[driverKey(key)]] as const));
+  }
+
   return {
     async read(keys, readNow) {
       for (const key of keys) if (key.startsWith(LOCAL)) asked.add(driverKey(key));
       const taken = keys.filter((key) => key.startsWith(LOCAL) && waiting.delete(driverKey(key)));
-      if (taken.length === 0) return readNow([...keys]);
-      const rest = keys.filter((key) => !taken.includes(key));
-      const [answered, others] = await Promise.all([early, rest.length > 0 ? readNow(rest) : new Map()]);
-      const fromEarly =
-        answered === null
-          ? await readNow(taken)
-          : new Map(taken.map((key) => [key, answered[driverKey(key)]] as const));
-      return new Map([...fromEarly, ...others]);
+      let rest = keys.filter((key) => !taken.includes(key));
+      // Keys the later batch may hold wait for the tab's answer (it comes before the modules need it).
+      let takenLater: string[] = [];
+      let laterValues: Promise<StoredValues | null> = Promise.resolve(null);
+      if (laterBatch && rest.some((key) => key.startsWith(LOCAL) && later?.matches(driverKey(key)))) {
+        const batch = await laterBatch;
+        takenLater = rest.filter((key) => key.startsWith(LOCAL) && batch.waiting.delete(driverKey(key)));
+        rest = rest.filter((key) => !takenLater.includes(key));
+        laterValues = batch.values;
+      }
+      if (taken.length === 0 && takenLater.length === 0) return readNow([...keys]);
+      const [fromEarly, fromLater, others] = await Promise.all([
+        taken.length > 0 ? fromBatch(taken, early, readNow) : new Map(),
+        takenLater.length > 0 ? fromBatch(takenLater, laterValues, readNow) : new Map(),
+        rest.length > 0 ? readNow(rest) : new Map(),
+      ]);
+      return new Map([...fromEarly, ...fromLater, ...others]);
     },
     remember(hints) {
       try {

@@ -5,10 +5,13 @@
  * (early-reads.ts).
  *
  * No WXT browser import: the polyfill would make the script as big as what it runs ahead of;
- * both browsers' own APIs return promises.
+ * both browsers' own APIs return promises. (Nor zod: what it reads is checked where it is used.)
  */
+import { bucketKeysFor, scopeOfBucketKey } from '@/lib/cache/list-buckets';
+import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { applyCachedTheme, pageLocalStorage } from '@/lib/theme/first-paint';
 import { publishEarlyReads, startEarlyReads } from './early-reads';
+import { markStep } from './mark-step';
 import { publishEarlyTab, readTabAddress } from './read-tab';
 
 type ExtensionApi = {
@@ -17,11 +20,32 @@ type ExtensionApi = {
 };
 
 export function startPopupEarly(page: { document: Document; location: Location }): void {
+  markStep('first-script');
   const hints = pageLocalStorage();
   applyCachedTheme(page.document.documentElement, hints);
   const scope = globalThis as { browser?: ExtensionApi; chrome?: ExtensionApi };
   const api = scope.browser ?? scope.chrome;
   if (!api) return;
-  publishEarlyReads(startEarlyReads(api.storage.local, hints ?? { getItem: () => null }));
-  publishEarlyTab(readTabAddress(api.tabs, page.location.search));
+  const tab = readTabAddress(api.tabs, page.location.search);
+  tab.then(
+    () => markStep('early-tab'),
+    () => {},
+  );
+  publishEarlyTab(tab);
+  // The cached lists' buckets the last opening read were its site's: this opening reads its own
+  // site's, in the scopes the last one read, as soon as the tab is known.
+  const reads = startEarlyReads(api.storage.local, hints ?? { getItem: () => null }, {
+    matches: (key) => scopeOfBucketKey(key) !== null,
+    keysFor: async (remembered) => {
+      const { url } = await tab;
+      const host = url === undefined ? null : hostnameFromUrl(url);
+      return host === null ? [] : bucketKeysFor(remembered, host);
+    },
+  });
+  reads.values.then(
+    () => markStep('early-reads'),
+    () => {},
+  );
+  publishEarlyReads(reads);
+  markStep('first-script-done');
 }

@@ -16,6 +16,7 @@ import {
 } from '@/lib/settings/storage';
 import { getValues } from '@/lib/settings/stored-reads';
 import type { ValidatedItem } from '@/lib/settings/validated-item';
+import { markStep } from './mark-step';
 
 const START_ITEMS = {
   key: apiKeyItem,
@@ -47,6 +48,9 @@ async function getNamedValues<Items extends Record<string, ValidatedItem<unknown
 }
 
 export async function readStartSettings(): Promise<StartSettings> {
-  if (!readsApiTimeoutForTests) return { ...(await getNamedValues(START_ITEMS)), timeoutMs: null };
-  return getNamedValues({ ...START_ITEMS, timeoutMs: apiTimeoutForTestsItem });
+  const settings = readsApiTimeoutForTests
+    ? await getNamedValues({ ...START_ITEMS, timeoutMs: apiTimeoutForTestsItem })
+    : { ...(await getNamedValues(START_ITEMS)), timeoutMs: null };
+  markStep('settings');
+  return settings;
 }

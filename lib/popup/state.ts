@@ -5,6 +5,7 @@
 import type { ApiForm } from '@/lib/api/types';
 import type { CachedView, ListsView } from '@/lib/cache/view-cache';
 import type { ListChange } from '@/lib/messaging/protocol';
+import type { AccountNotes } from '@/lib/notes';
 import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
 
 export interface ChangeStatus {
@@ -62,4 +63,6 @@ export interface ReadyState {
   chosenDomain: string | undefined;
   change: ChangeStatus;
   undo: UndoOffer | null;
+  /** The account's records of entries added here, with their notes (lib/notes); unset until read. */
+  entryNotes?: AccountNotes;
 }

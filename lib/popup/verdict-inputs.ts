@@ -6,6 +6,7 @@
  * (view.ts) says the outcome.
  */
 import { type ChangeLike, type Membership, replayChanges } from '@/lib/cache/list-changes';
+import { listsCover } from '@/lib/cache/view-cache';
 import {
   canonicalHost,
   type DomainIndex,
@@ -83,8 +84,12 @@ export function membershipIn(lists: Indexes, domain: string): Membership {
   return lists.blocklist.has(domain) ? 'blocklist' : 'none';
 }
 
-/** Where `domain` is in the scope's lists, counting waiting changes; null while the lists are unknown. */
+/**
+ * Where `domain` is in the scope's lists, counting waiting changes; null while the lists are
+ * unknown, or only read for other hosts (lib/cache/list-buckets.ts).
+ */
 export function membershipOf(state: ReadyState, domain: string): Membership | null {
+  if (state.lists !== null && !listsCover(state.lists.value, domain)) return null;
   const lists = indexes(state, true);
   return lists === null ? null : membershipIn(lists, domain);
 }

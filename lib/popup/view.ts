@@ -11,6 +11,7 @@ import { canonicalHost } from '@/lib/filtering/domain-index';
 import { needsStatistics, type Verdict } from '@/lib/filtering/verdict';
 import { t, tn } from '@/lib/i18n';
 import type { ListChange } from '@/lib/messaging/protocol';
+import { recordOf, verdictAddition } from '@/lib/notes';
 import type { SectionId } from '@/lib/options/routes';
 import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
 import type { PopupState, ReadyState } from './state';
@@ -96,10 +97,20 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
     latest !== undefined && latest.state === 'failed' && now - latest.at < RECENT_FAILURE_MS ? latest : null;
 
   const headline =
-    verdict === null ? null : verdictHeadline(verdict, state.host, scopeLabel(state), includesPending);
+    verdict === null
+      ? null
+      : verdictHeadline(
+          verdict,
+          state.host,
+          scopeLabel(state),
+          includesPending,
+          // A verdict that counts a change not sent yet rests on no entry of the service's lists.
+          includesPending ? null : entryLine(state, verdict, now),
+        );
   return {
     verdict,
-    statusText: statusText(state, verdict, includesPending),
+    statusText:
+      headline === null ? statusText(state, verdict, includesPending) : t('popup.headline', headline),
     headline,
     details: verdict === null ? [] : verdictDetails(state, verdict, includesPending),
     fresh,
@@ -208,12 +219,22 @@ export function verdictHeadline(
   host: string,
   scope: string,
   includesPending = false,
+  /** When, from where and why the deciding entry was added here (`entryLine`). */
+  entry: string | null = null,
 ): VerdictHeadline {
-  const reason = verdictReason(verdict, host, scope);
+  const reason =
+    entry === null ? verdictReason(verdict, host, scope) : `${verdictReason(verdict, host, scope)} ${entry}`;
   return {
     word: t(VERDICT_WORDS[verdict.kind]),
     reason: includesPending ? t('popup.reason.countsPending', { reason }) : reason,
   };
+}
+
+/** The record of the list entry that decides the verdict, in words (lib/notes), or null. */
+function entryLine(state: ReadyState, verdict: Verdict, now: number): string | null {
+  if (!state.entryNotes || (verdict.reason !== 'whitelist' && verdict.reason !== 'blocklist')) return null;
+  const address = { scope: state.scope, list: verdict.reason, domain: verdict.entry };
+  return verdictAddition(recordOf(state.entryNotes, address), now);
 }
 
 function verdictReason(verdict: Verdict, host: string, scope: string): string {

@@ -3,8 +3,19 @@
  *
  * Settings (exported): the service connection, the dynamic IP settings, the right-click menu and
  * page diagnosis switches, the theme, the popup's chosen profile, and the records the service
- * cannot give back (TLDs added and default block set from this browser). The API key only when
- * the user ticks "Include the API key".
+ * cannot give back (TLDs added and default block set from this browser), and where the list
+ * entries added from this browser came from, with their notes (lib/notes, every account's; merged
+ * on import).
+ * The API key only when the user ticks "Include the API key". `settings` holds the active
+ * account's and the browser's; `accounts` (version 2) every other account of this browser
+ * (lib/accounts), each with its own connection, settings, records and (when asked) key.
+ *
+ * Importing accounts never merges two accounts silently: an account of the file with a key is
+ * the same account as one of this browser only when origin, API form and key are all the same
+ * (its settings are then updated, its key kept); one without a key only when origin, form and
+ * name are the same. Any other becomes a new account (its name made unique), up to
+ * MAX_ACCOUNTS; the report says which happened to each. Every new service origin is confirmed
+ * with the others before anything is written.
  *
  * Not settings (never exported): the outbox and the changes it settled, leases, caches (lists,
  * profiles, today's statistics), the registration outcome and the addresses this browser
@@ -20,10 +31,23 @@
  * options page call the service as soon as the connection is stored, so nothing is stored before.
  */
 import * as z from 'zod/mini';
+import { accountIdentity } from '@/lib/account/identity';
+import {
+  type AccountsState,
+  accountValue,
+  displayName,
+  hostOf,
+  readAccounts,
+  type StoredAccount,
+  updateAccounts,
+  writeAccountValue,
+} from '@/lib/accounts/store';
 import { FORMS } from '@/lib/api/forms';
 import { DIAGNOSIS_PERMISSIONS, type PermissionSet } from '@/lib/diagnosis/permissions';
 import { t, tn } from '@/lib/i18n';
 import { lookupPermissionOrigins, validateLookupUrl } from '@/lib/network/settings-form';
+import { notes, notesBackupItem, notesBackupSchema } from '@/lib/notes';
+import { randomId } from '@/lib/outbox/lease';
 import {
   changeSettingsKeepingHostPermissions,
   type HostPermissionsApi,
@@ -39,16 +63,19 @@ import {
   validateProfileReference,
 } from '@/lib/validation';
 import {
+  ACCOUNT_NAME_MAX,
   addedTldsItem,
   apiKeyItem,
   chosenProfileItem,
   connectionItem,
   connectionSchema,
   contextMenuSettingsItem,
+  DEFAULT_BASE_URL,
   defaultBlockItem,
   diagnosisSettingsItem,
   dynamicIpSettingsItem,
   dynamicIpSettingsSchema,
+  MAX_ACCOUNTS,
   themeItem,
 } from './storage';
 import { themeSchema } from './theme-choice';
@@ -56,7 +83,7 @@ import type { ValidatedItem } from './validated-item';
 
 export const BACKUP_FORMAT = 'dns-filter-companion-settings';
 /** Bump when the file's shape changes, and teach `parseBackup` to read the older versions. */
-export const BACKUP_VERSION = 1;
+export const BACKUP_VERSION = 2;
 /** A backup is a few kilobytes; a file far larger is something else and is not read. */
 export const MAX_BACKUP_BYTES = 1_000_000;
 
@@ -85,16 +112,31 @@ export const backupSettingsSchema = z.object({
   chosenProfile: z.optional(z.string()),
   addedTlds: z.optional(addedTldsSchema),
   defaultBlock: z.optional(defaultBlockSchema),
+  listNotes: z.optional(notesBackupSchema),
 });
 export type BackupSettings = z.infer<typeof backupSettingsSchema>;
 export type SettingName = keyof BackupSettings;
 
-/** Version 1 of the file, as exported. Import reads each setting on its own (`parseBackup`). */
+/** Another account of this browser, in the file (version 2). */
+export const backupAccountSchema = z.object({
+  /** Absent: named after its service's host. */
+  name: z.optional(z.string().check(z.minLength(1), z.maxLength(ACCOUNT_NAME_MAX))),
+  connection: connectionSchema,
+  apiKey: z.optional(z.string()),
+  dynamicIp: z.optional(dynamicIpSettingsSchema),
+  chosenProfile: z.optional(z.string()),
+  addedTlds: z.optional(addedTldsSchema),
+  defaultBlock: z.optional(defaultBlockSchema),
+});
+export type BackupAccount = z.infer<typeof backupAccountSchema>;
+
+/** The file, as exported. Import reads each setting and each account on its own (`parseBackup`). */
 export const backupFileSchema = z.object({
   format: z.literal(BACKUP_FORMAT),
   version: z.literal(BACKUP_VERSION),
   exportedAt: z.string(),
   settings: backupSettingsSchema,
+  accounts: z.optional(z.array(backupAccountSchema).check(z.maxLength(MAX_ACCOUNTS - 1))),
 });
 export type BackupFile = z.infer<typeof backupFileSchema>;
 
@@ -104,6 +146,7 @@ const envelopeSchema = z.object({
   version: z.int().check(z.gte(1)),
   exportedAt: z.optional(z.string().check(z.maxLength(64))),
   settings: z.record(z.string(), z.unknown()),
+  accounts: z.optional(z.array(z.unknown()).check(z.maxLength(100))),
 });
 
 interface SettingDefinition<T> {
@@ -214,6 +257,13 @@ const DEFINITIONS: Definitions = {
     },
     describe: (value) => tn('backup.defaultBlockKept', Object.keys(value).length),
   },
+  listNotes: {
+    label: () => t('notes.backupLabel'),
+    schema: notesBackupSchema,
+    // Its writes merge (lib/notes/backup.ts): a record of this browser is not lost to an older one.
+    item: notesBackupItem(notes),
+    describe: (value) => tn('notes.backupCount', Object.values(value).flat().length),
+  },
 };
 
 /** In the order the report lists them. */
@@ -254,6 +304,12 @@ export async function collectBackup({ includeKey, now = new Date() }: CollectOpt
     addedTldsItem.getValue(),
     defaultBlockItem.getValue(),
   ]);
+  // Where list entries came from, and their notes, for every account (lib/notes).
+  const listNotes = await notesBackupItem(notes).getValue();
+  const { accounts } = await readAccounts();
+  const others = accounts
+    .filter((account) => !account.active)
+    .map((account) => exportedAccount(account, includeKey));
   return {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
@@ -268,7 +324,22 @@ export async function collectBackup({ includeKey, now = new Date() }: CollectOpt
       chosenProfile,
       addedTlds,
       defaultBlock,
+      listNotes,
     },
+    ...(others.length > 0 ? { accounts: others } : {}),
+  };
+}
+
+/** An account that is not the active one, as the file holds it. The key only when asked for and set. */
+function exportedAccount(account: StoredAccount, includeKey: boolean): BackupAccount {
+  return {
+    ...(account.name === undefined ? {} : { name: account.name }),
+    connection: account.connection,
+    ...(includeKey && account.key !== '' ? { apiKey: account.key } : {}),
+    dynamicIp: account.dynamicIp,
+    chosenProfile: accountValue(account, chosenProfileItem),
+    addedTlds: accountValue(account, addedTldsItem),
+    defaultBlock: accountValue(account, defaultBlockItem),
   };
 }
 
@@ -285,7 +356,8 @@ export function backupFileName(now: Date = new Date()): string {
 // --- Import ---
 
 export interface ReportLine {
-  name: SettingName;
+  /** The setting, or 'accounts' for a line about one account of the file. */
+  name: SettingName | 'accounts';
   label: string;
   /** What was imported, or why it was refused. Never contains the API key. */
   detail: string;
@@ -301,6 +373,8 @@ export type ParsedBackup =
       refused: ReportLine[];
       /** Names in the file this version does not know, quoted for display. */
       ignored: string[];
+      /** The file's other accounts that passed the checks, in the file's order. */
+      accounts: BackupAccount[];
     };
 
 /** zod's names of the types a backup's settings are made of; others are shown as zod names them. */
@@ -369,6 +443,45 @@ function acceptSetting(
   return checked.ok ? { ok: true, value: checked.value } : { ok: false, reason: checked.message };
 }
 
+/** "Account “Office”" (or its service's host), for the report; never the key. */
+function accountLabel(raw: unknown): string {
+  const shaped = z.object({ name: z.string(), connection: z.object({ baseUrl: z.string() }) }).safeParse(raw);
+  const name =
+    raw !== null && typeof raw === 'object' && typeof (raw as { name?: unknown }).name === 'string'
+      ? (raw as { name: string }).name
+      : shaped.success
+        ? hostOf(shaped.data.connection.baseUrl)
+        : '?';
+  // Shown as written, cut to a name's length and without control characters.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
+  const shown = name.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, ACCOUNT_NAME_MAX);
+  return t('backup.account', { name: shown });
+}
+
+/** One account of the file, checked as Setup and the settings are; its key's text is never shown. */
+function acceptAccount(raw: unknown): { ok: true; value: BackupAccount } | { ok: false; reason: string } {
+  const shaped = backupAccountSchema.safeParse(raw);
+  if (!shaped.success) {
+    const onKey = shaped.error.issues.some((issue) => issue.path[0] === 'apiKey');
+    return {
+      ok: false,
+      reason: onKey
+        ? t('backup.keyNotText')
+        : t('backup.notExpectedForm', { problem: shapeProblem(shaped.error) }),
+    };
+  }
+  const account: BackupAccount = { ...shaped.data };
+  for (const name of ['connection', 'apiKey', 'dynamicIp', 'chosenProfile'] as const) {
+    const value = account[name];
+    if (value === undefined) continue;
+    const definition = DEFINITIONS[name] as SettingDefinition<unknown>;
+    const checked = definition.check ? definition.check(value) : { ok: true as const, value };
+    if (!checked.ok) return { ok: false, reason: checked.message };
+    Object.assign(account, { [name]: checked.value });
+  }
+  return { ok: true, value: account };
+}
+
 /** Reads and checks a backup file's text. Pure: writes nothing. */
 export function parseBackup(text: string): ParsedBackup {
   if (text.length > MAX_BACKUP_BYTES) {
@@ -410,7 +523,13 @@ export function parseBackup(text: string): ParsedBackup {
     if (result.ok) Object.assign(accepted, { [settingName]: result.value });
     else refused.push({ name: settingName, label: settingLabel(settingName), detail: result.reason });
   }
-  return { ok: true, exportedAt: envelope.data.exportedAt, accepted, refused, ignored };
+  const accounts: BackupAccount[] = [];
+  for (const raw of envelope.data.accounts ?? []) {
+    const result = acceptAccount(raw);
+    if (result.ok) accounts.push(result.value);
+    else refused.push({ name: 'accounts', label: accountLabel(raw), detail: result.reason });
+  }
+  return { ok: true, exportedAt: envelope.data.exportedAt, accepted, refused, ignored, accounts };
 }
 
 export interface ImportReport {
@@ -424,7 +543,8 @@ export interface ImportReport {
 
 /** A setting of the file that changes where something is sent, with both values for the user. */
 export interface DestinationChange {
-  name: 'connection' | 'dynamicIp';
+  /** 'account': the service of another account of the file (lib/accounts), new to this browser. */
+  name: 'connection' | 'dynamicIp' | 'account';
   label: string;
   /** What this browser uses now, and what the file would set. */
   before: string;
@@ -496,15 +616,145 @@ export async function applyBackup(
     connectionItem.getValue(),
     dynamicIpSettingsItem.getValue(),
   ]);
-  const changes = destinationChanges(parsed.accepted, { connection, dynamicIp });
+  const changes = [
+    ...destinationChanges(parsed.accepted, { connection, dynamicIp }),
+    ...accountDestinationChanges(parsed, await readAccounts()),
+  ];
   if (changes.length > 0 && !(await deps.confirmDestinations(changes))) {
     return { cancelled: true, changes };
   }
-  const write = () => writeSettings(parsed);
+  const write = async () => {
+    const report = await writeSettings(parsed);
+    for (const account of parsed.accounts) {
+      const line = await importAccount(account);
+      (line.refused ? report.refused : report.imported).push(line.line);
+    }
+    return report;
+  };
   const report = deps.permissions
     ? await changeSettingsKeepingHostPermissions({ permissions: deps.permissions }, write)
     : await write();
   return { cancelled: false, ...report };
+}
+
+/**
+ * The services of the file's other accounts that no account of this browser uses yet, nor the
+ * file's own settings: the keys of those accounts would go there. Lookup services new to this
+ * browser, for an account that registers, likewise.
+ */
+function accountDestinationChanges(
+  parsed: Extract<ParsedBackup, { ok: true }>,
+  state: AccountsState,
+): DestinationChange[] {
+  const knownOrigins = new Set([
+    originOf(DEFAULT_BASE_URL),
+    ...state.accounts.map((account) => originOf(account.connection.baseUrl)),
+    ...(parsed.accepted.connection ? [originOf(parsed.accepted.connection.baseUrl)] : []),
+  ]);
+  const knownLookups = new Set([
+    ...state.accounts.flatMap((account) => account.dynamicIp.lookupUrls),
+    ...(parsed.accepted.dynamicIp?.lookupUrls ?? []),
+  ]);
+  const changes: DestinationChange[] = [];
+  for (const account of parsed.accounts) {
+    const name = account.name ?? hostOf(account.connection.baseUrl);
+    const origin = originOf(account.connection.baseUrl);
+    if (!knownOrigins.has(origin)) {
+      changes.push({
+        name: 'account',
+        label: t('backup.destination.account', { name }),
+        before: '',
+        after: origin,
+      });
+      knownOrigins.add(origin);
+    }
+    const urls = account.dynamicIp?.enabled ? account.dynamicIp.lookupUrls : [];
+    if (urls.some((url) => !knownLookups.has(url))) {
+      changes.push({
+        name: 'dynamicIp',
+        label: t('backup.destination.accountLookups', { name }),
+        before: '',
+        after: urls.join(', '),
+      });
+      for (const url of urls) knownLookups.add(url);
+    }
+  }
+  return changes;
+}
+
+/**
+ * Imports one of the file's other accounts: updates the account of this browser that is the same
+ * (origin, form and key; without a key in the file, origin, form and name), or adds it as a new
+ * account. Never gives one account another's key.
+ */
+async function importAccount(account: BackupAccount): Promise<{ line: ReportLine; refused: boolean }> {
+  const label = t('backup.account', { name: account.name ?? hostOf(account.connection.baseUrl) });
+  const line = (detail: string, refused = false) => ({
+    line: { name: 'accounts' as const, label, detail },
+    refused,
+  });
+  const state = await readAccounts();
+  const identities = await Promise.all(state.accounts.map((stored) => accountIdentity(stored)));
+  const fileIdentity =
+    account.apiKey === undefined
+      ? null
+      : (await accountIdentity({ key: account.apiKey, connection: account.connection })).id;
+  const same = state.accounts.find((stored, index) =>
+    fileIdentity !== null
+      ? identities[index]!.id === fileIdentity
+      : originOf(stored.connection.baseUrl) === originOf(account.connection.baseUrl) &&
+        stored.connection.form === account.connection.form &&
+        displayName(stored) === (account.name ?? hostOf(account.connection.baseUrl)),
+  );
+  try {
+    if (same) {
+      if (account.dynamicIp) await writeAccountValue(same.id, dynamicIpSettingsItem, account.dynamicIp);
+      if (account.chosenProfile) await writeAccountValue(same.id, chosenProfileItem, account.chosenProfile);
+      if (account.addedTlds) {
+        const merge = DEFINITIONS.addedTlds.merge!;
+        await writeAccountValue(
+          same.id,
+          addedTldsItem,
+          merge(accountValue(same, addedTldsItem), account.addedTlds),
+        );
+      }
+      if (account.defaultBlock) {
+        const merge = DEFINITIONS.defaultBlock.merge!;
+        await writeAccountValue(
+          same.id,
+          defaultBlockItem,
+          merge(accountValue(same, defaultBlockItem), account.defaultBlock),
+        );
+      }
+      return line(t('backup.accountUpdated', { name: displayName(same) }));
+    }
+    const taken = new Set(state.accounts.map((stored) => displayName(stored).toLocaleLowerCase()));
+    const wanted = account.name ?? hostOf(account.connection.baseUrl);
+    let name = wanted;
+    for (let n = 2; taken.has(name.toLocaleLowerCase()); n++)
+      name = `${wanted} (${n})`.slice(-ACCOUNT_NAME_MAX);
+    const id = randomId();
+    const added = await updateAccounts((now, draft) => {
+      if (now.accounts.length >= MAX_ACCOUNTS) return null;
+      const parked: Record<string, unknown> = { [connectionItem.key]: account.connection };
+      if (account.dynamicIp) parked[dynamicIpSettingsItem.key] = account.dynamicIp;
+      if (account.chosenProfile) parked[chosenProfileItem.key] = account.chosenProfile;
+      if (account.addedTlds) parked[addedTldsItem.key] = account.addedTlds;
+      if (account.defaultBlock) parked[defaultBlockItem.key] = account.defaultBlock;
+      draft.entries.push({
+        id,
+        ...(name === hostOf(account.connection.baseUrl) && account.name === undefined ? {} : { name }),
+        createdAt: Date.now(),
+        parked,
+      });
+      if (account.apiKey) draft.keys[id] = account.apiKey;
+      return { draft, result: true };
+    });
+    if (!added) return line(t('accounts.tooMany', { max: MAX_ACCOUNTS }), true);
+    return line(t(account.apiKey ? 'backup.accountAdded' : 'backup.accountAddedNoKey', { name }));
+  } catch {
+    return line(t('backup.notSaved'), true);
+  }
 }
 
 async function writeSettings(parsed: Extract<ParsedBackup, { ok: true }>): Promise<ImportReport> {
@@ -540,19 +790,24 @@ async function writeSettings(parsed: Extract<ParsedBackup, { ok: true }>): Promi
  * services' origins while dynamic IP is on, page diagnosis's permissions while it is on. Browsers
  * grant them only during a click, so the options page asks with a button after the import.
  */
-export function permissionsNeeded(settings: Partial<BackupSettings>): Required<PermissionSet> {
+export function permissionsNeeded(
+  settings: Partial<BackupSettings>,
+  accounts: readonly BackupAccount[] = [],
+): Required<PermissionSet> {
   const origins = new Set<string>();
   const permissions = new Set<string>();
-  if (settings.connection) {
-    try {
-      const origin = hostPermissionFor(settings.connection.baseUrl);
-      if (origin) origins.add(origin);
-    } catch {
-      // Checked by validateBaseUrl on import; nothing to ask for an address that is not one.
+  for (const one of [settings, ...accounts]) {
+    if (one.connection) {
+      try {
+        const origin = hostPermissionFor(one.connection.baseUrl);
+        if (origin) origins.add(origin);
+      } catch {
+        // Checked by validateBaseUrl on import; nothing to ask for an address that is not one.
+      }
     }
-  }
-  if (settings.dynamicIp?.enabled) {
-    for (const origin of lookupPermissionOrigins(settings.dynamicIp.lookupUrls)) origins.add(origin);
+    if (one.dynamicIp?.enabled) {
+      for (const origin of lookupPermissionOrigins(one.dynamicIp.lookupUrls)) origins.add(origin);
+    }
   }
   if (settings.diagnosis?.enabled) {
     for (const name of DIAGNOSIS_PERMISSIONS.permissions) permissions.add(name);

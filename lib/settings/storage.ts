@@ -9,7 +9,6 @@
  * loads all of this module and uses a few items, and the popup's first paint waits on loading it.
  */
 import { browser } from 'wxt/browser';
-import { storage } from 'wxt/utils/storage';
 import * as z from 'zod/mini';
 import {
   type AccountIdentity,
@@ -18,10 +17,22 @@ import {
   identityForLegacyTag,
 } from '@/lib/account/identity';
 import { API_FORMS, scopeOf } from '@/lib/api/forms';
+import {
+  bucketKey,
+  CACHED_LISTS_BUCKET_PREFIX,
+  joinBuckets,
+  type PackedLists,
+  SINGLE_LABEL_BUCKET,
+  splitIntoBuckets,
+} from '@/lib/cache/list-buckets';
 import { listChangeSchema, MAX_UNBREAK_DOMAINS } from '@/lib/messaging/protocol';
-import { readStoredValue } from './stored-reads';
+import { readStoredValue, readStoredValues } from './stored-reads';
 import { THEME_CHOICES } from './theme-choice';
 import { defineValidatedItem } from './validated-item';
+
+// Extension pages forbid `new Function` (Content Security Policy): zod would try it once per page,
+// at the first parse (the popup's first storage read), be refused, and have the refusal reported.
+z.config({ jitless: true });
 
 export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
 
@@ -35,14 +46,75 @@ export const connectionSchema = z.lazy(() =>
 );
 export type ConnectionSettings = z.infer<typeof connectionSchema>;
 
-/** The account key. Separate from the rest so nothing that exports settings picks it up by accident. */
+/**
+ * The active account's key (lib/accounts: the other accounts' keys are in `accountKeysItem`).
+ * Separate from the rest so nothing that exports settings picks it up by accident.
+ */
 export const apiKeyItem = defineValidatedItem('local:apiKey', () => z.string(), { fallback: '', version: 1 });
 
-/** Where the service is and which form of its API to speak. */
+/** Where the active account's service is and which form of its API to speak. */
 export const connectionItem = defineValidatedItem('local:connection', () => connectionSchema, {
   fallback: { baseUrl: DEFAULT_BASE_URL, form: 'A' },
   version: 1,
 });
+
+// --- Several accounts ---
+
+/**
+ * How many accounts one browser keeps: enough for a technician looking after several clients,
+ * few enough that the popup's "Account" combobox and the menu title stay short, that every
+ * account's parked settings fit one small item, and that the caches and waiting changes of all of
+ * them stay within the storage budget (lib/cache/storage-room.ts; the outbox's OUTBOX_LIMIT is
+ * shared by all accounts).
+ */
+export const MAX_ACCOUNTS = 10;
+export const ACCOUNT_NAME_MAX = 64;
+
+export const accountEntrySchema = z.lazy(() =>
+  z.object({
+    /** Stable and random (never derived from the key); names the account's alarms and leases. */
+    id: z.string().check(z.regex(/^[A-Za-z0-9-]{8,64}$/)),
+    /** Absent: the account is named after its service's host. */
+    name: z.optional(z.string().check(z.minLength(1), z.maxLength(ACCOUNT_NAME_MAX))),
+    createdAt: z.number(),
+    /**
+     * The per-account items (lib/accounts/store.ts ACCOUNT_ITEMS) of an account that is not the
+     * active one, by storage key. The active account has none: its values are in those items.
+     */
+    parked: z.optional(z.record(z.string(), z.unknown())),
+  }),
+);
+export type AccountEntry = z.infer<typeof accountEntrySchema>;
+
+/**
+ * The accounts of this browser and the active one. The active account's key, connection and
+ * other per-account settings stay in the items every page reads (`apiKeyItem`, `connectionItem`,
+ * `dynamicIpSettingsItem` …); the others' are parked in their entry, their keys in
+ * `accountKeysItem`. Nothing stored (an installation from before several accounts) reads as no
+ * account: lib/accounts/store.ts then makes the existing setup the first account.
+ */
+export const accountsSchema = z.lazy(() =>
+  z.object({
+    active: z.nullable(z.string()),
+    accounts: z.array(accountEntrySchema).check(z.maxLength(MAX_ACCOUNTS)),
+  }),
+);
+
+export const accountsItem = defineValidatedItem('local:accounts', () => accountsSchema, {
+  fallback: { active: null, accounts: [] },
+  version: 1,
+});
+
+/**
+ * The keys of the accounts that are not active, by account id: apart from the accounts list so
+ * nothing that lists or exports accounts picks a key up by accident. The active account's key is
+ * in `apiKeyItem` and only there.
+ */
+export const accountKeysItem = defineValidatedItem(
+  'local:accountKeys',
+  () => z.record(z.string(), z.string().check(z.maxLength(512))),
+  { fallback: {}, version: 1 },
+);
 
 /**
  * Data kept per scope: a profile in Form A, the whole account in Form B. The form is part of the
@@ -96,8 +168,8 @@ export const managedProfileItem = defineValidatedItem(
 
 /**
  * When this browser last asked the service for a raw log (ms since the epoch). The service allows
- * one `logs/getdump` per hour per account; the client keeps count itself, across restarts. One
- * value for the configured account: switching accounts inside the hour waits too, erring safe.
+ * one `logs/getdump` per hour per account; the client keeps count itself, across restarts. The
+ * active account's value; each other account keeps its own (lib/accounts/store.ts ACCOUNT_ITEMS).
  */
 export const lastLogDumpItem = defineValidatedItem(
   'local:lastLogDump',
@@ -185,6 +257,9 @@ export const registeredAddressSchema = z.lazy(() =>
 );
 export type RegisteredAddress = z.infer<typeof registeredAddressSchema>;
 
+/** Addresses kept for later deletion, of all accounts together (a few per account). */
+export const MAX_REGISTERED_KEPT = 3 * MAX_ACCOUNTS;
+
 /**
  * What this browser registered: the current address, and earlier ones whose deletion failed
  * (retried on the next run). Only these are ever deleted: never an address someone else added.
@@ -194,7 +269,7 @@ export const registeredAddressesItem = defineValidatedItem(
   () =>
     z.object({
       current: z.nullable(registeredAddressSchema),
-      stale: z.array(registeredAddressSchema).check(z.maxLength(10)),
+      stale: z.array(registeredAddressSchema).check(z.maxLength(MAX_REGISTERED_KEPT)),
     }),
   {
     fallback: { current: null, stale: [] },
@@ -358,7 +433,6 @@ async function withAccount(old: unknown): Promise<unknown> {
  * reads and searches them without building anything, with the time of the fetch. `account` is
  * the account identity (lib/account/identity.ts): a view of another account is ignored. Views
  * stored before identities (tagged `<form> <baseUrl>`) read as missing: the popup fetches again.
- * One storage key per scope, so the popup reads only the lists it shows.
  */
 export const cachedListsSchema = z.lazy(() =>
   z.object({
@@ -371,24 +445,146 @@ export const cachedListsSchema = z.lazy(() =>
 export type CachedLists = z.infer<typeof cachedListsSchema>;
 
 /**
- * Not a `defineValidatedItem`: one key per scope, made when asked for, and no fallback value: a
- * missing or unreadable view (an earlier shape included) reads as null, which means "fetch it".
- * Validated the same way, through the same reads (early ones included).
+ * Since version 4 a scope's lists are stored in buckets (lib/cache/list-buckets.ts), so the popup
+ * reads only the one or two its site needs: `cachedLists:<scope>` holds this head, naming the
+ * buckets that have entries; each of those is at `cachedListsBucket:<n>:<scope>` (the bucket
+ * first, so no profile name can make one scope's key another's).
+ */
+const listsHeadSchema = z.lazy(() =>
+  z.object({
+    account: accountIdSchema,
+    fetchedAt: z.number(),
+    buckets: z.array(z.int().check(z.gte(0), z.lte(SINGLE_LABEL_BUCKET))),
+  }),
+);
+/** One bucket, with the fetch time of its head: a bucket of another fetch makes the view a miss. */
+const listsBucketSchema = z.lazy(() =>
+  z.object({ fetchedAt: z.number(), whitelist: z.string(), blocklist: z.string() }),
+);
+
+export { CACHED_LISTS_BUCKET_PREFIX };
+
+const ALL_BUCKETS = Array.from({ length: SINGLE_LABEL_BUCKET + 1 }, (_, bucket) => bucket);
+
+/** Some buckets of a scope's lists, joined (`buckets` names them; null: the whole lists). */
+export type CachedListsPart = CachedLists & { buckets: readonly number[] | null };
+
+/**
+ * Not a `defineValidatedItem`: one key per scope (and its buckets), made when asked for, and no
+ * fallback value: a missing or unreadable view (an earlier shape included) reads as null, which
+ * means "fetch it". Validated the same way, through the same reads (early ones included).
+ *
+ * `getValue` reads the whole lists (the options page and the worker, through `applyChanges`);
+ * `getBuckets` only some (the popup). A version-3 view (whole lists under the scope's key) is read
+ * as it is and stored again in buckets.
  */
 export function cachedListsItem(scope: string) {
   const key = `local:cachedLists:${scope}` as const;
+  const storedKey = (bucket: number) => `local:${bucketKey(scope, bucket)}` as const;
+
+  async function write(value: CachedLists): Promise<void> {
+    const checked = cachedListsSchema.parse(value);
+    const buckets = splitIntoBuckets(checked);
+    const head = {
+      account: checked.account,
+      fetchedAt: checked.fetchedAt,
+      buckets: [...buckets.keys()].sort((a, b) => a - b),
+    };
+    // One write for the head and its buckets (atomic in both browsers); buckets left from an
+    // earlier fetch are not named by the new head, and go afterwards.
+    await browser.storage.local.set({
+      [key.slice(LOCAL.length)]: head,
+      ...Object.fromEntries(
+        [...buckets].map(([bucket, lists]) => [
+          bucketKey(scope, bucket),
+          { fetchedAt: checked.fetchedAt, ...lists },
+        ]),
+      ),
+    });
+    const unused = ALL_BUCKETS.filter((bucket) => !buckets.has(bucket)).map((bucket) =>
+      bucketKey(scope, bucket),
+    );
+    await browser.storage.local.remove(unused);
+  }
+
+  /** The head and the named buckets (null: all the head names); null when any is unusable. */
+  async function read(wanted: readonly number[] | null): Promise<CachedListsPart | null> {
+    const rawHead = await readStoredValue(key);
+    const head = listsHeadSchema.safeParse(rawHead);
+    if (!head.success) {
+      // Version 3: the whole lists under the scope's key, stored again in buckets, once (a failed
+      // write only means the same conversion next time).
+      const whole = cachedListsSchema.safeParse(rawHead);
+      if (!whole.success) return null;
+      await write(whole.data).catch(() => undefined);
+      if (wanted === null) return { ...whole.data, buckets: null };
+      const buckets = splitIntoBuckets(whole.data);
+      const lists = joinBuckets(wanted.flatMap((bucket) => buckets.get(bucket) ?? []));
+      return { account: whole.data.account, fetchedAt: whole.data.fetchedAt, ...lists, buckets: wanted };
+    }
+    const { account, fetchedAt, buckets: filled } = head.data;
+    const reading = (wanted ?? filled).filter((bucket) => filled.includes(bucket));
+    const raw = await readStoredValues(reading.map(storedKey));
+    const parts: PackedLists[] = [];
+    for (const bucket of reading) {
+      const part = listsBucketSchema.safeParse(raw.get(storedKey(bucket)));
+      if (!part.success || part.data.fetchedAt !== fetchedAt) return null;
+      parts.push(part.data);
+    }
+    return { account, fetchedAt, ...joinBuckets(parts), buckets: wanted };
+  }
+
   return {
     key,
+    /** The whole lists. */
     async getValue(): Promise<CachedLists | null> {
-      const parsed = cachedListsSchema.safeParse(await readStoredValue(key));
-      return parsed.success ? parsed.data : null;
+      const whole = await read(null);
+      return whole === null
+        ? null
+        : {
+            account: whole.account,
+            fetchedAt: whole.fetchedAt,
+            whitelist: whole.whitelist,
+            blocklist: whole.blocklist,
+          };
     },
-    async setValue(value: CachedLists): Promise<void> {
-      await storage.setItem(key, cachedListsSchema.parse(value));
+    /** Only the entries of `buckets` (lib/cache/list-buckets.ts `bucketsFor`). */
+    getBuckets: (buckets: readonly number[]): Promise<CachedListsPart | null> => read(buckets),
+    setValue: write,
+    /**
+     * Replaces the entries of the buckets `part` names (read with `getBuckets`, then changed),
+     * keeping the rest; false when the stored view is no longer the one `part` was read from.
+     */
+    async replaceBuckets(part: CachedListsPart & { buckets: readonly number[] }): Promise<boolean> {
+      const head = listsHeadSchema.safeParse(await readStoredValue(key));
+      if (!head.success || head.data.fetchedAt !== part.fetchedAt || head.data.account !== part.account)
+        return false;
+      const buckets = splitIntoBuckets(part);
+      if ([...buckets.keys()].some((bucket) => !part.buckets.includes(bucket)))
+        throw new Error('entries outside the buckets read');
+      const filled = new Set(head.data.buckets.filter((bucket) => !part.buckets.includes(bucket)));
+      for (const bucket of buckets.keys()) filled.add(bucket);
+      await browser.storage.local.set({
+        [key.slice(LOCAL.length)]: { ...head.data, buckets: [...filled].sort((a, b) => a - b) },
+        ...Object.fromEntries(
+          [...buckets].map(([bucket, lists]) => [
+            bucketKey(scope, bucket),
+            { fetchedAt: part.fetchedAt, ...lists },
+          ]),
+        ),
+      });
+      return true;
     },
-    removeValue: () => storage.removeItem(key),
+    async removeValue(): Promise<void> {
+      await browser.storage.local.remove([
+        key.slice(LOCAL.length),
+        ...ALL_BUCKETS.map((bucket) => bucketKey(scope, bucket)),
+      ]);
+    },
   };
 }
+
+const LOCAL = 'local:';
 
 /**
  * Which scopes have a cached view of their lists (`cachedListsItem`), with when it was fetched

@@ -21,6 +21,11 @@ export async function readStoredValue(key: StorageItemKey): Promise<unknown> {
   return (await readStored([key])).get(key) ?? null;
 }
 
+/** Raw stored values of several keys in one round trip; for items not made by `defineValidatedItem`. */
+export function readStoredValues(keys: readonly StorageItemKey[]): Promise<Map<string, unknown>> {
+  return keys.length === 0 ? Promise.resolve(new Map()) : readStored(keys);
+}
+
 /** Keeps the storage keys this page has read, for the next opening's early reads. */
 export function rememberEarlyReads(hints: Pick<Storage, 'getItem' | 'setItem'> | undefined): void {
   if (hints) earlyReads.remember(hints);

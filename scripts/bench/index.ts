@@ -6,7 +6,9 @@
  *
  * Options: --no-build (reuse the last bench builds),
  * --only=sizes,verdict,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
- * `firefox` Firefox's), --quick (fewer runs, for trying the script itself).
+ * `firefox` Firefox's), --quick (fewer runs, for trying the script itself); while working on the
+ * popup: --pairs=N and --big-pairs=N (openings of each real popup, normal and with large lists),
+ * --no-tab (only the real popups, not the in-tab figures).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -48,13 +50,25 @@ const groups = new Set<Group>(
  * Run counts: enough for a stable median, few enough for a few minutes on two cores. `pairs` is
  * the real popups' openings of the product and of the floor each (alternating), per browser.
  */
-const RUNS = quick
-  ? { pairs: 6, bigListPairs: 3, warm: 4, cold: 2, stats: 2, dump: 1, workerBlocks: 2, verdict: 3 }
-  : { pairs: 31, bigListPairs: 11, warm: 8, cold: 5, stats: 5, dump: 3, workerBlocks: 3, verdict: 7 };
+const countArg = (name: string) => {
+  const value = Number(args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3));
+  return Number.isSafeInteger(value) && value > 0
+    ? { [name === 'pairs' ? 'pairs' : 'bigListPairs']: value }
+    : {};
+};
+const RUNS = {
+  ...(quick
+    ? { pairs: 6, bigListPairs: 3, warm: 4, cold: 2, stats: 2, dump: 1, workerBlocks: 2, verdict: 3 }
+    : { pairs: 31, bigListPairs: 11, warm: 8, cold: 5, stats: 5, dump: 3, workerBlocks: 3, verdict: 7 }),
+  ...countArg('pairs'),
+  ...countArg('big-pairs'),
+};
+/** Only the real popups: the in-tab figures (popup.ts) are left out. */
+const realPopupsOnly = args.includes('--no-tab');
 /** After each real popup closes, before the next opening. */
 const PAUSE_MS = 300;
 /** Every cached view of the service (lib/settings/storage.ts): left out when settings are copied. */
-const CACHE_KEYS = /^(cachedLists:|cachedBlockedToday|profilesCache)/;
+const CACHE_KEYS = /^(cachedLists|cachedBlockedToday|profilesCache)/;
 
 const log = (line: string) => console.log(line);
 
@@ -249,6 +263,7 @@ async function main(): Promise<void> {
                 log,
               });
               await site.close();
+              if (realPopupsOnly) return real;
               const inTab = await measurePopup({
                 session,
                 emulator,

@@ -13,6 +13,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { EmulatorHandle } from '../../emulator/index.ts';
+import { splitIntoBuckets } from '../../lib/cache/list-buckets.ts';
 import { canonicalSortedDomains, packDomains } from '../../lib/filtering/domain-index.ts';
 import type { ChromiumSession } from '../../tests/e2e/harness/chromium.ts';
 import { sizeOfFiles } from './bundle-size.ts';
@@ -25,34 +26,57 @@ export const SITE_HOST = 'weather.example.com';
 /** Whitelist, blocklist and today's statistics: what a verdict for SITE_HOST cannot do without. */
 const LISTS_NEEDED = 3;
 /** Every cached view of the service the popup keeps (lib/settings/storage.ts). */
-const CACHE_KEYS = /^(cachedLists:|cachedBlockedToday|profilesCache)/;
+const CACHE_KEYS = /^(cachedLists|cachedBlockedToday|profilesCache)/;
 const VERDICT = /^(Blocked|Allowed|Not blocked)/;
 
 /**
- * Replaces the cached lists of the popup's scope with two lists of `entries` entries, in the form
- * lib/cache/view-cache.ts stores them (packed strings; canonical sorted arrays in earlier
- * versions), fetched just now. Returns the scope key.
+ * Replaces the cached lists of the popup's scope with two lists of `entries` entries, laid out as
+ * lib/settings/storage.ts stores them (in buckets, lib/cache/list-buckets.ts; whole packed
+ * strings or canonical sorted arrays in earlier versions), fetched just now. Returns the keys
+ * written, for removing them afterwards.
  */
-export async function cacheBigLists(control: Page, entries: number): Promise<string> {
-  const [key, packed] = await inPage<[string | undefined, boolean]>(
+export async function cacheBigLists(control: Page, entries: number): Promise<string[]> {
+  const [key, layout] = await inPage<[string | undefined, 'buckets' | 'packed' | 'arrays']>(
     control,
     `chrome.storage.local.get(null).then((all) => {
       const key = Object.keys(all).find((k) => k.startsWith('cachedLists:') && !k.endsWith('$'));
-      return [key, key !== undefined && typeof all[key].whitelist === 'string'];
+      const head = key === undefined ? undefined : all[key];
+      return [key, Array.isArray(head?.buckets) ? 'buckets' : typeof head?.whitelist === 'string' ? 'packed' : 'arrays'];
     })`,
   );
   if (!key) throw new Error('No cached lists to enlarge: the popup did not cache its lists');
-  const form = (raw: string[]) => (packed ? packDomains(raw) : canonicalSortedDomains(raw));
-  const whitelist = form(syntheticList(entries, 11, 'w'));
-  const blocklist = form(syntheticList(entries, 12, 'b'));
+  const raw = { whitelist: syntheticList(entries, 11, 'w'), blocklist: syntheticList(entries, 12, 'b') };
+  const fetchedAt = Date.now();
+  let items: Record<string, unknown>;
+  if (layout === 'buckets') {
+    const scope = key.slice('cachedLists:'.length);
+    const buckets = splitIntoBuckets({
+      whitelist: packDomains(raw.whitelist),
+      blocklist: packDomains(raw.blocklist),
+    });
+    items = {
+      [key]: { fetchedAt, buckets: [...buckets.keys()].sort((a, b) => a - b) },
+      ...Object.fromEntries(
+        [...buckets].map(([bucket, lists]) => [
+          `cachedListsBucket:${bucket}:${scope}`,
+          { fetchedAt, ...lists },
+        ]),
+      ),
+    };
+  } else {
+    const form = (list: string[]) => (layout === 'packed' ? packDomains(list) : canonicalSortedDomains(list));
+    items = { [key]: { fetchedAt, whitelist: form(raw.whitelist), blocklist: form(raw.blocklist) } };
+  }
+  // The account stays the one the popup stored.
   await inPage(
     control,
-    `chrome.storage.local.get(${JSON.stringify(key)}).then((stored) => chrome.storage.local.set({
-      [${JSON.stringify(key)}]: { ...stored[${JSON.stringify(key)}], fetchedAt: Date.now(),
-        whitelist: ${JSON.stringify(whitelist)}, blocklist: ${JSON.stringify(blocklist)} },
-    }))`,
+    `chrome.storage.local.get(${JSON.stringify(key)}).then((stored) => {
+      const items = ${JSON.stringify(items)};
+      items[${JSON.stringify(key)}].account = stored[${JSON.stringify(key)}].account;
+      return chrome.storage.local.set(items);
+    })`,
   );
-  return key;
+  return Object.keys(items);
 }
 
 export interface PopupBenchOptions {

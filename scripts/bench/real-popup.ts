@@ -34,6 +34,8 @@ export interface PopupTiming {
   fromClickMs: number;
   /** Navigation Timing of the popup document (ms from its navigation start), for the notes. */
   phases: Record<Phase, number>;
+  /** Every `performance.mark` of the popup document by name (ms from its navigation start). */
+  marks: Record<string, number>;
 }
 
 /** Where an opening's time goes, in the popup document's own Navigation Timing. */
@@ -50,8 +52,8 @@ export interface RealPopupDriver {
 const MARK: Record<PopupKind, string> = { product: 'verdict', floor: 'ready' };
 
 /**
- * In the popup: `[mark start time, performance.timeOrigin, navigation phases]` once the mark
- * exists, else null.
+ * In the popup: `[mark start time, performance.timeOrigin, navigation phases, every mark]` once
+ * the mark exists, else null.
  */
 const markTimes = (mark: string) =>
   `(() => { const entry = view.performance.getEntriesByName(${JSON.stringify(mark)}, 'mark')[0];
@@ -59,7 +61,8 @@ const markTimes = (mark: string) =>
     const scripts = view.performance.getEntriesByType('resource').filter((r) => /\\.js$/.test(new URL(r.name).pathname));
     const phases = Object.fromEntries(${JSON.stringify(PHASES)}.map((p) => [p, navigation ? navigation[p] : NaN]));
     phases.scriptsReceived = scripts.length > 0 ? Math.max(...scripts.map((r) => r.responseEnd)) : NaN;
-    return entry ? [entry.startTime, view.performance.timeOrigin, phases] : null; })()`;
+    const marks = Object.fromEntries(view.performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]));
+    return entry ? [entry.startTime, view.performance.timeOrigin, phases, marks] : null; })()`;
 
 const nowEpochMs = () => performance.timeOrigin + performance.now();
 
@@ -94,10 +97,10 @@ export function chromiumDriver(
 
 async function timeAndClose(popup: ExtensionPopup, kind: PopupKind): Promise<PopupTiming> {
   try {
-    const [startTime, timeOrigin, phases] = await popup.waitFor<[number, number, Record<Phase, number>]>(
-      markTimes(MARK[kind]),
-    );
-    return { inDocumentMs: startTime, fromClickMs: timeOrigin + startTime - popup.clickedAt, phases };
+    const [startTime, timeOrigin, phases, marks] = await popup.waitFor<
+      [number, number, Record<Phase, number>, Record<string, number>]
+    >(markTimes(MARK[kind]));
+    return { inDocumentMs: startTime, fromClickMs: timeOrigin + startTime - popup.clickedAt, phases, marks };
   } finally {
     await popup.close();
   }
@@ -188,11 +191,11 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
   const floorClick = run.floor.map((t) => t.fromClickMs);
 
   // Both cached lists at 100,000 entries each, as a fetch of such lists leaves them.
-  const bigKey = await cacheBigLists(control, 100_000);
+  const bigKeys = await cacheBigLists(control, 100_000);
   await untilQuiet(emulator, 300);
   await alternate(driver, emulator, 1, options.pauseMs);
   const big = await alternate(driver, emulator, options.bigListPairs, options.pauseMs);
-  await inPage(control, `chrome.storage.local.remove(${JSON.stringify(bigKey)})`);
+  await inPage(control, `chrome.storage.local.remove(${JSON.stringify(bigKeys)})`);
   log(`  ${name}: ${options.bigListPairs} pairs with 2 × 100,000 cached entries`);
   const bigDoc = big.product.map((t) => t.inDocumentMs);
   const bigFloorDoc = big.floor.map((t) => t.inDocumentMs);
@@ -205,6 +208,17 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
     const median = (phase: Phase) => formatNumber(medianOf(timings.map((t) => t.phases[phase])));
     return `median ms from navigation start: document received ${median('responseEnd')}, last script received ${median('scriptsReceived')}, DOM interactive ${median('domInteractive')}, DOMContentLoaded done ${median('domContentLoadedEventEnd')}, '${mark}' ${formatNumber(medianOf(timings.map((t) => t.inDocumentMs)))}`;
   };
+  // The product's own marks on its start path (`popup:…`, entrypoints/popup), in time order.
+  const marksNote = (timings: PopupTiming[]) => {
+    const names = [...new Set(timings.flatMap((t) => Object.keys(t.marks)))];
+    const medians = names.map(
+      (mark) => [mark, medianOf(timings.map((t) => t.marks[mark] ?? Number.NaN))] as const,
+    );
+    return medians
+      .sort(([, a], [, b]) => a - b)
+      .map(([mark, ms]) => `${mark} ${formatNumber(ms)}`)
+      .join(', ');
+  };
   const ratioNote = (a: number[], b: number[]) =>
     `per pair; ratio of the medians ${(medianOf(a) / medianOf(b)).toFixed(2)}`;
   return [
@@ -214,7 +228,7 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
       'ms',
       productDoc,
       null,
-      `toolbar popup document's navigation start to the 'verdict' mark, warm cache; ${phasesNote(run.product, 'verdict')}`,
+      `toolbar popup document's navigation start to the 'verdict' mark, warm cache; ${phasesNote(run.product, 'verdict')}; the popup's marks: ${marksNote(run.product)}`,
     ),
     figure(
       `${id}-floor-ready-ms`,
@@ -257,7 +271,7 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
       '×',
       ratiosOf(bigDoc, bigFloorDoc),
       atMost(1.5, '≤ 1.5'),
-      `in document; popup median ${medianOf(bigDoc).toFixed(1)} ms, floor ${medianOf(bigFloorDoc).toFixed(1)} ms${bigCalls > 0 ? `; the popup called the service ${bigCalls} times, so it did not answer from these lists` : ''}`,
+      `in document; popup median ${medianOf(bigDoc).toFixed(1)} ms, floor ${medianOf(bigFloorDoc).toFixed(1)} ms; the popup's marks: ${marksNote(big.product)}${bigCalls > 0 ? `; the popup called the service ${bigCalls} times, so it did not answer from these lists` : ''}`,
     ),
     figure(
       `${id}-popup-calls-warm`,

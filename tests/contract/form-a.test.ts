@@ -167,7 +167,7 @@ describe('Form A: parameters the service refuses come back as service errors, ve
     [
       'unknown category',
       (a) => a.setCategoryBlocked('category_unknown', true),
-      'Could not block the category category_unknown: Invalid category',
+      'Could not block the category Unknown: Invalid category',
     ],
     [
       'whitelist of an unknown profile',

@@ -123,7 +123,7 @@ describe('Form B: parameters the service refuses come back as service errors, ve
     [
       'a Form A category id',
       (a) => a.setCategoryBlocked('category_adult', true),
-      'Could not block the category category_adult: Invalid category',
+      'Could not block the category Adult: Invalid category',
     ],
     [
       'domain the service finds invalid',

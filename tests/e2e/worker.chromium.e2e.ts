@@ -169,9 +169,12 @@ describe('Dynamic IP registration (Chromium)', () => {
     );
 
     const worker = await chromium.worker();
-    const alarm = await worker.evaluate(() =>
-      (globalThis as unknown as ExtensionGlobal).chrome.alarms.get('dynamic-ip'),
-    );
+    // Each account has its own alarm, named by its stable id (lib/network `registrationAlarmOf`).
+    const alarm = await worker.evaluate(async () => {
+      const { chrome } = globalThis as unknown as ExtensionGlobal;
+      const { accounts } = await chrome.storage.local.get('accounts');
+      return chrome.alarms.get(`dynamic-ip:${(accounts as { active: string }).active}`);
+    });
     expect(alarm?.periodInMinutes).toBe(30);
     expect(alarm!.scheduledTime).toBeGreaterThan(Date.now() + 25 * 60_000);
   });

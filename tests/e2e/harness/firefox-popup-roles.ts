@@ -86,3 +86,17 @@ export async function chooseInPopup(
 export function popupSelectValue(popup: FirefoxPopup, comboboxName: TextMatch): Promise<string | undefined> {
   return popup.run(withMatches('combobox', comboboxName, {}, 'return found[0]?.value;'));
 }
+
+/** The text of the option the combobox (a native <select>) shows as chosen; waits for it. */
+export async function popupChosenOption(popup: FirefoxPopup, comboboxName: TextMatch): Promise<string> {
+  await popupTextOf(popup, 'combobox', comboboxName);
+  return popup.run<string>(
+    withMatches(
+      'combobox',
+      comboboxName,
+      {},
+      `const select = found[0];
+      return select.options[select.selectedIndex]?.textContent.trim() ?? '';`,
+    ),
+  );
+}

@@ -75,6 +75,7 @@ describe('failed hosts in the popup', () => {
           domain: 'broken.example',
           profile: 'default',
           source: 'popup',
+          // The page it was whitelisted for, for the entry's record (lib/notes).
           page: 'news.example',
         },
       ]),

@@ -307,6 +307,32 @@ describe('allowing for a while, and the end of it', () => {
     ]);
   });
 
+  it('an allow of another account of this browser ends there, while this one stays active', async () => {
+    const other = testAccount('B', '0123456789abcdef', 'https://other.example');
+    const otherService = createFakeClient('B');
+    otherService.state.lists.whitelist.account = new Set(['cdn.example']);
+    const accounts = async () => [current, { identity: other, client: otherService }];
+    const outboxDeps: OutboxDeps = {
+      getAccount: async () => current,
+      getAccounts: accounts,
+      alarms: fakeBrowser.alarms,
+      now: () => clock,
+    };
+    const withBoth: TemporaryAllowDeps = {
+      ...deps,
+      getAccounts: accounts,
+      deliver: () => deliverPending(outboxDeps, { force: true }),
+    };
+    await temporaryAllowsItem.setValue([entry({ account: other.id, profile: undefined, expiresAt: T0 - 1 })]);
+    service.state.lists.whitelist.default = new Set(['cdn.example']);
+    await expireTemporaryAllows(withBoth);
+    expect([...(otherService.state.lists.whitelist.account ?? [])]).toEqual([]);
+    expect(whitelisted()).toEqual(['cdn.example']);
+    expect(service.calls).toEqual([]);
+    expect(notified).toEqual([]);
+    expect(await outboxItem.getValue()).toEqual([]);
+  });
+
   it("an allow's expiry goes to its own account: not the new key's, and there once it is back", async () => {
     await startTemporaryAllow(deps, {
       domain: 'cdn.example',

@@ -80,6 +80,10 @@ describe('message catalogues', () => {
       'Blocklist',
       'Remove from whitelist',
       'Remove from blocklist',
+      'Accounts',
+      'Add account',
+      'Account name',
+      'Account',
       'Unbreak this page',
     ];
     expect(contract.filter((text) => !all.has(text))).toEqual([]);

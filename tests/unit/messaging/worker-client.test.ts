@@ -18,6 +18,7 @@ function workerWith(jobs: Partial<WorkerJobs> = {}) {
     deliverOutbox: vi.fn(async () => ({ remaining: ['a', 'b'] })),
     temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'Allowed', expiresAt: 5 })),
     otherAccountChanges: vi.fn(async () => ({ count: 2 })),
+    removeAccount: vi.fn(async () => ({ removed: true, discarded: 3 })),
     unbreak: vi.fn(async () => ({
       state: 'delivered' as const,
       message: 'Allowed',

@@ -59,7 +59,7 @@ const SCOPED_ITEMS: Record<
   { version: number; forKey: (m: StorageModule, key: string) => ReadableItem }
 > = {
   cachedListsItem: {
-    version: 3,
+    version: 4,
     forKey: (m, key) => m.cachedListsItem(key.replace(/^local:cachedLists:/, '')),
   },
 };

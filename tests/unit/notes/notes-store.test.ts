@@ -177,3 +177,26 @@ describe('backup', () => {
     expect((await store.read(OTHER)).entries).toHaveLength(1);
   });
 });
+
+describe('reading some records (the popup)', () => {
+  it('keeps and checks only the records of the domains asked for', async () => {
+    const { store } = setUp();
+    await store.recordAdded(ACCOUNT, [
+      { ...school, source: 'menu' },
+      { ...school, domain: 'other.example', source: 'popup' },
+    ]);
+    const some = await store.readSome(
+      ACCOUNT,
+      Promise.resolve((domain: string) => domain === 'school.example'),
+    );
+    expect(some.entries.map((entry) => entry.domain)).toEqual(['school.example']);
+  });
+
+  it('a damaged record among those asked for reads as no notes, as a full read does', async () => {
+    const { store } = setUp();
+    await fakeBrowser.storage.local.set({
+      [`listNotes:${ACCOUNT}`]: { v: 1, entries: [{ ...school, at: 1, page: 'https://school.example/x' }] },
+    });
+    expect((await store.readSome(ACCOUNT, () => true)).entries).toEqual([]);
+  });
+});

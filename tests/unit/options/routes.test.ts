@@ -57,7 +57,7 @@ describe('the options routes table', () => {
   it('shows no section that needs a key before one is saved', () => {
     expect(sectionForHash('#logs', noKey).id).toBe('setup');
     const listed = navigation(noKey).flatMap((group) => group.sections.map((section) => section.id));
-    expect(listed).toEqual(['setup', 'appearance', 'menu', 'diagnosis', 'backup']);
+    expect(listed).toEqual(['setup', 'accounts', 'appearance', 'menu', 'diagnosis', 'backup']);
   });
 
   it('lists changes waiting for another account only while there are some', () => {

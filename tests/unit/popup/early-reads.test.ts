@@ -199,3 +199,63 @@ describe('storage items on a page with early reads', () => {
     expect(await apiKeyItem.getValue()).toBe('stored-key');
   });
 });
+
+describe('reads that wait for the tab (the cached lists of its site)', () => {
+  const isBucket = (key: string) => key.startsWith('bucket:');
+  /** The last opening read `bucket:1` and `bucket:2`; this one's site needs `bucket:7`. */
+  function readsForSite(site: Promise<string[]>) {
+    const get = vi.fn(async (keys: string[]) =>
+      Object.fromEntries(keys.map((key) => [key, `stored ${key}`])),
+    );
+    const reads = startEarlyReads({ get }, hintStore(['apiKey', 'bucket:1', 'bucket:2']), {
+      matches: isBucket,
+      keysFor: async (remembered) => {
+        expect(remembered).toEqual(['bucket:1', 'bucket:2']);
+        return site;
+      },
+    });
+    const scope = {};
+    publishEarlyReads(reads, scope);
+    return { get, reads, source: createEarlyReadSource(scope) };
+  }
+
+  it('reads the other keys at once and, once the tab is known, the keys of its site instead of the last one’s', async () => {
+    const { get, reads, source } = readsForSite(Promise.resolve(['bucket:7']));
+    expect(reads.keys).toEqual(['apiKey']);
+    const { calls, readNow } = storageReads({ 'bucket:7': 'from storage' });
+    expect(await source.read(['local:apiKey'], readNow)).toEqual(
+      new Map([['local:apiKey', 'stored apiKey']]),
+    );
+    expect(await source.read(['local:bucket:7'], readNow)).toEqual(
+      new Map([['local:bucket:7', 'stored bucket:7']]),
+    );
+    expect(calls).toEqual([]);
+    expect(get.mock.calls).toEqual([[['apiKey']], [['bucket:7']]]);
+    // Each answer serves one read: the next read of the same key goes to storage.
+    expect(await source.read(['local:bucket:7'], readNow)).toEqual(
+      new Map([['local:bucket:7', 'from storage']]),
+    );
+  });
+
+  it('a key the tab did not name, or a tab that could not be read, goes to storage', async () => {
+    const failed = Promise.reject(new Error('no tab'));
+    failed.catch(() => undefined);
+    const { source } = readsForSite(failed);
+    const { calls, readNow } = storageReads({ 'bucket:7': 'from storage' });
+    expect(await source.read(['local:bucket:7'], readNow)).toEqual(
+      new Map([['local:bucket:7', 'from storage']]),
+    );
+    expect(calls).toEqual([['local:bucket:7']]);
+  });
+
+  it('other keys never wait for the tab', async () => {
+    const { source } = readsForSite(new Promise(() => {}));
+    const { readNow } = storageReads({ chosenProfile: 'kids' });
+    expect(await source.read(['local:apiKey', 'local:chosenProfile'], readNow)).toEqual(
+      new Map([
+        ['local:apiKey', 'stored apiKey'],
+        ['local:chosenProfile', 'kids'],
+      ]),
+    );
+  });
+});

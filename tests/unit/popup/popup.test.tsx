@@ -325,7 +325,7 @@ describe('one-click changes', () => {
         domain: 'shop.example',
         profile: 'default',
         source: 'popup',
-        // Where the change was made: the page the popup was opened on.
+        // The tab's host, for the entry's record (lib/notes).
         page: 'www.shop.example',
       },
     ]);

@@ -83,6 +83,27 @@ describe('host permissions are given back', () => {
     expect(v.removed).toEqual([]);
   });
 
+  it('not while another account of this browser still uses that origin', async () => {
+    const parked = settings('https://shared.example', false);
+    let active = settings('https://shared.example', true);
+    const removed: string[][] = [];
+    await changeSettingsKeepingHostPermissions(
+      {
+        read: async () => [active, parked],
+        permissions: {
+          remove: async ({ origins }) => {
+            removed.push(origins);
+            return true;
+          },
+        },
+      },
+      async () => {
+        active = settings('https://my.cleanbrowsing.org', false);
+      },
+    );
+    expect(removed).toEqual([['https://ip.example/*']]);
+  });
+
   it('nothing is removed when nothing that held a permission changed', async () => {
     const w = world(settings('https://dns.example', true), ['https://dns.example/*', 'https://ip.example/*']);
     await w.change(settings('https://dns.example', true));

@@ -15,6 +15,7 @@ const jobs = {
   deliverOutbox: vi.fn(async () => ({ ran: true, remaining: [] })),
   temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
   otherAccountChanges: vi.fn(async () => ({ count: 0 })),
+  removeAccount: vi.fn(async () => ({ removed: false, discarded: 0 })),
   unbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok', allowed: [] })),
   reviewUnbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
 };

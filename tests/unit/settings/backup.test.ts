@@ -162,6 +162,8 @@ describe('export then import', () => {
         'defaultBlock',
         'diagnosis',
         'dynamicIp',
+        // Where list entries came from and their notes (lib/notes): empty here.
+        'listNotes',
         'theme',
       ].sort(),
     );
@@ -187,7 +189,7 @@ describe('files that are not a usable backup change nothing', () => {
       JSON.stringify({ format: BACKUP_FORMAT, version: 1, settings: 'oops' }),
       /damaged/,
     ],
-    ['a backup of a newer version', fileWith({ theme: 'dark' }, { version: 2 }), /newer version.*Update/],
+    ['a backup of a newer version', fileWith({ theme: 'dark' }, { version: 3 }), /newer version.*Update/],
     ['a file far too large', ' '.repeat(MAX_BACKUP_BYTES + 1), /too large/],
   ];
   it.each(cases)('%s', async (_name, text, message) => {

@@ -3,11 +3,12 @@ import { fakeBrowser } from 'wxt/testing';
 import {
   type DynamicIpDeps,
   ensureRegistrationAlarm,
-  REGISTRATION_ALARM,
-  REGISTRATION_RETRY_ALARM,
   registerOnce,
+  registrationAlarmOf,
+  registrationRetryAlarmOf,
 } from '@/lib/network';
 import {
+  accountsItem,
   connectionItem,
   dynamicIpSettingsItem,
   registeredAddressesItem,
@@ -19,6 +20,9 @@ import { currentAccountOf as accountOf, testAccount } from '../account-ids';
 beforeEach(() => fakeBrowser.reset());
 
 const LOOKUP = 'http://127.0.0.1:9/ip';
+
+/** The stable id the single setup got as the first account (lib/accounts/store.ts). */
+const activeId = async () => (await accountsItem.getValue()).active ?? '';
 
 async function setUp(options: { enabled?: boolean; service?: FakeClient | null } = {}) {
   const service = options.service === undefined ? createFakeClient('A') : options.service;
@@ -85,7 +89,9 @@ describe('registerOnce', () => {
       consecutiveFailures: 1,
       nextAttemptAt: now() + 60_000,
     });
-    expect((await fakeBrowser.alarms.get(REGISTRATION_RETRY_ALARM))?.scheduledTime).toBe(now() + 60_000);
+    expect((await fakeBrowser.alarms.get(registrationRetryAlarmOf(await activeId())))?.scheduledTime).toBe(
+      now() + 60_000,
+    );
 
     // The regular alarm firing before the retry is due does nothing.
     advance(30_000);
@@ -105,7 +111,7 @@ describe('registerOnce', () => {
     });
     advance(240_000);
     expect(await registerOnce(deps, 'retry')).toMatchObject({ ok: true, consecutiveFailures: 0 });
-    expect(await fakeBrowser.alarms.get(REGISTRATION_RETRY_ALARM)).toBeUndefined();
+    expect(await fakeBrowser.alarms.get(registrationRetryAlarmOf(await activeId()))).toBeUndefined();
   });
 
   it('a refusal is not retried early: the regular interval and a settings change handle it', async () => {
@@ -117,7 +123,7 @@ describe('registerOnce', () => {
     const outcome = await registerOnce(deps, 'alarm');
     expect(outcome).toMatchObject({ ok: false, reason: 'invalid-input' });
     expect(outcome?.nextAttemptAt).toBeUndefined();
-    expect(await fakeBrowser.alarms.get(REGISTRATION_RETRY_ALARM)).toBeUndefined();
+    expect(await fakeBrowser.alarms.get(registrationRetryAlarmOf(await activeId()))).toBeUndefined();
   });
 
   it('without a key it says what to do and calls nothing', async () => {
@@ -164,23 +170,26 @@ function holdAddNetwork(service: FakeClient): () => void {
 }
 
 describe('ensureRegistrationAlarm', () => {
+  const ID = '00000000-aaaa-4bbb-8ccc-000000000001';
   it('creates the alarm only when missing or when the period changed', async () => {
     const alarms = fakeBrowser.alarms;
-    expect(await ensureRegistrationAlarm(alarms, { enabled: true, intervalMinutes: 15 })).toBe('created');
-    const first = await alarms.get(REGISTRATION_ALARM);
+    expect(await ensureRegistrationAlarm(alarms, { enabled: true, intervalMinutes: 15 }, ID)).toBe('created');
+    const first = await alarms.get(registrationAlarmOf(ID));
     expect(first?.periodInMinutes).toBe(15);
-    expect(await ensureRegistrationAlarm(alarms, { enabled: true, intervalMinutes: 15 })).toBe('kept');
-    expect((await alarms.get(REGISTRATION_ALARM))?.scheduledTime).toBe(first?.scheduledTime);
-    expect(await ensureRegistrationAlarm(alarms, { enabled: true, intervalMinutes: 60 })).toBe('created');
-    expect((await alarms.get(REGISTRATION_ALARM))?.periodInMinutes).toBe(60);
+    expect(await ensureRegistrationAlarm(alarms, { enabled: true, intervalMinutes: 15 }, ID)).toBe('kept');
+    expect((await alarms.get(registrationAlarmOf(ID)))?.scheduledTime).toBe(first?.scheduledTime);
+    expect(await ensureRegistrationAlarm(alarms, { enabled: true, intervalMinutes: 60 }, ID)).toBe('created');
+    expect((await alarms.get(registrationAlarmOf(ID)))?.periodInMinutes).toBe(60);
     expect(await alarms.getAll()).toHaveLength(1);
   });
 
   it('removes both alarms when dynamic IP is turned off', async () => {
     const alarms = fakeBrowser.alarms;
-    await ensureRegistrationAlarm(alarms, { enabled: true, intervalMinutes: 15 });
-    alarms.create(REGISTRATION_RETRY_ALARM, { delayInMinutes: 1 });
-    expect(await ensureRegistrationAlarm(alarms, { enabled: false, intervalMinutes: 15 })).toBe('cleared');
+    await ensureRegistrationAlarm(alarms, { enabled: true, intervalMinutes: 15 }, ID);
+    alarms.create(registrationRetryAlarmOf(ID), { delayInMinutes: 1 });
+    expect(await ensureRegistrationAlarm(alarms, { enabled: false, intervalMinutes: 15 }, ID)).toBe(
+      'cleared',
+    );
     expect(await alarms.getAll()).toEqual([]);
   });
 });

@@ -52,6 +52,26 @@ describe('buildMenuItems', () => {
       ],
     },
     {
+      name: 'several accounts: the titles name the active one, the profiles stay as they are',
+      input: {
+        enabled: true,
+        form: 'A' as const,
+        profiles: ['kids'],
+        fallbackProfile: 'default',
+        accountName: 'Parents',
+      },
+      expected: [
+        'Parents: Whitelist this site [page]',
+        '  kids [page]',
+        'Parents: Blocklist this site [page]',
+        '  kids [page]',
+        "Parents: Whitelist link's domain [link]",
+        '  kids [link]',
+        "Parents: Blocklist link's domain [link]",
+        '  kids [link]',
+      ],
+    },
+    {
       name: 'turned off: no menu',
       input: { enabled: false, form: 'A' as const, profiles: ['default'], fallbackProfile: 'default' },
       expected: [],

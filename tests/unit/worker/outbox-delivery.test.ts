@@ -17,8 +17,8 @@ import {
   dropQueuedChangesUndoing,
   enqueueChange,
   isRetryable,
-  OUTBOX_ALARM,
   type OutboxDeps,
+  outboxAlarmOf,
   RETRY_AFTER_MAX_MS,
   SUBMIT_WAIT_MS,
   submitChange,
@@ -67,7 +67,7 @@ function setUp(service: DnsFilterApi | null, start = 1_000_000) {
   return { deps, reported, advance: (ms: number) => (clock += ms), now: () => clock };
 }
 
-const alarmTime = async () => (await fakeBrowser.alarms.get(OUTBOX_ALARM))?.scheduledTime;
+const alarmTime = async () => (await fakeBrowser.alarms.get(outboxAlarmOf(ACCOUNT)))?.scheduledTime;
 
 describe('a 5xx or 429 answer keeps the change', () => {
   it("kind 'server' is transient", () => {
@@ -157,7 +157,7 @@ describe('a 5xx or 429 answer keeps the change', () => {
     advance(1_000);
     await deliverPending(deps, { force: false });
     expect(create).not.toHaveBeenCalled();
-    await fakeBrowser.alarms.clear(OUTBOX_ALARM);
+    await fakeBrowser.alarms.clear(outboxAlarmOf(ACCOUNT));
     await deliverPending(deps, { force: false });
     expect(create).toHaveBeenCalledTimes(1);
   });
@@ -206,17 +206,17 @@ describe('through the real client: what the service answers', () => {
   );
 });
 
+/** What `limitStorage` counts: each key and its value's JSON. */
+const storedSize = (items: Record<string, unknown>) =>
+  Object.entries(items).reduce((sum, [key, value]) => sum + key.length + JSON.stringify(value).length, 0);
+
 /** A storage.local that refuses writes past `limit` characters, like Chrome's 10 MB quota. */
 function limitStorage(limit: number) {
   const area = fakeBrowser.storage.local;
   const write = area.set.bind(area);
   const read = area.get.bind(area);
   return vi.spyOn(area, 'set').mockImplementation(async (items: Record<string, unknown>) => {
-    const after = { ...(await read(null)), ...items };
-    const size = Object.entries(after).reduce(
-      (sum, [key, value]) => sum + key.length + JSON.stringify(value).length,
-      0,
-    );
+    const size = storedSize({ ...(await read(null)), ...items });
     if (size > limit) throw new Error('QUOTA_BYTES quota exceeded');
     await write(items);
   });
@@ -232,7 +232,7 @@ describe('storage running out', () => {
     const cache = createViewCache({ now: () => 1_000 });
     await cache.saveLists('A:default', ACCOUNT, bigLists(2_000, 'default'));
     await cache.saveLists('A:kids', ACCOUNT, bigLists(2_000, 'kids'));
-    limitStorage(JSON.stringify(await fakeBrowser.storage.local.get(null)).length + 100);
+    limitStorage(storedSize(await fakeBrowser.storage.local.get(null)) + 100);
     const service = createFakeClient('A');
     service.failNext('deleteDomain', offline());
     const { deps } = setUp(service);

@@ -10,8 +10,9 @@ import {
   enqueueChange,
   keepForAccount,
   MAX_AGE_MS,
-  OUTBOX_ALARM,
   type OutboxDeps,
+  outboxAlarmOf,
+  outboxLeaseOf,
   submitChange,
   tryAcquireLease,
 } from '@/lib/outbox';
@@ -78,7 +79,7 @@ describe('delivering a change', () => {
     expect(outcome).toEqual({ state: 'failed', message: 'Could not do it: Profile kids does not exist' });
     expect(await outboxItem.getValue()).toEqual([]);
     expect((await settledChangesItem.getValue())[0]).toMatchObject({ state: 'failed' });
-    expect(await fakeBrowser.alarms.get(OUTBOX_ALARM)).toBeUndefined();
+    expect(await fakeBrowser.alarms.get(outboxAlarmOf(ACCOUNT))).toBeUndefined();
   });
 
   it('a retry of a change the service already applied counts as delivered, not refused', async () => {
@@ -150,7 +151,7 @@ describe('retry rules', () => {
     );
     const [entry] = await outboxItem.getValue();
     expect(entry).toMatchObject({ attempts: 1, nextAttemptAt: now() + 30_000 });
-    expect((await fakeBrowser.alarms.get(OUTBOX_ALARM))?.scheduledTime).toBe(now() + 30_000);
+    expect((await fakeBrowser.alarms.get(outboxAlarmOf(ACCOUNT)))?.scheduledTime).toBe(now() + 30_000);
 
     // The alarm before its time (e.g. the safety wake-up) does not send early.
     advance(10_000);
@@ -168,7 +169,7 @@ describe('retry rules', () => {
     expect(reported).toEqual([
       { settled: expect.objectContaining({ state: 'delivered' }), afterRetry: true },
     ]);
-    expect(await fakeBrowser.alarms.get(OUTBOX_ALARM)).toBeUndefined();
+    expect(await fakeBrowser.alarms.get(outboxAlarmOf(ACCOUNT))).toBeUndefined();
   });
 
   it('keeps the order: a change waits behind an earlier one that cannot be sent yet', async () => {
@@ -232,7 +233,7 @@ describe('one delivery at a time, across worker restarts', () => {
     const service = createFakeClient('A');
     const { deps, now } = setUp(service);
     await enqueueChange(whitelist('example.com'), ACCOUNT, deps.now);
-    const lease = await tryAcquireLease('outbox', { ttlMs: 60_000, now });
+    const lease = await tryAcquireLease(outboxLeaseOf(ACCOUNT), { ttlMs: 60_000, now });
     const report = await deliverPending(deps, { force: true });
     expect(report.ran).toBe(false);
     expect(service.calls).toEqual([]);
@@ -246,7 +247,7 @@ describe('one delivery at a time, across worker restarts', () => {
     const { deps, now } = setUp(service);
     await enqueueChange(whitelist('example.com'), ACCOUNT, deps.now);
     // A previous worker instance was stopped mid-delivery, holding the lease.
-    await tryAcquireLease('outbox', { ttlMs: 60_000, now, instance: 'stopped-worker' });
+    await tryAcquireLease(outboxLeaseOf(ACCOUNT), { ttlMs: 60_000, now, instance: 'stopped-worker' });
     const report = await deliverPending(deps, { force: false });
     expect(report).toMatchObject({ ran: true, remaining: [] });
     expect(service.state.lists.whitelist.default?.has('example.com')).toBe(true);
@@ -270,7 +271,7 @@ describe('one delivery at a time, across worker restarts', () => {
     let alarmDuringSend: number | undefined;
     const original = service.addDomain;
     service.addDomain = async (...args) => {
-      alarmDuringSend = (await fakeBrowser.alarms.get(OUTBOX_ALARM))?.scheduledTime;
+      alarmDuringSend = (await fakeBrowser.alarms.get(outboxAlarmOf(ACCOUNT)))?.scheduledTime;
       return original(...args);
     };
     await submitChange(whitelist('example.com'), deps);
@@ -371,7 +372,7 @@ describe('changes belong to the account they were made for', () => {
     expect(await outboxItem.getValue()).toMatchObject([
       { account: formA.id, change: { domain: 'old.example' } },
     ]);
-    expect(await fakeBrowser.alarms.get(OUTBOX_ALARM)).toBeUndefined();
+    expect(await fakeBrowser.alarms.get(outboxAlarmOf(newKey.id))).toBeUndefined();
   });
 
   it('a run that began for the account before still serves the account Setup ends in', async () => {

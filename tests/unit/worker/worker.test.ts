@@ -9,9 +9,10 @@ import { fakeBrowser } from 'wxt/testing';
 import { type EmulatorHandle, startEmulator } from '@/emulator';
 import background from '@/entrypoints/background';
 import type { MenuItem } from '@/lib/menus';
-import { REGISTRATION_ALARM } from '@/lib/network';
+import { registrationAlarmOf } from '@/lib/network';
 import { notes } from '@/lib/notes';
 import {
+  accountsItem,
   apiKeyItem,
   chosenProfileItem,
   connectionItem,
@@ -129,7 +130,9 @@ describe('MV3 wiring', () => {
         .filter((item) => item.parentId?.endsWith('whitelist:page'))
         .map((item) => item.title),
     ).toEqual(profiles);
-    expect((await fakeBrowser.alarms.get(REGISTRATION_ALARM))?.periodInMinutes).toBe(30);
+    // The single setup became the first account; its alarm is named by its stable id.
+    const { active } = await accountsItem.getValue();
+    expect((await fakeBrowser.alarms.get(registrationAlarmOf(active ?? '')))?.periodInMinutes).toBe(30);
   });
 
   it('the menu follows the setting and the profiles without duplicate ids', async () => {
@@ -277,6 +280,11 @@ describe('menu clicks and shortcuts', () => {
           page: 'www.notes-key.example',
         }),
       ]),
+    );
+    // Both outcomes are notified before the next test starts counting its own.
+    await until(
+      () => notifications.length,
+      (count) => count === 2,
     );
   });
 

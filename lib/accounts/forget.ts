@@ -1,0 +1,115 @@
+/**
+ * Removing an account (the worker does it: it owns the outbox). Forgets the account's entry and
+ * key, its parked settings, and everything tagged with its identity: queued and settled changes,
+ * cached lists, profiles and statistics, temporary allows, registered addresses, leases and
+ * alarms. Data of an identity another remaining account still has (the same origin, form and key
+ * entered twice) stays: it is that account's too.
+ */
+import { type AccountId, accountIdentity } from '@/lib/account/identity';
+import type { AlarmsApi } from '@/lib/outbox/alarms';
+import { exclusively } from '@/lib/outbox/lease';
+import {
+  cachedBlockedTodayItem,
+  cachedListsIndexItem,
+  cachedListsItem,
+  leasesItem,
+  outboxItem,
+  profilesCacheItem,
+  registeredAddressesItem,
+  settledChangesItem,
+  temporaryAllowsItem,
+} from '@/lib/settings/storage';
+import { activateAccount, readAccounts, updateAccounts } from './store';
+
+export interface ForgetDeps {
+  alarms: AlarmsApi;
+  /** Alarm and lease names of an account (by its id) and of an identity's outbox. */
+  alarmsOf: (accountId: string, identity: AccountId) => string[];
+  leasesOf: (accountId: string, identity: AccountId) => string[];
+}
+
+export interface ForgetOutcome {
+  removed: boolean;
+  /** Waiting changes discarded with it. */
+  discarded: number;
+}
+
+/** Removes account `id` and everything of it; the active one hands over to the first other. */
+export async function forgetAccount(id: string, deps: ForgetDeps): Promise<ForgetOutcome> {
+  const state = await readAccounts();
+  const account = state.accounts.find((candidate) => candidate.id === id);
+  if (!account || state.accounts.length <= 1) return { removed: false, discarded: 0 };
+  if (account.active) {
+    const next = state.accounts.find((candidate) => candidate.id !== id)!;
+    await activateAccount(next.id);
+  }
+  const identity = (await accountIdentity(account)).id;
+  const removed = await updateAccounts((now, draft) => {
+    if (now.activeId === id || !draft.entries.some((entry) => entry.id === id)) return null;
+    draft.entries = draft.entries.filter((entry) => entry.id !== id);
+    delete draft.keys[id];
+    return { draft, result: true };
+  });
+  if (!removed) return { removed: false, discarded: 0 };
+
+  const remaining = await readAccounts();
+  const identities = await Promise.all(remaining.accounts.map((other) => accountIdentity(other)));
+  const shared = identities.some((other) => other.id === identity);
+  const discarded = shared ? 0 : await forgetIdentity(identity);
+  for (const name of deps.alarmsOf(id, identity)) {
+    if (shared && name.includes(identity)) continue;
+    await deps.alarms.clear(name);
+  }
+  const leases = deps.leasesOf(id, identity).filter((name) => !(shared && name.includes(identity)));
+  await exclusively('leases', async () => {
+    const all = { ...(await leasesItem.getValue()) };
+    for (const name of leases) delete all[name];
+    await leasesItem.setValue(all);
+  });
+  return { removed: true, discarded };
+}
+
+/** Forgets every piece of data tagged with `identity`; returns how many queued changes went. */
+async function forgetIdentity(identity: AccountId): Promise<number> {
+  const mine = (value: { account: string } | null) => value !== null && value.account === identity;
+  const discarded = await exclusively('outbox', async () => {
+    const entries = await outboxItem.getValue();
+    const kept = entries.filter((entry) => !mine(entry));
+    if (kept.length !== entries.length) await outboxItem.setValue(kept);
+    return entries.length - kept.length;
+  });
+  await exclusively('outbox-settled', async () => {
+    const settled = await settledChangesItem.getValue();
+    const kept = settled.filter((entry) => !mine(entry));
+    if (kept.length !== settled.length) await settledChangesItem.setValue(kept);
+  });
+  await exclusively('temporary-allows', async () => {
+    const allows = await temporaryAllowsItem.getValue();
+    const kept = allows.filter((entry) => !mine(entry));
+    if (kept.length !== allows.length) await temporaryAllowsItem.setValue(kept);
+  });
+  await exclusively('registration-addresses', async () => {
+    const registered = await registeredAddressesItem.getValue();
+    await registeredAddressesItem.setValue({
+      current: mine(registered.current) ? null : registered.current,
+      stale: registered.stale.filter((address) => !mine(address)),
+    });
+  });
+  if (mine(await profilesCacheItem.getValue())) await profilesCacheItem.removeValue();
+  if (mine(await cachedBlockedTodayItem.getValue())) await cachedBlockedTodayItem.removeValue();
+  const index = await cachedListsIndexItem.getValue();
+  const gone: string[] = [];
+  for (const scope of Object.keys(index)) {
+    const item = cachedListsItem(scope);
+    if (mine(await item.getValue())) {
+      await item.removeValue();
+      gone.push(scope);
+    }
+  }
+  if (gone.length > 0) {
+    const { ...rest } = await cachedListsIndexItem.getValue();
+    for (const scope of gone) delete rest[scope];
+    await cachedListsIndexItem.setValue(rest);
+  }
+  return discarded;
+}

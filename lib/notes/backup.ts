@@ -1,0 +1,35 @@
+/**
+ * The records and notes in the settings backup (lib/settings/backup.ts): every account's, as one
+ * setting. Importing merges with what this browser has (`importAll`: per entry, the record written
+ * last wins and a note is never lost), within the same bounds as ever.
+ */
+import * as z from 'zod/mini';
+import { accountIdSchema } from '@/lib/account/identity';
+import type { ValidatedItem } from '@/lib/settings/validated-item';
+import { entryRecordSchema, MAX_ENTRIES_PER_ACCOUNT, NOTES_ACCOUNTS_KEY } from './schema';
+import type { NotesByAccount, NotesStore } from './store';
+
+export const notesBackupSchema = z.lazy(() =>
+  z.record(accountIdSchema, z.array(entryRecordSchema).check(z.maxLength(MAX_ENTRIES_PER_ACCOUNT))),
+);
+
+/** The backup's view of the records: reads every account's, writes by merging. */
+export function notesBackupItem(store: NotesStore): ValidatedItem<NotesByAccount> {
+  const parse = (raw: unknown): NotesByAccount => {
+    const parsed = notesBackupSchema.safeParse(raw);
+    return parsed.success ? parsed.data : {};
+  };
+  return {
+    key: NOTES_ACCOUNTS_KEY,
+    fallback: {},
+    version: 1,
+    parse,
+    getValue: () => store.exportAll(),
+    setValue: (value) => store.importAll(notesBackupSchema.parse(value)),
+    removeValue: async () => {
+      const all = await store.exportAll();
+      for (const [account, entries] of Object.entries(all)) await store.forget(account, entries);
+    },
+    watch: () => () => undefined,
+  };
+}

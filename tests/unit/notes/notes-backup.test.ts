@@ -1,0 +1,77 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { notes, recordOf } from '@/lib/notes';
+import { applyBackup, backupText, collectBackup, parseBackup } from '@/lib/settings/backup';
+import { testAccount } from '../account-ids';
+
+const ACCOUNT = testAccount('A').id;
+const OTHER = testAccount('B').id;
+const school = { scope: 'A:default', list: 'whitelist', domain: 'school.example' } as const;
+
+beforeEach(() => fakeBrowser.reset());
+
+async function importText(text: string) {
+  const parsed = parseBackup(text);
+  if (!parsed.ok) throw new Error(`refused: ${parsed.message}`);
+  const outcome = await applyBackup(parsed, { confirmDestinations: async () => true });
+  if (outcome.cancelled) throw new Error('cancelled');
+  return outcome;
+}
+
+describe('records and notes in the settings backup', () => {
+  it('are exported for every account and come back on import, merged with this browser’s', async () => {
+    await notes.recordAdded(ACCOUNT, [{ ...school, source: 'menu', page: 'portal.school.example' }]);
+    await notes.setNote(ACCOUNT, school, 'school portal');
+    await notes.recordAdded(OTHER, [
+      { scope: 'B:account', list: 'blocklist', domain: 'ads.example', source: 'logs' },
+    ]);
+    const text = backupText(await collectBackup({ includeKey: false }));
+    expect(JSON.parse(text).settings.listNotes).toEqual({
+      [ACCOUNT]: [expect.objectContaining({ domain: 'school.example', note: 'school portal' })],
+      [OTHER]: [expect.objectContaining({ domain: 'ads.example', source: 'logs' })],
+    });
+
+    fakeBrowser.reset();
+    const mine = { scope: 'A:default', list: 'blocklist', domain: 'mine.example' } as const;
+    await notes.recordAdded(ACCOUNT, [{ ...mine, source: 'popup' }]);
+    const report = await importText(text);
+
+    expect(report.imported.map((line) => line.label)).toContain(
+      'Where list entries came from, and their notes',
+    );
+    const after = await notes.read(ACCOUNT);
+    expect(recordOf(after, school)).toMatchObject({
+      note: 'school portal',
+      source: 'menu',
+      page: 'portal.school.example',
+    });
+    expect(recordOf(after, mine)).toMatchObject({ source: 'popup' });
+    expect((await notes.read(OTHER)).entries).toHaveLength(1);
+  });
+
+  it('nothing recorded: an empty set, which changes nothing on import', async () => {
+    const backup = await collectBackup({ includeKey: false });
+    expect(backup.settings.listNotes).toEqual({});
+    await notes.recordAdded(ACCOUNT, [{ ...school, source: 'popup' }]);
+    await importText(backupText(backup));
+    expect((await notes.read(ACCOUNT)).entries).toHaveLength(1);
+  });
+
+  it('a record with a whole address as its page is refused, and nothing of it is written', async () => {
+    const file = {
+      format: 'dns-filter-companion-settings',
+      version: 1,
+      exportedAt: '2026-01-31T10:00:00.000Z',
+      settings: {
+        listNotes: {
+          [ACCOUNT]: [{ ...school, source: 'popup', page: 'https://school.example/?token=1', at: 1 }],
+        },
+      },
+    };
+    const report = await importText(JSON.stringify(file));
+    expect(report.refused.map((line) => line.label)).toEqual([
+      'Where list entries came from, and their notes',
+    ]);
+    expect((await notes.read(ACCOUNT)).entries).toEqual([]);
+  });
+});
