@@ -122,6 +122,7 @@ function Ready({ state, controller, openOptions, mark, now }: ReadyProps) {
         headline={view.headline}
         text={view.statusText}
         details={view.details}
+        reasonDomain={view.verdict && 'entry' in view.verdict ? view.verdict.entry : null}
         section={view.verdict && sectionOf(view.verdict)}
         openOptions={openOptions}
       >

@@ -2,7 +2,7 @@
  * The verdict at a glance: the domain, then a large word with its icon and colour (Blocked,
  * Allowed, Not blocked) and one line of reason; what it rests on is one click away (Details).
  */
-import type { ComponentChildren, FunctionComponent } from 'preact';
+import { type ComponentChildren, Fragment, type FunctionComponent } from 'preact';
 import type { Verdict } from '@/lib/filtering/verdict';
 import { t } from '@/lib/i18n';
 import type { OptionsSection, VerdictHeadline } from '@/lib/popup/view';
@@ -47,6 +47,22 @@ export function DomainName({ domain }: { domain: string }) {
   );
 }
 
+/** `text` with each occurrence of `domain` shown as a DomainName, so the sentence never wraps inside it. */
+function WithDomain({ text, domain }: { text: string; domain: string | null }) {
+  if (domain === null || !text.includes(domain)) return <>{text}</>;
+  const pieces = text.split(domain);
+  return (
+    <>
+      {pieces.map((piece, index) => (
+        <Fragment key={index}>
+          {piece}
+          {index < pieces.length - 1 && <DomainName domain={domain} />}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 export interface VerdictHeroProps {
   /** The tab's host: what the verdict is about. */
   host: string | null;
@@ -55,6 +71,8 @@ export interface VerdictHeroProps {
   headline: VerdictHeadline | null;
   text: string;
   details?: readonly string[];
+  /** A domain named in the reason (the list entry that decides): it never wraps inside. */
+  reasonDomain?: string | null;
   /** The options page's section about the rule behind the verdict. */
   section?: OptionsSection | null;
   openOptions?(section?: OptionsSection): void;
@@ -68,6 +86,7 @@ export function VerdictHero({
   headline,
   text,
   details = [],
+  reasonDomain = null,
   section = null,
   openOptions,
   children,
@@ -95,7 +114,9 @@ export function VerdictHero({
               {headline.word}
               <span class="verdict-separator">{t('popup.headline', { word: '', reason: '' })}</span>
             </strong>
-            <span class="verdict-reason">{headline.reason}</span>
+            <span class="verdict-reason">
+              <WithDomain text={headline.reason} domain={reasonDomain} />
+            </span>
           </>
         )}
       </div>

@@ -93,6 +93,6 @@ it('a verdict that counts a change not sent yet says so, and nothing of a record
   ]);
   const popup = await openPopup({ url: 'https://shop.example/', api: createFakeApi('A') });
   await popup.started;
-  await waitFor(() => expect(verdictText()).toMatch(/^Blocked: .* Not sent yet\.$/));
+  await waitFor(() => expect(verdictText()).toMatch(/^Blocked: .*Not sent yet\.$/));
   expect(verdictText()).not.toMatch(/Since/);
 });
