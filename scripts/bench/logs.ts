@@ -25,9 +25,12 @@ export interface LogsBenchOptions {
 const renderedFor = (date: string) =>
   `performance.getEntriesByName('stats-rendered', 'mark').some((m) => m.detail && m.detail.date === ${JSON.stringify(date)})`;
 
-/** Opens the options page and waits until the newest day's statistics are drawn. */
+/**
+ * Opens the options page at its Logs section (one section is shown at a time, by address:
+ * lib/options/routes.ts) and waits until the newest day's statistics are drawn.
+ */
 async function openLogs(session: ChromiumSession, page: Page, day: string): Promise<void> {
-  await page.goto(session.extensionUrl('options.html'), { waitUntil: 'load' });
+  await page.goto(session.extensionUrl('options.html#logs'), { waitUntil: 'load' });
   await page.waitForFunction(
     `[...document.querySelectorAll('select option')].some((o) => o.value === ${JSON.stringify(day)})`,
     { timeout: 30_000, polling: 50 },
