@@ -88,8 +88,8 @@ test(
     expect(await press(popup, 'Blocklist')).toMatch(
       /^shop\.example was added to the blocklist of profile default/,
     );
-    expect(await verdict(popup, 'Blocked')).toBe(
-      'Blocked: Covered by the blocklist entry shop.example of profile default.',
+    expect(await verdict(popup, 'Blocked')).toMatch(
+      /^Blocked: Covered by the blocklist entry shop\.example of profile default\. Since .+, from the popup\.$/,
     );
     expect(listsOf(emulator, 'default').blocklist).toContain('shop.example');
 
@@ -120,7 +120,9 @@ test(
 
     // The chosen profile is remembered by the next popup.
     const reopened = await popupOn(firefox, 'shop.example');
-    expect(await verdict(reopened, 'Allowed')).toBe('Allowed: On the whitelist of profile kids1.');
+    expect(await verdict(reopened, 'Allowed')).toMatch(
+      /^Allowed: On the whitelist of profile kids1\. Since .+, from the popup\.$/,
+    );
     expect(await popupSelectValue(reopened, 'Profile')).toBe('kids1');
     await press(reopened, 'Remove from whitelist');
     await verdict(reopened, 'Not blocked');
