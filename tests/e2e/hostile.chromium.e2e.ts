@@ -264,7 +264,8 @@ describe('hostile content from the service (Chromium)', () => {
     // it (U+2068 … U+2069), and cut to what the extension keeps of a failure text.
     expect(failure).toContain(`Could not list the profiles: \u2068${MARKUP}${SCRIPT}`);
     expect(failure).toContain('Refused. Refused.');
-    expect(failure).toMatch(/\u2069… \(shortened\)$/);
+    // Then the one line of advice that fits a refusal (lib/api/advice.ts), outside the cut.
+    expect(failure).toMatch(/\u2069… \(shortened\) This is the service's own answer/);
     await expectInert(page, dialogs);
   }, 120_000);
 
