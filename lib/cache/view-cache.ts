@@ -15,6 +15,13 @@ export interface CachedView<T> {
   fetchedAt: number;
 }
 
+/**
+ * Where one account's lists of one scope are stored (`cachedListsItem`): the scope and the account
+ * both name it, so switching between two accounts (lib/accounts) keeps each one's lists instead of
+ * one fetch replacing the other's. The budget (./storage-room.ts) counts them all together.
+ */
+export const listsStorageScope = (scope: string, account: string) => `${scope} ${account}`;
+
 /** Judged when asked, not when read: a popup may stay open past the freshness window. */
 export function isFreshView(view: CachedView<unknown> | null, now: number): boolean {
   return view !== null && isFresh(view.fetchedAt, now);
@@ -73,7 +80,7 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
       account: string,
       hosts?: readonly string[],
     ): Promise<CachedView<ListsView> | null> {
-      const item = cachedListsItem(scope);
+      const item = cachedListsItem(listsStorageScope(scope, account));
       const stored = hosts === undefined ? await item.getValue() : await item.getBuckets(bucketsFor(hosts));
       if (stored === null || stored.account !== account) return null;
       const { whitelist, blocklist } = stored;
@@ -93,7 +100,9 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
       // Within the lists' budget (./storage-room.ts): a view that is not kept is fetched again.
       return savedView(
         view(value, fetchedAt),
-        storeListsWithinBudget(scope, { account, fetchedAt, ...value }).then(() => undefined),
+        storeListsWithinBudget(listsStorageScope(scope, account), { account, fetchedAt, ...value }).then(
+          () => undefined,
+        ),
       );
     },
 
@@ -103,7 +112,7 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
      */
     async applyChanges(scope: string, account: string, changes: ChangeLike[]): Promise<void> {
       if (changes.length === 0) return;
-      const item = cachedListsItem(scope);
+      const item = cachedListsItem(listsStorageScope(scope, account));
       // Only the buckets of the changed domains are read and written again.
       const stored = await item.getBuckets(bucketsFor(changes.map((change) => change.domain)));
       if (stored === null || stored.account !== account || stored.buckets === null) return;

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { ageText, FRESH_FOR_MS, isFresh, localDate } from '@/lib/cache/freshness';
 import { type ChangeLike, inverseChange, type Membership, replayChanges } from '@/lib/cache/list-changes';
-import { createViewCache, isFreshView } from '@/lib/cache/view-cache';
+import { createViewCache, isFreshView, listsStorageScope } from '@/lib/cache/view-cache';
 
 beforeEach(() => fakeBrowser.reset());
 
@@ -11,6 +11,8 @@ const T0 = Date.UTC(2026, 4, 1, 12, 0, 0);
 
 const A_X = 'A http://x 0123456789abcdef';
 const B_X = 'B http://x 0123456789abcdef';
+/** Another Form A account: another service. */
+const A_Y = 'A http://y 0123456789abcdef';
 const ACCT = 'A https://dns.example 0123456789abcdef';
 const OTHER = 'A https://dns.example fedcba9876543210';
 
@@ -65,12 +67,21 @@ describe('view cache', () => {
     expect((await cache.readLists('A:kids1', A_X))?.value.whitelist).toBe('kids.org');
   });
 
+  it('keeps the lists of two accounts with the same scope: switching back needs no fetch', async () => {
+    const cache = createViewCache({ now: () => T0 });
+    await cache.saveLists('A:default', A_X, { whitelist: ['family.org'], blocklist: [] });
+    await cache.saveLists('A:default', A_Y, { whitelist: ['office.org'], blocklist: [] });
+    expect((await cache.readLists('A:default', A_X))?.value.whitelist).toBe('family.org');
+    expect((await cache.readLists('A:default', A_Y))?.value.whitelist).toBe('office.org');
+  });
+
   it('treats a malformed stored value as missing', async () => {
     const cache = createViewCache({ now: () => T0 });
     const stored = { account: A_X, fetchedAt: T0, whitelist: 'a.com', blocklist: '' };
-    await fakeBrowser.storage.local.set({ 'cachedLists:A:default': stored });
+    const key = `cachedLists:${listsStorageScope('A:default', A_X)}`;
+    await fakeBrowser.storage.local.set({ [key]: stored });
     expect((await cache.readLists('A:default', A_X))?.value.whitelist).toBe('a.com');
-    await fakeBrowser.storage.local.set({ 'cachedLists:A:default': { ...stored, whitelist: ['a.com'] } });
+    await fakeBrowser.storage.local.set({ [key]: { ...stored, whitelist: ['a.com'] } });
     expect(await cache.readLists('A:default', A_X)).toBeNull();
   });
 

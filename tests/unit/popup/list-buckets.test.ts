@@ -12,7 +12,7 @@ import {
   SINGLE_LABEL_BUCKET,
   scopeOfBucketKey,
 } from '@/lib/cache/list-buckets';
-import { createViewCache } from '@/lib/cache/view-cache';
+import { createViewCache, listsStorageScope } from '@/lib/cache/view-cache';
 import { packedDomainIndex, selfAndParents } from '@/lib/filtering/domain-index';
 import { cachedListsItem } from '@/lib/settings/storage';
 
@@ -21,6 +21,8 @@ beforeEach(() => fakeBrowser.reset());
 const ACCOUNT = 'A https://dns.example 0123456789abcdef';
 const T0 = Date.UTC(2026, 4, 1, 12);
 const SCOPE = 'A:default';
+/** Where the view cache stores this account's lists of SCOPE. */
+const STORED = listsStorageScope(SCOPE, ACCOUNT);
 
 const label = fc.stringMatching(/^[a-z0-9]{1,6}$/);
 const domain = fc
@@ -90,7 +92,7 @@ describe('buckets', () => {
     const cache = createViewCache({ now: () => T0 });
     await cache.saveLists(SCOPE, ACCOUNT, { whitelist: ['a.example.com'], blocklist: [] });
     const [bucket] = bucketsFor(['a.example.com']);
-    const key = `cachedListsBucket:${bucket}:${SCOPE}`;
+    const key = `cachedListsBucket:${bucket}:${STORED}`;
     const stored = (await fakeBrowser.storage.local.get(key))[key] as object;
     await fakeBrowser.storage.local.set({ [key]: { ...stored, fetchedAt: T0 - 1 } });
     expect(await cache.readLists(SCOPE, ACCOUNT, ['a.example.com'])).toBeNull();
@@ -99,7 +101,7 @@ describe('buckets', () => {
 
   it('a view stored whole (version 3) is read, then stored in buckets', async () => {
     await fakeBrowser.storage.local.set({
-      [`cachedLists:${SCOPE}`]: {
+      [`cachedLists:${STORED}`]: {
         account: ACCOUNT,
         fetchedAt: T0,
         whitelist: 'example.com\nwiki.org',
@@ -109,9 +111,9 @@ describe('buckets', () => {
     const cache = createViewCache({ now: () => T0 });
     const part = await cache.readLists(SCOPE, ACCOUNT, ['www.example.com']);
     expect(part?.value.whitelist).toBe('example.com');
-    const head = (await fakeBrowser.storage.local.get(`cachedLists:${SCOPE}`))[`cachedLists:${SCOPE}`];
+    const head = (await fakeBrowser.storage.local.get(`cachedLists:${STORED}`))[`cachedLists:${STORED}`];
     expect(head).toEqual({ account: ACCOUNT, fetchedAt: T0, buckets: expect.any(Array) });
-    expect(await cachedListsItem(SCOPE).getValue()).toEqual({
+    expect(await cachedListsItem(STORED).getValue()).toEqual({
       account: ACCOUNT,
       fetchedAt: T0,
       whitelist: 'example.com\nwiki.org',
@@ -133,7 +135,7 @@ describe('buckets', () => {
     expect((await cache.readLists(SCOPE, ACCOUNT, ['x.new.example.net']))?.value.blocklist).toBe(
       'new.example.net',
     );
-    await cachedListsItem(SCOPE).removeValue();
+    await cachedListsItem(STORED).removeValue();
     expect(Object.keys(await fakeBrowser.storage.local.get(null)).filter((k) => k.includes(SCOPE))).toEqual(
       [],
     );
