@@ -4,13 +4,13 @@
  * options page (direct edits, notes) never overwrite each other's changes.
  */
 import type { ChangeSource } from '@/lib/messaging/protocol';
+import { MAX_ACCOUNTS } from '@/lib/settings/storage';
 import {
   type AccountNotes,
   accountNotesSchema,
   cleanNote,
   type EntryAddress,
   type EntryRecord,
-  MAX_ACCOUNTS,
   NOTES_ACCOUNTS_KEY,
   NOTES_VERSION,
   notesKeyOf,
