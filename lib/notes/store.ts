@@ -134,6 +134,17 @@ export function createNotesStore(deps: NotesDeps) {
       });
     },
 
+    /**
+     * Puts back the record an entry had before it was removed (Undo of a removal re-adds it): when
+     * and from where it was first added, and its note, in place of the record its re-addition made.
+     */
+    restore(account: string, record: EntryRecord): Promise<void> {
+      return update(account, (entries) => [
+        ...entries.filter((entry) => !sameEntry(entry, record)),
+        { ...record, at: now() },
+      ]);
+    },
+
     /** Forgets the records of entries removed from their lists. */
     forget(account: string, addresses: readonly EntryAddress[]): Promise<void> {
       if (addresses.length === 0) return Promise.resolve();

@@ -1,0 +1,135 @@
+/**
+ * Undo of a removal in the popup puts the entry back with its record (lib/notes): when and from
+ * where it was first added, on which page, and the user's note. The changes go through the real
+ * outbox (lib/outbox), which records additions and forgets confirmed removals.
+ */
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { identityOf } from '@/lib/account/identity';
+import { notes, recordOf } from '@/lib/notes';
+import { deliverPending, type OutboxDeps, submitChange } from '@/lib/outbox';
+import { offline } from '../../fakes/fake-client';
+import { currentAccountOf, fingerprintOf } from '../account-ids';
+import {
+  accountOf,
+  BASE_URL,
+  cacheAt,
+  createFakeApi,
+  type FakeApi,
+  MINUTE,
+  openPopup,
+  T0,
+} from './popup-harness';
+
+beforeEach(() => fakeBrowser.reset());
+afterEach(cleanup);
+
+const verdictText = () => screen.getByRole('status', { name: 'Verdict' }).textContent ?? '';
+const outcomeText = () => screen.getByRole('status', { name: 'Change outcome' }).textContent ?? '';
+const school = { scope: 'A:default', list: 'whitelist', domain: 'school.example' } as const;
+const MAY_3 = new Date(T0).setMonth(4, 3);
+const noted = /^Allowed: .* Since May 3, from the right-click menu: “school portal”$/;
+
+/** The worker's outbox, delivering to `api` for the account the popup is configured with. */
+function outboxFor(api: FakeApi): OutboxDeps {
+  const identity = identityOf({ origin: BASE_URL, form: 'A', keyFingerprint: fingerprintOf('test-key') });
+  return { getAccount: currentAccountOf(api, identity), alarms: fakeBrowser.alarms, now: () => T0 };
+}
+
+/** school.example on the whitelist, added from the right-click menu on 3 May, with a note. */
+async function listedWithNote() {
+  await cacheAt(T0 - 2 * MINUTE).saveLists('A:default', accountOf('A'), {
+    whitelist: ['school.example'],
+    blocklist: [],
+  });
+  await cacheAt(T0 - 2 * MINUTE).saveProfiles(accountOf('A'), ['default']);
+  await notes.recordAdded(accountOf('A'), [{ ...school, source: 'menu', page: 'portal.school.example' }]);
+  await notes.setNote(accountOf('A'), school, 'school portal');
+  const stored = await notes.read(accountOf('A'));
+  await fakeBrowser.storage.local.set({
+    [`listNotes:${accountOf('A')}`]: {
+      ...stored,
+      entries: stored.entries.map((entry) => ({ ...entry, addedAt: MAY_3 })),
+    },
+  });
+  return createFakeApi('A', { whitelist: { default: ['school.example'] } });
+}
+
+const original = {
+  ...school,
+  addedAt: MAY_3,
+  source: 'menu',
+  page: 'portal.school.example',
+  note: 'school portal',
+};
+
+describe('Undo of a removal', () => {
+  it('brings back the entry’s note and origin, in the verdict line and in storage', async () => {
+    const api = await listedWithNote();
+    const deps = outboxFor(api);
+    const popup = await openPopup({
+      url: 'https://school.example/',
+      api,
+      submitChange: (c) => submitChange(c, deps),
+    });
+    await popup.started;
+    await waitFor(() => expect(verdictText()).toMatch(noted));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Remove from whitelist' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Undo' })).toBeTruthy());
+    expect(verdictText()).toMatch(/^Not blocked/);
+    // The confirmed removal took the record with it.
+    expect(recordOf(await notes.read(accountOf('A')), school)).toBeUndefined();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(verdictText()).toMatch(noted));
+    expect(await api.listDomains('whitelist', 'default')).toContain('school.example');
+    expect(recordOf(await notes.read(accountOf('A')), school)).toEqual({
+      ...original,
+      at: expect.any(Number),
+    });
+  });
+
+  it('keeps the note when the removal and its undo wait for the service, and both go out later', async () => {
+    const api = await listedWithNote();
+    const deps = outboxFor(api);
+    const popup = await openPopup({
+      url: 'https://school.example/',
+      api,
+      submitChange: (c) => submitChange(c, deps),
+    });
+    await popup.started;
+    await waitFor(() => expect(verdictText()).toMatch(noted));
+
+    api.failWith(offline());
+    fireEvent.click(screen.getByRole('button', { name: 'Remove from whitelist' }));
+    await waitFor(() => expect(outcomeText()).toMatch(/^Waiting to remove school\.example/));
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(outcomeText()).toMatch(/Waiting to add school\.example/));
+
+    api.failWith(null);
+    await deliverPending(deps, { force: true });
+    expect(await api.listDomains('whitelist', 'default')).toContain('school.example');
+    expect(recordOf(await notes.read(accountOf('A')), school)).toEqual({
+      ...original,
+      at: expect.any(Number),
+    });
+  });
+
+  it('a removal not undone still takes the record once the service confirms it', async () => {
+    const api = await listedWithNote();
+    const deps = outboxFor(api);
+    const popup = await openPopup({
+      url: 'https://school.example/',
+      api,
+      submitChange: (c) => submitChange(c, deps),
+    });
+    await popup.started;
+    await waitFor(() => expect(verdictText()).toMatch(noted));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove from whitelist' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Undo' })).toBeTruthy());
+    expect(verdictText()).toMatch(/^Not blocked/);
+    expect(recordOf(await notes.read(accountOf('A')), school)).toBeUndefined();
+  });
+});
