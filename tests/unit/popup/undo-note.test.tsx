@@ -56,6 +56,20 @@ async function listedWithNote() {
   return createFakeApi('A', { whitelist: { default: ['school.example'] } });
 }
 
+/** The popup on school.example, its verdict naming the note, its changes sent by the real outbox. */
+async function popupOnNotedEntry() {
+  const api = await listedWithNote();
+  const deps = outboxFor(api);
+  const popup = await openPopup({
+    url: 'https://school.example/',
+    api,
+    submitChange: (change) => submitChange(change, deps),
+  });
+  await popup.started;
+  await waitFor(() => expect(verdictText()).toMatch(noted));
+  return { api, deps };
+}
+
 const original = {
   ...school,
   addedAt: MAY_3,
@@ -66,15 +80,7 @@ const original = {
 
 describe('Undo of a removal', () => {
   it('brings back the entry’s note and origin, in the verdict line and in storage', async () => {
-    const api = await listedWithNote();
-    const deps = outboxFor(api);
-    const popup = await openPopup({
-      url: 'https://school.example/',
-      api,
-      submitChange: (c) => submitChange(c, deps),
-    });
-    await popup.started;
-    await waitFor(() => expect(verdictText()).toMatch(noted));
+    const { api } = await popupOnNotedEntry();
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove from whitelist' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Undo' })).toBeTruthy());
@@ -92,15 +98,7 @@ describe('Undo of a removal', () => {
   });
 
   it('keeps the note when the removal and its undo wait for the service, and both go out later', async () => {
-    const api = await listedWithNote();
-    const deps = outboxFor(api);
-    const popup = await openPopup({
-      url: 'https://school.example/',
-      api,
-      submitChange: (c) => submitChange(c, deps),
-    });
-    await popup.started;
-    await waitFor(() => expect(verdictText()).toMatch(noted));
+    const { api, deps } = await popupOnNotedEntry();
 
     api.failWith(offline());
     fireEvent.click(screen.getByRole('button', { name: 'Remove from whitelist' }));
@@ -118,15 +116,7 @@ describe('Undo of a removal', () => {
   });
 
   it('a removal not undone still takes the record once the service confirms it', async () => {
-    const api = await listedWithNote();
-    const deps = outboxFor(api);
-    const popup = await openPopup({
-      url: 'https://school.example/',
-      api,
-      submitChange: (c) => submitChange(c, deps),
-    });
-    await popup.started;
-    await waitFor(() => expect(verdictText()).toMatch(noted));
+    await popupOnNotedEntry();
     fireEvent.click(screen.getByRole('button', { name: 'Remove from whitelist' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Undo' })).toBeTruthy());
     expect(verdictText()).toMatch(/^Not blocked/);
