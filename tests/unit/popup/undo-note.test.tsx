@@ -27,9 +27,15 @@ afterEach(cleanup);
 
 const verdictText = () => screen.getByRole('status', { name: 'Verdict' }).textContent ?? '';
 const outcomeText = () => screen.getByRole('status', { name: 'Change outcome' }).textContent ?? '';
-const school = { scope: 'A:default', list: 'whitelist', domain: 'school.example' } as const;
 const MAY_3 = new Date(T0).setMonth(4, 3);
-const noted = /^Allowed: .* Since May 3, from the right-click menu: “school portal”$/;
+type List = 'whitelist' | 'blocklist';
+const entryOn = (list: List) => ({ scope: 'A:default', list, domain: 'school.example' }) as const;
+const school = entryOn('whitelist');
+const VERDICT_WORD = { whitelist: 'Allowed', blocklist: 'Blocked' } as const;
+/** The verdict line naming the entry's origin and note. */
+const notedOn = (list: List) =>
+  new RegExp(`^${VERDICT_WORD[list]}: .* Since May 3, from the right-click menu: “school portal”$`);
+const noted = notedOn('whitelist');
 
 /** The worker's outbox, delivering to `api` for the account the popup is configured with. */
 function outboxFor(api: FakeApi): OutboxDeps {
@@ -37,28 +43,30 @@ function outboxFor(api: FakeApi): OutboxDeps {
   return { getAccount: currentAccountOf(api, identity), alarms: fakeBrowser.alarms, now: () => T0 };
 }
 
-/** school.example on the whitelist, added from the right-click menu on 3 May, with a note. */
-async function listedWithNote() {
+/** school.example on `list`, added from the right-click menu on 3 May, with a note. */
+async function listedWithNote(list: List) {
   await cacheAt(T0 - 2 * MINUTE).saveLists('A:default', accountOf('A'), {
-    whitelist: ['school.example'],
+    whitelist: [],
     blocklist: [],
+    [list]: ['school.example'],
   });
   await cacheAt(T0 - 2 * MINUTE).saveProfiles(accountOf('A'), ['default']);
-  await notes.recordAdded(accountOf('A'), [{ ...school, source: 'menu', page: 'portal.school.example' }]);
-  await notes.setNote(accountOf('A'), school, 'school portal');
+  const entry = entryOn(list);
+  await notes.recordAdded(accountOf('A'), [{ ...entry, source: 'menu', page: 'portal.school.example' }]);
+  await notes.setNote(accountOf('A'), entry, 'school portal');
   const stored = await notes.read(accountOf('A'));
   await fakeBrowser.storage.local.set({
     [`listNotes:${accountOf('A')}`]: {
       ...stored,
-      entries: stored.entries.map((entry) => ({ ...entry, addedAt: MAY_3 })),
+      entries: stored.entries.map((record) => ({ ...record, addedAt: MAY_3 })),
     },
   });
-  return createFakeApi('A', { whitelist: { default: ['school.example'] } });
+  return createFakeApi('A', { [list]: { default: ['school.example'] } });
 }
 
 /** The popup on school.example, its verdict naming the note, its changes sent by the real outbox. */
-async function popupOnNotedEntry() {
-  const api = await listedWithNote();
+async function popupOnNotedEntry(list: List = 'whitelist') {
+  const api = await listedWithNote(list);
   const deps = outboxFor(api);
   const popup = await openPopup({
     url: 'https://school.example/',
@@ -66,17 +74,19 @@ async function popupOnNotedEntry() {
     submitChange: (change) => submitChange(change, deps),
   });
   await popup.started;
-  await waitFor(() => expect(verdictText()).toMatch(noted));
+  await waitFor(() => expect(verdictText()).toMatch(notedOn(list)));
   return { api, deps };
 }
 
-const original = {
-  ...school,
+/** The record the entry had before any of the popup's changes. */
+const originalOn = (list: List) => ({
+  ...entryOn(list),
   addedAt: MAY_3,
   source: 'menu',
   page: 'portal.school.example',
   note: 'school portal',
-};
+});
+const original = originalOn('whitelist');
 
 describe('Undo of a removal', () => {
   it('brings back the entry’s note and origin, in the verdict line and in storage', async () => {
@@ -113,6 +123,20 @@ describe('Undo of a removal', () => {
       ...original,
       at: expect.any(Number),
     });
+  });
+
+  it('a move to the other list, undone, brings back the first list’s note', async () => {
+    const { api } = await popupOnNotedEntry('blocklist');
+    fireEvent.click(screen.getByRole('button', { name: 'Whitelist' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Undo' })).toBeTruthy());
+    expect(recordOf(await notes.read(accountOf('A')), entryOn('blocklist'))).toBeUndefined();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(verdictText()).toMatch(notedOn('blocklist')));
+    expect(await api.listDomains('blocklist', 'default')).toContain('school.example');
+    expect((await notes.read(accountOf('A'))).entries).toEqual([
+      { ...originalOn('blocklist'), at: expect.any(Number) },
+    ]);
   });
 
   it('a removal not undone still takes the record once the service confirms it', async () => {
