@@ -19,7 +19,7 @@ export function addressOf(
 ): EntryAddress | null {
   const identity = parseAccountId(account);
   if (!identity) return null;
-  // The scope key of lib/settings/storage.ts `scopeKey`, without loading that module here.
+  // The scope key of lib/settings/storage.ts `scopeKey`, from the form the account id names.
   return {
     scope: `${identity.form}:${scopeOf(identity.form, change.profile)}`,
     list: change.list,
