@@ -20,7 +20,6 @@ export {
   type AccountNotes,
   EMPTY_NOTES,
   type EntryRecord,
-  MAX_ACCOUNTS,
   MAX_ENTRIES_PER_ACCOUNT,
   NOTE_MAX_CHARS,
   recordOf,

@@ -8,7 +8,8 @@
 import { parseAccountId } from '@/lib/account/identity';
 import { scopeOf } from '@/lib/api/forms';
 import type { ListChange } from '@/lib/messaging/protocol';
-import type { EntryAddress } from './schema';
+import { outboxItem } from '@/lib/settings/storage';
+import { type EntryAddress, sameEntry } from './schema';
 import type { NotesStore } from './store';
 
 /** The record address of a change made in `account` (null for a value that is no account id). */
@@ -18,7 +19,7 @@ export function addressOf(
 ): EntryAddress | null {
   const identity = parseAccountId(account);
   if (!identity) return null;
-  // The scope key of lib/settings/storage.ts `scopeKey`, without loading that module here.
+  // The scope key of lib/settings/storage.ts `scopeKey`, from the form the account id names.
   return {
     scope: `${identity.form}:${scopeOf(identity.form, change.profile)}`,
     list: change.list,
@@ -36,19 +37,36 @@ export async function followQueued(store: NotesStore, change: ListChange, accoun
   ]);
 }
 
+/** A change still waiting in the outbox (lib/settings/storage.ts `outboxItem`). */
+interface Waiting {
+  id: string;
+  change: ListChange;
+  account: string;
+}
+
 /**
  * A change left the outbox: a removal the service confirmed forgets the entry's record, and so
- * does an addition it refused (the entry is not on the list).
+ * does an addition it refused (the entry is not on the list). A removal undone meanwhile (an
+ * addition of the same entry waits behind it) keeps the record: the entry comes back with it.
  */
 export async function followSettled(
   store: NotesStore,
-  settled: { change: ListChange; account: string; state: 'delivered' | 'failed' },
+  settled: { id?: string; change: ListChange; account: string; state: 'delivered' | 'failed' },
+  readWaiting: () => Promise<readonly Waiting[]> = () => outboxItem.getValue(),
 ): Promise<void> {
   const { change, account, state } = settled;
   const gone = change.op === 'remove' ? state === 'delivered' : state === 'failed';
   if (!gone) return;
   const address = addressOf(change, account);
-  if (address) await store.forget(account, [address]);
+  if (!address) return;
+  const readsIt = (entry: Waiting) => {
+    const readded = entry.change.op === 'add' ? addressOf(entry.change, account) : null;
+    return (
+      entry.id !== settled.id && entry.account === account && readded !== null && sameEntry(readded, address)
+    );
+  };
+  if (change.op === 'remove' && (await readWaiting()).some(readsIt)) return;
+  await store.forget(account, [address]);
 }
 
 /** Edits the options page made with the service directly, once confirmed. */

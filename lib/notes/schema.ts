@@ -6,8 +6,9 @@
  *
  * Bounded: at most MAX_ENTRIES_PER_ACCOUNT entries per account (the oldest entry without a note
  * goes first, then the oldest of all), notes of at most NOTE_MAX_CHARS characters, and at most
- * MAX_ACCOUNTS accounts (the one written longest ago goes). Worst case well under the backup's
- * size limit (lib/settings/backup.ts).
+ * MAX_ACCOUNTS accounts, the accounts this browser can hold (lib/settings/storage.ts), so no
+ * account's notes go while it is kept; past that the one written longest ago goes. Worst case well
+ * under the backup's size limit (lib/settings/backup.ts).
  */
 import * as z from 'zod/mini';
 import { CHANGE_SOURCES, pageHostSchema } from '@/lib/messaging/protocol';
@@ -15,7 +16,6 @@ import { CHANGE_SOURCES, pageHostSchema } from '@/lib/messaging/protocol';
 export const NOTES_VERSION = 1;
 export const MAX_ENTRIES_PER_ACCOUNT = 300;
 export const NOTE_MAX_CHARS = 200;
-export const MAX_ACCOUNTS = 8;
 
 export const notesKeyOf = (account: string) => `local:listNotes:${account}` as const;
 /** The accounts that have notes, with when each was last written: for backups and the account bound. */

@@ -4,13 +4,13 @@
  * options page (direct edits, notes) never overwrite each other's changes.
  */
 import type { ChangeSource } from '@/lib/messaging/protocol';
+import { MAX_ACCOUNTS } from '@/lib/settings/storage';
 import {
   type AccountNotes,
   accountNotesSchema,
   cleanNote,
   type EntryAddress,
   type EntryRecord,
-  MAX_ACCOUNTS,
   NOTES_ACCOUNTS_KEY,
   NOTES_VERSION,
   notesKeyOf,
@@ -132,6 +132,17 @@ export function createNotesStore(deps: NotesDeps) {
         }
         return result;
       });
+    },
+
+    /**
+     * Puts back the record an entry had before it was removed (Undo of a removal re-adds it): when
+     * and from where it was first added, and its note, in place of the record its re-addition made.
+     */
+    restore(account: string, record: EntryRecord): Promise<void> {
+      return update(account, (entries) => [
+        ...entries.filter((entry) => !sameEntry(entry, record)),
+        { ...record, at: now() },
+      ]);
     },
 
     /** Forgets the records of entries removed from their lists. */

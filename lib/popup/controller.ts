@@ -28,7 +28,7 @@ import {
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
-import { notes } from '@/lib/notes';
+import { notes, recordOf } from '@/lib/notes';
 import {
   addedTldsItem,
   chosenProfileItem,
@@ -447,6 +447,9 @@ export function createPopupController(deps: PopupDeps) {
       } else {
         const back = { domain, list: listName(before) };
         undo = { description: t('popup.undoPutBack', back), progress: t('popup.undoingPutBack', back) };
+        const entry = { scope: current.scope, list: before, domain };
+        const record = current.entryNotes && recordOf(current.entryNotes, entry);
+        if (record) undo.record = record;
       }
       return submit(change, progress, { before, undo });
     },
@@ -482,11 +485,15 @@ export function createPopupController(deps: PopupDeps) {
         if (ready()?.scope === current.scope) update({ lists });
       }
     },
-    undo() {
-      const offer = ready()?.undo;
-      if (!offer) return Promise.resolve();
-      const { change } = offer;
-      return submit(change, offer.progress, null);
+    async undo() {
+      const current = ready();
+      const offer = current?.undo;
+      if (!current || !offer) return;
+      const { change, record } = offer;
+      await submit(change, offer.progress, null);
+      // The entry is back, so is its record (when, from where, the note): best effort.
+      if (record && ready()?.change.state !== 'failed')
+        await notes.restore(current.account, record).catch(ignoreHere);
     },
     dispose() {
       for (const dispose of disposers.splice(0)) dispose();

@@ -5,7 +5,7 @@
 import type { ApiForm } from '@/lib/api/types';
 import type { CachedView, ListsView } from '@/lib/cache/view-cache';
 import type { ListChange } from '@/lib/messaging/protocol';
-import type { AccountNotes } from '@/lib/notes';
+import type { AccountNotes, EntryRecord } from '@/lib/notes';
 import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
 
 export interface ChangeStatus {
@@ -21,6 +21,8 @@ export interface UndoOffer {
   description: string;
   /** What the popup says while undoing ("Undoing: put example.com back on the blocklist…"). */
   progress: string;
+  /** The record of the entry put back (lib/notes), restored with it: its removal took it. */
+  record?: EntryRecord;
 }
 
 /** `settings`: the key was refused or the settings cannot work; the fix is on the options page. */

@@ -8,58 +8,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, WebWorker } from 'puppeteer-core';
-import { beforeAll } from 'vitest';
+import { popupListItems, setUpDiagnosis, testWithDiagnosisChromium } from './diagnosis-harness.ts';
 import {
-  allByRole,
-  test as base,
   builtExtensionDirs,
   byRole,
   type ChromiumSession,
-  configureExtension,
   describe,
   expect,
-  launchChromium,
-  openSection,
-  readVisibleText,
-  saveFailureArtifacts,
   textOf,
   waitForStatus,
 } from './harness/index.ts';
-import { buildDiagnosisTestBuild, DIAGNOSIS_TEST_BUILD_DIR } from './harness/test-builds.ts';
+import { DIAGNOSIS_TEST_BUILD_DIR } from './harness/test-builds.ts';
 
-const UNRESOLVABLE = ['broken-cdn.example', 'blocked-site.example'];
-const RESOLVER_RULES = `--host-resolver-rules=${UNRESOLVABLE.map((host) => `MAP ${host} ~NOTFOUND`).join(', ')}, MAP * 127.0.0.1`;
-
-beforeAll(() => {
-  buildDiagnosisTestBuild();
-}, 120_000);
-
-const test = base.extend('diagnosisChromium', async ({ site, task }, { onCleanup }) => {
-  const session = await launchChromium({
-    site,
-    extensionDir: DIAGNOSIS_TEST_BUILD_DIR,
-    args: [RESOLVER_RULES],
-  });
-  onCleanup(async () => {
-    if (task.result?.state === 'fail') await saveFailureArtifacts(task, session);
-    await session.close();
-  });
-  return session;
-});
+const test = testWithDiagnosisChromium(['broken-cdn.example', 'blocked-site.example']);
 
 const PAGE_WITH_BROKEN_CDN = (port: number) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>News</title><script src="http://broken-cdn.example:${port}/app.js"></script></head>
 <body><h1>News</h1><img alt="chart" src="http://broken-cdn.example:${port}/chart.png"></body></html>`;
-
-async function setUp(chromium: ChromiumSession, emulator: { url: string; key: string }): Promise<Page> {
-  const options = await chromium.openOptions();
-  await configureExtension(options, { baseUrl: emulator.url, key: emulator.key, form: 'A' });
-  await openSection(options, 'Page diagnosis');
-  await byRole(options, 'checkbox', 'Diagnose pages').click();
-  await byRole(options, 'button', 'Save page diagnosis').click();
-  await waitForStatus(options, { startsWith: 'Page diagnosis is on' }, { name: 'Page diagnosis' });
-  return options;
-}
 
 async function brokenPage(chromium: ChromiumSession): Promise<Page> {
   chromium.site.setPage('/story', PAGE_WITH_BROKEN_CDN(chromium.site.port));
@@ -79,13 +44,7 @@ async function badgeOf(worker: WebWorker, tabUrl: string): Promise<string> {
   }, tabUrl);
 }
 
-async function failedHosts(popup: Page): Promise<string[]> {
-  await byRole(popup, 'list', { startsWith: 'Failed hosts' }).wait();
-  const items = await allByRole(popup, 'listitem', undefined, {
-    within: { role: 'list', name: { startsWith: 'Failed hosts' } },
-  });
-  return Promise.all(items.map((item) => item.evaluate(readVisibleText)));
-}
+const failedHosts = (popup: Page) => popupListItems(popup, 'Failed hosts');
 
 describe('page diagnosis (Chromium)', () => {
   test('the shipped build asks for the diagnosis permissions only as optional ones', () => {
@@ -103,7 +62,7 @@ describe('page diagnosis (Chromium)', () => {
     diagnosisChromium: chromium,
     emulator,
   }) => {
-    await setUp(chromium, emulator);
+    await setUpDiagnosis(await chromium.openOptions(), emulator);
     const tab = await brokenPage(chromium);
     const worker = await chromium.worker();
     await expect.poll(() => badgeOf(worker, tab.url()), { timeout: 10_000 }).toBe('1');
@@ -133,7 +92,7 @@ describe('page diagnosis (Chromium)', () => {
     diagnosisChromium: chromium,
     emulator,
   }) => {
-    await setUp(chromium, emulator);
+    await setUpDiagnosis(await chromium.openOptions(), emulator);
     const tab = await chromium.browser.newPage();
     await tab.goto(chromium.site.url('blocked-site.example', '/'), { waitUntil: 'load' }).catch(() => null);
     const popup = await chromium.openPopup(tab);
@@ -154,7 +113,7 @@ describe('page diagnosis (Chromium)', () => {
     diagnosisChromium: chromium,
     emulator,
   }) => {
-    await setUp(chromium, emulator);
+    await setUpDiagnosis(await chromium.openOptions(), emulator);
     const tab = await brokenPage(chromium);
     const popup = await chromium.openPopup(tab);
     await failedHosts(popup);

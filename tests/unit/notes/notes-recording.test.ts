@@ -9,7 +9,7 @@ import { fakeBrowser } from 'wxt/testing';
 import { ApiError } from '@/lib/api/errors';
 import type { ChangeSource, ListChange } from '@/lib/messaging/protocol';
 import { followDirectEdits, notes, recordOf } from '@/lib/notes';
-import { enqueueChange, type OutboxDeps, submitChange } from '@/lib/outbox';
+import { deliverPending, enqueueChange, type OutboxDeps, submitChange } from '@/lib/outbox';
 import { createFakeClient, type FakeClient, offline, refused } from '../../fakes/fake-client';
 import { currentAccountOf, testAccount } from '../account-ids';
 
@@ -105,6 +105,21 @@ describe('removal with the entry', () => {
     service.failWith(new ApiError('server', 'busy'));
     await submitChange({ ...add('popup'), op: 'remove' }, depsFor(service));
     expect((await notes.read(ACCOUNT_A)).entries).toHaveLength(1);
+  });
+
+  it('a removal undone while it waited keeps the record and its note once both go out', async () => {
+    const service = createFakeClient('A', { profiles: ['default', 'kids'] });
+    await submitChange(add('menu'), depsFor(service));
+    const address = { scope: 'A:kids', list: 'whitelist', domain: 'school.example' } as const;
+    await notes.setNote(ACCOUNT_A, address, 'school portal');
+    service.failWith(offline());
+    await submitChange({ ...add('popup'), op: 'remove' }, depsFor(service));
+    await submitChange(add('popup'), depsFor(service));
+
+    service.failWith(null);
+    await deliverPending(depsFor(service), { force: true });
+    expect(await service.listDomains('whitelist', 'kids')).toContain('school.example');
+    expect(recordOf(await notes.read(ACCOUNT_A), address)?.note).toBe('school portal');
   });
 
   it('moving an entry to the other list takes the first list’s record', async () => {

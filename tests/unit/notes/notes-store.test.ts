@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { MAX_ACCOUNTS } from '@/lib/accounts';
 import {
   browserNotesStorage,
   createNotesStore,
   type EntryRecord,
-  MAX_ACCOUNTS,
   MAX_ENTRIES_PER_ACCOUNT,
   NOTE_MAX_CHARS,
   recordOf,
@@ -125,6 +125,23 @@ describe('bounds', () => {
     expect(domains).toContain('first.example');
     expect(domains).not.toContain('d0.example');
     expect(domains).toContain(`d${MAX_ENTRIES_PER_ACCOUNT - 1}.example`);
+  });
+
+  it('keeps the notes of every account this browser can hold, the 9th and 10th too', async () => {
+    const { store, advance } = setUp();
+    const accounts = Array.from(
+      { length: MAX_ACCOUNTS },
+      (_, index) => testAccount('A', index.toString(16).padStart(16, '0')).id,
+    );
+    for (const account of accounts) {
+      advance();
+      await store.recordAdded(account, [{ ...school, source: 'popup' }]);
+      await store.setNote(account, school, `client ${account}`);
+    }
+    for (const account of accounts) {
+      expect(recordOf(await store.read(account), school)?.note).toBe(`client ${account}`);
+    }
+    expect(Object.keys(await store.exportAll())).toHaveLength(MAX_ACCOUNTS);
   });
 
   it(`keeps the records of at most ${MAX_ACCOUNTS} accounts, dropping the one written longest ago`, async () => {

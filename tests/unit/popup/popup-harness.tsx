@@ -50,6 +50,8 @@ export interface OpenOptions {
   now?: () => number;
   /** What the worker answers, in order; then 'delivered'. */
   outcomes?: ChangeOutcome[];
+  /** The worker's handling of a change (instead of `outcomes`), e.g. the real outbox. */
+  submitChange?: (change: ListChange) => Promise<ChangeOutcome>;
   /** The worker's registrable domains; without it the popup works them out itself. */
   askWorkerForDomains?: AskWorkerForDomains;
 }
@@ -92,6 +94,7 @@ export async function openPopup(options: OpenOptions) {
     }),
     submitChange: async (change) => {
       submitted.push(change);
+      if (options.submitChange) return options.submitChange(change);
       return outcomes.shift() ?? { state: 'delivered', message: `Done: ${change.op} ${change.domain}.` };
     },
     now,
