@@ -283,3 +283,43 @@ describe.each(FORMS)('Options account management, Form %s (Chromium)', (form) =>
     expect(emulator.admin.state().networks.map((network) => network.ip)).not.toContain('198.51.100.23');
   });
 });
+
+test('Overview: the small chart of today follows the window’s width (Chromium)', async ({
+  chromium,
+  emulator,
+}) => {
+  const page = await openAccount(
+    await chromium.openOptions(),
+    { baseUrl: emulator.url, key: emulator.key, form: 'B' },
+    'Overview',
+  );
+  const chart = byRole(
+    page,
+    'img',
+    { startsWith: 'Queries per hour on' },
+    { within: { role: 'region', name: 'Overview' } },
+  );
+  await chart.wait();
+  /** The drawing's width in pixels, once it fills its box (redrawn, not only the box stretched). */
+  const drawnWidthAt = async (windowWidth: number) => {
+    await page.setViewport({ width: windowWidth, height: 900 });
+    const sizes = () =>
+      chart
+        .map((canvas) => ({
+          drawn: (canvas as HTMLCanvasElement).width,
+          box: Math.floor((canvas.parentElement as HTMLElement).getBoundingClientRect().width),
+        }))
+        .wait();
+    await expect
+      .poll(async () => {
+        const { drawn, box } = await sizes();
+        return Math.abs(drawn - box) <= 1;
+      })
+      .toBe(true);
+    return (await sizes()).drawn;
+  };
+  const wide = await drawnWidthAt(1400);
+  // At 1000 px the cards' columns are wider than at 1400 px (fewer of them).
+  expect(await drawnWidthAt(1000)).toBeGreaterThan(wide);
+  expect(await drawnWidthAt(1400)).toBe(wide);
+});
