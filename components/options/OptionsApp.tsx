@@ -6,6 +6,7 @@ import { createSectionRouter, type RouterWindow } from '@/lib/options/router';
 import { type RouteContext, type SectionRoute, sectionsInView, type ViewId } from '@/lib/options/routes';
 import { changesForOtherAccounts } from '@/lib/outbox';
 import { outboxItem } from '@/lib/settings/storage';
+import { MenuIcon } from '../icons/Icon';
 import { useAccountIdentity } from '../useAccountIdentity';
 import { useConfiguredClient } from '../useConfiguredClient';
 import { useStoredValue } from '../useStoredValue';
@@ -145,9 +146,7 @@ export function OptionsApp({
             aria-controls={NAV_ID}
             onClick={() => setMenuOpen(!menuOpen)}
           >
-            <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
-              <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" stroke-width="2" fill="none" />
-            </svg>
+            <MenuIcon />
             <span>{t('nav.menuButton')}</span>
           </button>
           <img class="options-logo" src="/icon/32.png" alt="" width="24" height="24" />

@@ -15,7 +15,7 @@ import {
   profileChoices,
   sectionOf,
 } from '@/lib/popup/view';
-import { AllowedIcon, ClockIcon, WarningIcon } from './icons';
+import { AllowedIcon, ClockIcon, WarningIcon } from '../icons/Icon';
 import { PageDiagnosisPanel, usePageDiagnosis } from './PageDiagnosisPanel';
 import { PopupAccountSwitcher } from './PopupAccountSwitcher';
 import { PopupHeader } from './PopupHeader';
