@@ -3,7 +3,7 @@
  * API forms (Chromium). Form B acts on the whole account, which the emulator keeps as its
  * `default` profile; Form A acts on the profile chosen at the top.
  */
-import { allByRole, byRole, chooseOption, describe, expect, test } from './harness/index.ts';
+import { allByRole, byRole, chooseOption, describe, expect, readVisibleText, test } from './harness/index.ts';
 import {
   chooseProfile,
   FORMS,
@@ -114,7 +114,7 @@ describe.each(FORMS)('Options account management, Form %s (Chromium)', (form) =>
 
     for (const section of ['Whitelist', 'Blocklist']) {
       const warning = await byRole(page, 'note', undefined, { within: { role: 'region', name: section } })
-        .map((element) => (element as HTMLElement).innerText)
+        .map(readVisibleText)
         .wait();
       expect(warning).toContain(`on both the whitelist and the blocklist: ${onBlocklist}`);
     }
