@@ -5,28 +5,14 @@
  * controller; changes go through the controller and the worker's outbox like every other
  * one-click change.
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { t } from '@/lib/i18n';
 import type { PopupController } from '@/lib/popup/controller';
-import { failedHostsOf, type PageDiagnosis, pageDiagnosisOf, statisticsOf } from '@/lib/popup/page-diagnosis';
+import { failedHostsOf, type PageDiagnosis, statisticsOf } from '@/lib/popup/page-diagnosis';
 import type { ReadyState } from '@/lib/popup/state';
 import { membershipOf } from '@/lib/popup/verdict-inputs';
-import {
-  diagnosisSettingsItem,
-  type FailedHost,
-  failedHostsItem,
-  type TemporaryAllow as TemporaryAllowEntry,
-} from '@/lib/settings/storage';
-import { useStoredValue } from '../useStoredValue';
+import type { FailedHost, TemporaryAllow as TemporaryAllowEntry } from '@/lib/settings/storage';
 import { FailedHostsList } from './FailedHostsList';
-
-/** What the worker recorded for the page the popup shows, following new failures while it is open. */
-export function usePageDiagnosis(state: Pick<ReadyState, 'host' | 'tabId'>): PageDiagnosis {
-  const settings = useStoredValue(diagnosisSettingsItem, null);
-  const records = useStoredValue(failedHostsItem, null);
-  const { host, tabId } = state;
-  return useMemo(() => pageDiagnosisOf(settings, records, tabId, host), [settings, records, tabId, host]);
-}
 
 /**
  * The registrable domain of each failed host, asked of the worker once the hosts are known (the
@@ -57,7 +43,7 @@ export interface PageDiagnosisPanelProps {
   state: ReadyState;
   controller: Pick<PopupController, 'act' | 'requestStatistics' | 'registrableDomainsOf'>;
   diagnosis: PageDiagnosis;
-  /** The running temporary allows (TemporaryAllow.tsx's useTemporaryAllows). */
+  /** The running temporary allows (page-facts.ts's useTemporaryAllows). */
   allows: readonly TemporaryAllowEntry[];
 }
 

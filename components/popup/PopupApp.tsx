@@ -1,5 +1,5 @@
 import type { FunctionComponent } from 'preact';
-import { useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t, tn, tParts } from '@/lib/i18n';
 import type { ListChange } from '@/lib/messaging/protocol';
 import type { PopupController } from '@/lib/popup/controller';
@@ -16,12 +16,9 @@ import {
   sectionOf,
 } from '@/lib/popup/view';
 import { AllowedIcon, ClockIcon, WarningIcon } from '../icons/Icon';
-import { PageDiagnosisPanel, usePageDiagnosis } from './PageDiagnosisPanel';
-import { PopupAccountSwitcher } from './PopupAccountSwitcher';
 import { PopupHeader } from './PopupHeader';
-import { RegistrationWarning } from './RegistrationWarning';
-import { TemporaryAllow, useTemporaryAllows } from './TemporaryAllow';
-import { UnbreakPanel } from './UnbreakPanel';
+import { usePageDiagnosis, useTemporaryAllows } from './page-facts';
+import { TemporaryAllow } from './TemporaryAllow';
 import { DomainName, type HeroTone, VerdictHero } from './VerdictHero';
 
 export interface PopupAppProps {
@@ -30,7 +27,24 @@ export interface PopupAppProps {
   openOptions(section?: OptionsSection): void;
   /** `performance.mark` in the extension; measurements of speed read these marks. */
   mark(name: 'verdict' | 'verdict-fresh'): void;
+  /** The parts shown after the verdict (./PopupExtras.tsx), loaded once the first view is on screen. */
+  loadExtras(): Promise<Extras>;
   now?: () => number;
+}
+
+type Extras = typeof import('./PopupExtras');
+
+/** The extras, once loaded; null until then (their places stay empty meanwhile). */
+function useExtras(load: PopupAppProps['loadExtras']): Extras | null {
+  const [extras, setExtras] = useState<Extras | null>(null);
+  useEffect(() => {
+    let live = true;
+    void load().then((loaded) => live && setExtras(loaded));
+    return () => {
+      live = false;
+    };
+  }, [load]);
+  return extras;
 }
 
 function useControllerState(controller: PopupController): PopupState {
@@ -42,21 +56,27 @@ function useControllerState(controller: PopupController): PopupState {
   return state;
 }
 
-export function PopupApp({ controller, openOptions, mark, now = Date.now }: PopupAppProps) {
+export function PopupApp({ controller, openOptions, mark, loadExtras, now = Date.now }: PopupAppProps) {
   const state = useControllerState(controller);
+  const extras = useExtras(loadExtras);
   return (
     <>
-      <PopupHeader openOptions={openOptions}>
-        <PopupAccountSwitcher />
-      </PopupHeader>
+      <PopupHeader openOptions={openOptions}>{extras && <extras.PopupAccountSwitcher />}</PopupHeader>
       <main class="popup">
         {state.phase === 'ready' ? (
-          <Ready state={state} controller={controller} openOptions={openOptions} mark={mark} now={now} />
+          <Ready
+            state={state}
+            controller={controller}
+            openOptions={openOptions}
+            mark={mark}
+            now={now}
+            extras={extras}
+          />
         ) : (
           <NotReady state={state} openOptions={openOptions} />
         )}
-        {state.phase !== 'starting' && state.phase !== 'no-key' && (
-          <RegistrationWarning openOptions={() => openOptions('dynamic-ip')} now={now} />
+        {extras && state.phase !== 'starting' && state.phase !== 'no-key' && (
+          <extras.RegistrationWarning openOptions={() => openOptions('dynamic-ip')} now={now} />
         )}
       </main>
     </>
@@ -101,9 +121,10 @@ interface ReadyProps extends Pick<PopupAppProps, 'openOptions' | 'mark'> {
   state: ReadyState;
   controller: PopupController;
   now: () => number;
+  extras: Extras | null;
 }
 
-function Ready({ state, controller, openOptions, mark, now }: ReadyProps) {
+function Ready({ state, controller, openOptions, mark, now, extras }: ReadyProps) {
   // Page diagnosis is read once the page is known, so it never delays the verdict.
   const diagnosis = usePageDiagnosis(state);
   const allows = useTemporaryAllows();
@@ -133,9 +154,23 @@ function Ready({ state, controller, openOptions, mark, now }: ReadyProps) {
 
       <Outcome state={state} view={view} controller={controller} openOptions={openOptions} />
 
-      <UnbreakPanel state={state} controller={controller} diagnosis={diagnosis} allows={allows} now={now} />
-
-      <PageDiagnosisPanel state={state} controller={controller} diagnosis={diagnosis} allows={allows} />
+      {extras && (
+        <>
+          <extras.UnbreakPanel
+            state={state}
+            controller={controller}
+            diagnosis={diagnosis}
+            allows={allows}
+            now={now}
+          />
+          <extras.PageDiagnosisPanel
+            state={state}
+            controller={controller}
+            diagnosis={diagnosis}
+            allows={allows}
+          />
+        </>
+      )}
     </>
   );
 }
@@ -146,7 +181,7 @@ function Freshness({
   view,
   controller,
   openOptions,
-}: Omit<ReadyProps, 'mark' | 'now'> & { view: PopupView }) {
+}: Omit<ReadyProps, 'mark' | 'now' | 'extras'> & { view: PopupView }) {
   const refresh = (state.problem !== null || !view.fresh) && !state.refreshing;
   if (state.problem?.kind === 'settings') {
     return (
@@ -260,7 +295,7 @@ function Outcome({
   view,
   controller,
   openOptions,
-}: Omit<ReadyProps, 'mark' | 'now'> & { view: PopupView }) {
+}: Omit<ReadyProps, 'mark' | 'now' | 'extras'> & { view: PopupView }) {
   const busy = state.change.state === 'running';
   const undoDescription = useId();
   const waiting = view.waiting.length > 0;

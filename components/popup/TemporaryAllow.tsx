@@ -14,13 +14,7 @@ import {
   type AllowRequest as Request,
   temporaryAllowRequest,
 } from '@/lib/popup/worker-requests';
-import { type TemporaryAllow as TemporaryAllowEntry, temporaryAllowsItem } from '@/lib/settings/storage';
-import { useStoredValue } from '../useStoredValue';
-
-/** The running temporary allows, following the worker's changes. */
-export function useTemporaryAllows(): readonly TemporaryAllowEntry[] {
-  return useStoredValue(temporaryAllowsItem, []);
-}
+import type { TemporaryAllow as TemporaryAllowEntry } from '@/lib/settings/storage';
 
 /** The current time, ticking while something on screen counts down. */
 function useClock(ticking: boolean, now: () => number): number {

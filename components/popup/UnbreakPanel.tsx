@@ -30,7 +30,7 @@ export interface UnbreakPanelProps {
   state: ReadyState;
   controller: Pick<PopupController, 'registrableDomainsOf'>;
   diagnosis: PageDiagnosis;
-  /** The running temporary allows (TemporaryAllow.tsx's useTemporaryAllows). */
+  /** The running temporary allows (page-facts.ts's useTemporaryAllows). */
   allows: readonly TemporaryAllow[];
   now?: () => number;
   unbreak?: typeof askToUnbreak;

@@ -101,6 +101,7 @@ export async function openPopup(options: OpenOptions) {
       controller={controller}
       openOptions={(section) => optionsOpened.push(section)}
       mark={(name) => marks.push(name)}
+      loadExtras={() => import('@/components/popup/PopupExtras')}
       now={now}
     />,
   );
