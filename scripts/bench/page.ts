@@ -4,7 +4,7 @@
  * function would not find inside the page (scripts/demo.ts does the same).
  */
 import type { Page } from 'puppeteer-core';
-import type { EmulatorHandle } from '../../emulator/index.ts';
+import { type EmulatorHandle, startEmulator } from '../../emulator/index.ts';
 
 /** The element with this role and accessible name (puppeteer's built-in ARIA query). */
 export const aria = (role: string, name: string) => `::-p-aria([name="${name}"][role="${role}"])`;
@@ -76,3 +76,42 @@ export function setStored(page: Page, items: Record<string, unknown>): Promise<v
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Adds `count` more accounts in the options page's Accounts section, each with a service of its
+ * own (an emulator with its own key), as a person adds them: Test connection, send the key, Save
+ * account. The active account stays the one configured first. Returns the extra services, for
+ * the caller to close.
+ */
+export async function addAccounts(options: Page, count: number): Promise<EmulatorHandle[]> {
+  const services: EmulatorHandle[] = [];
+  const inAccounts = (role: string, name: string) =>
+    page.locator(`${aria('region', 'Accounts')} ${aria(role, name)}`);
+  const page = options;
+  const activeBefore = await inPage<string | null>(
+    options,
+    `chrome.storage.local.get('accounts').then(({ accounts }) => accounts?.active ?? null)`,
+  );
+  for (let n = 1; n <= count; n++) {
+    const service = await startEmulator({ port: 0, key: `bench-account-${n}-key` });
+    services.push(service);
+    // The section's own address (lib/options/routes.ts), as the popup's links open it.
+    await inPage(page, `location.hash = 'accounts'`);
+    await inAccounts('button', 'Add account').click();
+    await inAccounts('textbox', 'Account name').fill(`Client ${n}`);
+    await inAccounts('textbox', 'API key').fill(service.key);
+    await inAccounts('textbox', 'Base URL').fill(service.url);
+    await inAccounts('button', 'Test connection').click();
+    await page.locator(aria('button', 'Send the key')).click();
+    await statusMatching(options, /^Connected/);
+    await inAccounts('button', 'Save account').click();
+    await statusMatching(options, /^(?!Connected)(?!.*…$).+/);
+  }
+  const accounts = await inPage<{ active: string | null; accounts: unknown[] }>(
+    options,
+    `chrome.storage.local.get('accounts').then(({ accounts }) => accounts)`,
+  );
+  if (accounts.accounts.length !== count + 1 || (activeBefore !== null && accounts.active !== activeBefore))
+    throw new Error(`Adding ${count} accounts left ${accounts.accounts.length}, active ${accounts.active}`);
+  return services;
+}
