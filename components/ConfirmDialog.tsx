@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { t } from '@/lib/i18n';
-import { Icon } from './icons/Icon';
+import { WarningIcon } from './icons/Icon';
 
 export interface ConfirmRequest {
   title: string;
@@ -60,7 +60,7 @@ export function ConfirmDialog({
       }}
     >
       <h2 id={titleId}>
-        <Icon name="warning" class="confirm-icon" />
+        <WarningIcon class="confirm-icon" />
         {title}
       </h2>
       <div id={messageId} class="confirm-message">

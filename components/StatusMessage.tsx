@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { IsolatedText } from './IsolatedText';
-import { Icon } from './icons/Icon';
+import { WarningIcon } from './icons/Icon';
 import type { ActionStatus } from './useRemoteAction';
 
 /** One failure: what went wrong (it names what was attempted), then the advice for its kind. */
@@ -15,7 +15,7 @@ function FailureBody({
 }) {
   return (
     <>
-      <Icon name="warning" />
+      <WarningIcon />
       <div class="message-body">
         <p class="message-title">
           <IsolatedText text={message} />

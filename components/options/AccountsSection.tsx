@@ -8,6 +8,7 @@ import { DEFAULT_BASE_URL } from '@/lib/settings/storage';
 import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
+import { type ConnectionDraft, ConnectionFields } from './ConnectionFields';
 import '../accounts.css';
 
 /** An account as this section shows it: never its key. */
@@ -28,11 +29,8 @@ export interface AccountsView {
   activeId: string | null;
 }
 
-export interface NewAccount {
+export interface NewAccount extends ConnectionDraft {
   name: string;
-  key: string;
-  baseUrl: string;
-  form: ApiForm;
 }
 
 /**
@@ -306,15 +304,7 @@ function AddAccountForm({
   onDone(): void;
 }) {
   const [draft, setDraft] = useState<NewAccount>(EMPTY_DRAFT);
-  const [keyVisible, setKeyVisible] = useState(false);
-  const ids = {
-    heading: useId(),
-    name: useId(),
-    nameHint: useId(),
-    key: useId(),
-    url: useId(),
-    form: useId(),
-  };
+  const ids = { heading: useId(), name: useId(), nameHint: useId() };
   const update = (patch: Partial<NewAccount>) => setDraft((current) => ({ ...current, ...patch }));
 
   /** What the user typed, checked; throws an ApiError the status region shows. Nothing is lost. */
@@ -375,50 +365,7 @@ function AddAccountForm({
           {t('accounts.nameHint')}
         </p>
       </div>
-      <div class="field">
-        <label for={ids.key}>{t('setup.apiKey')}</label>
-        <div class="inline">
-          <input
-            id={ids.key}
-            class="input"
-            type={keyVisible ? 'text' : 'password'}
-            autoComplete="off"
-            spellcheck={false}
-            value={draft.key}
-            onInput={(event) => update({ key: event.currentTarget.value })}
-          />
-          <button
-            type="button"
-            class="btn"
-            aria-pressed={keyVisible}
-            onClick={() => setKeyVisible(!keyVisible)}
-          >
-            {keyVisible ? t('setup.hideKey') : t('setup.showKey')}
-          </button>
-        </div>
-      </div>
-      <div class="field">
-        <label for={ids.url}>{t('setup.baseUrl')}</label>
-        <input
-          id={ids.url}
-          class="input"
-          type="url"
-          value={draft.baseUrl}
-          onInput={(event) => update({ baseUrl: event.currentTarget.value })}
-        />
-      </div>
-      <div class="field">
-        <label for={ids.form}>{t('setup.apiForm')}</label>
-        <select
-          id={ids.form}
-          class="select"
-          value={draft.form}
-          onChange={(event) => update({ form: event.currentTarget.value as ApiForm })}
-        >
-          <option value="A">{t('setup.formA')}</option>
-          <option value="B">{t('setup.formB')}</option>
-        </select>
-      </div>
+      <ConnectionFields value={draft} onChange={update} />
       <div class="actions">
         <button type="submit" class="btn btn-primary" aria-disabled={busy}>
           {t('accounts.save')}

@@ -3,11 +3,9 @@ import { type PlainKey, t } from '@/lib/i18n';
 import { themeItem } from '@/lib/settings/storage';
 import { type Theme, themeSchema } from '@/lib/settings/theme-choice';
 import { applyTheme, cacheTheme } from '@/lib/theme/theme';
-import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
-import { SaveBar } from './SaveBar';
-import { useUnsavedChanges } from './unsaved';
+import { SettingsForm } from './SettingsForm';
 
 const THEME_LABELS: Record<Theme, PlainKey> = {
   system: 'appearance.system',
@@ -22,11 +20,11 @@ const THEME_LABELS: Record<Theme, PlainKey> = {
 export function AppearanceSection({ cache = globalThis.localStorage }: { cache?: Storage }) {
   const stored = useStoredValue<Theme, Theme>(themeItem, 'system');
   const [chosen, setChosen] = useState<Theme | null>(null);
-  const { status, run, setStatus, busy } = useRemoteAction();
-  const ids = { heading: useId(), select: useId(), hint: useId() };
+  const action = useRemoteAction();
+  const { run, setStatus } = action;
+  const ids = { select: useId(), hint: useId() };
   const shown = chosen ?? stored;
   const unsaved = chosen !== null && chosen !== stored;
-  useUnsavedChanges('appearance', unsaved);
   // A theme stored elsewhere (a restored backup) is shown unless the user is choosing one.
   useEffect(() => {
     if (chosen === stored) setChosen(null);
@@ -57,35 +55,31 @@ export function AppearanceSection({ cache = globalThis.localStorage }: { cache?:
   };
 
   return (
-    <section aria-labelledby={ids.heading}>
-      <h2 id={ids.heading}>{t('appearance.heading')}</h2>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
-        }}
-      >
-        <div class="field">
-          <label for={ids.select}>{t('appearance.theme')}</label>
-          <select
-            id={ids.select}
-            value={shown}
-            aria-describedby={ids.hint}
-            onChange={(event) => choose(event.currentTarget.value)}
-          >
-            {themeSchema.options.map((value) => (
-              <option key={value} value={value}>
-                {t(THEME_LABELS[value])}
-              </option>
-            ))}
-          </select>
-          <p id={ids.hint} class="hint">
-            {t('appearance.hint')}
-          </p>
-        </div>
-        <SaveBar label={t('saveModel.saveAppearance')} unsaved={unsaved} busy={busy} />
-        <StatusMessage status={status} label={t('appearance.heading')} />
-      </form>
-    </section>
+    <SettingsForm
+      section="appearance"
+      saveLabel={t('saveModel.saveAppearance')}
+      unsaved={unsaved}
+      action={action}
+      onSave={() => void save()}
+    >
+      <div class="field">
+        <label for={ids.select}>{t('appearance.theme')}</label>
+        <select
+          id={ids.select}
+          value={shown}
+          aria-describedby={ids.hint}
+          onChange={(event) => choose(event.currentTarget.value)}
+        >
+          {themeSchema.options.map((value) => (
+            <option key={value} value={value}>
+              {t(THEME_LABELS[value])}
+            </option>
+          ))}
+        </select>
+        <p id={ids.hint} class="hint">
+          {t('appearance.hint')}
+        </p>
+      </div>
+    </SettingsForm>
   );
 }

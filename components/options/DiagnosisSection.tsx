@@ -5,11 +5,9 @@ import { DIAGNOSIS_PERMISSIONS, diagnosisGranted, type PermissionSet } from '@/l
 import { t } from '@/lib/i18n';
 import { originsNeeded, readHostPermissionSettings } from '@/lib/permissions/host-permission';
 import { diagnosisSettingsItem } from '@/lib/settings/storage';
-import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
-import { SaveBar } from './SaveBar';
-import { useUnsavedChanges } from './unsaved';
+import { SettingsForm } from './SettingsForm';
 
 /** The part of `browser.permissions` this section uses; tests pass a stand-in. */
 export interface DiagnosisPermissionsApi {
@@ -61,8 +59,9 @@ export function DiagnosisSection({
   permissions?: DiagnosisPermissionsApi;
 }) {
   const { enabled, granted } = useDiagnosisState(permissions);
-  const { status, run, busy } = useRemoteAction();
-  const ids = { heading: useId(), toggle: useId(), explanation: useId() };
+  const action = useRemoteAction();
+  const { run, busy } = action;
+  const ids = { toggle: useId(), explanation: useId() };
   const [wanted, setWanted] = useState<boolean | null>(null);
 
   const turnOn = () =>
@@ -103,7 +102,6 @@ export function DiagnosisSection({
   const on = enabled && granted !== false;
   const shown = wanted ?? on;
   const unsaved = wanted !== null && wanted !== on;
-  useUnsavedChanges('diagnosis', unsaved);
 
   const save = async () => {
     // Whatever the outcome, the box shows the state it led to.
@@ -112,33 +110,29 @@ export function DiagnosisSection({
   };
 
   return (
-    <section aria-labelledby={ids.heading}>
-      <h2 id={ids.heading}>{t('diagnosis.heading')}</h2>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
-        }}
-      >
-        <div class="check">
-          <input
-            id={ids.toggle}
-            type="checkbox"
-            checked={shown}
-            disabled={busy}
-            aria-describedby={ids.explanation}
-            onChange={(event) => setWanted(event.currentTarget.checked)}
-          />
-          <label for={ids.toggle}>{t('diagnosis.toggle')}</label>
-        </div>
-        <div id={ids.explanation} class="hint">
-          <p>{t('diagnosis.explanation1')}</p>
-          <p>{t('diagnosis.explanation2')}</p>
-        </div>
-        {withdrawn && <p class="status-failed">{t('diagnosis.withdrawn')}</p>}
-        <SaveBar label={t('saveModel.saveDiagnosis')} unsaved={unsaved} busy={busy} />
-        <StatusMessage status={status} label={t('diagnosis.heading')} />
-      </form>
-    </section>
+    <SettingsForm
+      section="diagnosis"
+      saveLabel={t('saveModel.saveDiagnosis')}
+      unsaved={unsaved}
+      action={action}
+      onSave={() => void save()}
+    >
+      <div class="check">
+        <input
+          id={ids.toggle}
+          type="checkbox"
+          checked={shown}
+          disabled={busy}
+          aria-describedby={ids.explanation}
+          onChange={(event) => setWanted(event.currentTarget.checked)}
+        />
+        <label for={ids.toggle}>{t('diagnosis.toggle')}</label>
+      </div>
+      <div id={ids.explanation} class="hint">
+        <p>{t('diagnosis.explanation1')}</p>
+        <p>{t('diagnosis.explanation2')}</p>
+      </div>
+      {withdrawn && <p class="status-failed">{t('diagnosis.withdrawn')}</p>}
+    </SettingsForm>
   );
 }

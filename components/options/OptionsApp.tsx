@@ -1,10 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { followedAccounts } from '@/lib/accounts';
 import { t } from '@/lib/i18n';
+import { bringSectionToTop, type ScrollingWindow } from '@/lib/options/bring-to-top';
 import { createSectionRouter, type RouterWindow } from '@/lib/options/router';
 import { type RouteContext, type SectionRoute, sectionsInView, type ViewId } from '@/lib/options/routes';
 import { changesForOtherAccounts } from '@/lib/outbox';
 import { outboxItem } from '@/lib/settings/storage';
+import { MenuIcon } from '../icons/Icon';
 import { useAccountIdentity } from '../useAccountIdentity';
 import { useConfiguredClient } from '../useConfiguredClient';
 import { useStoredValue } from '../useStoredValue';
@@ -52,27 +54,17 @@ function useUnsavedSections() {
   return { unsaved, registry };
 }
 
-/** After a section is chosen: its heading at the top of the screen, and the keyboard there too. */
-function bringToTop(main: HTMLElement | null, section: SectionRoute) {
-  if (!main) return;
-  const title = t(section.title);
-  const headings = [...main.querySelectorAll<HTMLElement>('h2')].filter((h) => h.offsetParent !== null);
-  const heading = headings.find((h) => h.textContent?.trim() === title) ?? headings[0];
-  if (!heading) return;
-  const first = section.id === sectionsInView(section.view)[0]?.id;
-  if (first) window.scrollTo({ top: 0 });
-  else heading.scrollIntoView({ block: 'start' });
-  heading.tabIndex = -1;
-  heading.focus({ preventScroll: true });
-}
-
 /**
  * The options page as an app: a header, the navigation (a side menu; behind a menu button on
  * narrow windows) and one view at a time, named by the address (`options.html#logs`,
  * lib/options/routes.ts). Without a key, the page is the welcome: Setup, and the sections that
  * need no key.
  */
-export function OptionsApp({ win = window as RouterWindow }: { win?: RouterWindow }) {
+export function OptionsApp({
+  win = window as RouterWindow & ScrollingWindow,
+}: {
+  win?: RouterWindow & ScrollingWindow;
+}) {
   const configured = useConfiguredClient();
   const identity = useAccountIdentity();
   const outbox = useStoredValue(outboxItem, []);
@@ -84,6 +76,7 @@ export function OptionsApp({ win = window as RouterWindow }: { win?: RouterWindo
   const [focusAfterRender, setFocusAfterRender] = useState<SectionRoute | null>(null);
   const { unsaved, registry } = useUnsavedSections();
   const main = useRef<HTMLElement>(null);
+  const stopWaitingForHeading = useRef<() => void>(() => {});
 
   const context: RouteContext = {
     // The welcome's Save has just stored a key: the Overview is shown before the stored key is read back.
@@ -108,14 +101,25 @@ export function OptionsApp({ win = window as RouterWindow }: { win?: RouterWindo
     [router, context.hasKey, context.otherAccountChanges],
   );
   // The address names what is shown, so a reload or a bookmark opens it again.
+  // Read again, not taken from the render: a section chosen before this effect ran is kept.
   useEffect(() => {
-    if (!loading) router.settle(current);
+    if (!loading) router.settle(router.current(context));
   }, [loading, current.id]);
+  // After a section is chosen, by the navigation or by back and forward: its heading at the top.
   useEffect(() => {
     if (focusAfterRender === null) return;
-    bringToTop(main.current, focusAfterRender);
+    stopWaitingForHeading.current();
+    if (main.current) {
+      const first = sectionsInView(focusAfterRender.view)[0]?.id === focusAfterRender.id;
+      stopWaitingForHeading.current = bringSectionToTop(
+        main.current,
+        { title: t(focusAfterRender.title), first },
+        win,
+      );
+    }
     setFocusAfterRender(null);
   }, [focusAfterRender]);
+  useEffect(() => () => stopWaitingForHeading.current(), []);
 
   const choose = (section: SectionRoute) => {
     router.go(section);
@@ -142,9 +146,7 @@ export function OptionsApp({ win = window as RouterWindow }: { win?: RouterWindo
             aria-controls={NAV_ID}
             onClick={() => setMenuOpen(!menuOpen)}
           >
-            <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
-              <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" stroke-width="2" fill="none" />
-            </svg>
+            <MenuIcon />
             <span>{t('nav.menuButton')}</span>
           </button>
           <img class="options-logo" src="/icon/32.png" alt="" width="24" height="24" />

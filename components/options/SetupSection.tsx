@@ -3,7 +3,6 @@ import { browser } from 'wxt/browser';
 import { validateBaseUrl } from '@/lib/api';
 import { createDraftClient, storedClientSettings } from '@/lib/api/configured-client';
 import { ApiError, isApiError } from '@/lib/api/errors';
-import type { ApiForm } from '@/lib/api/types';
 import { t, tn } from '@/lib/i18n';
 import { changeSettingsKeepingHostPermissions, hostPermissionFor } from '@/lib/permissions/host-permission';
 import { confirmKeyDestination } from '@/lib/permissions/key-destination';
@@ -12,13 +11,8 @@ import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
 import { failureText, useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
+import { type ConnectionDraft, ConnectionFields } from './ConnectionFields';
 import { useUnsavedChanges } from './unsaved';
-
-interface Draft {
-  key: string;
-  baseUrl: string;
-  form: ApiForm;
-}
 
 interface SetupSectionProps {
   onSaved?: () => void;
@@ -32,15 +26,14 @@ interface SetupSectionProps {
 
 /** The account key, the service address and the API form; Save, Test connection, Forget key. */
 export function SetupSection({ onSaved, firstRun = false, onConnected }: SetupSectionProps) {
-  const [draft, setDraft] = useState<Draft>({ key: '', baseUrl: DEFAULT_BASE_URL, form: 'A' });
-  const [keyVisible, setKeyVisible] = useState(false);
+  const [draft, setDraft] = useState<ConnectionDraft>({ key: '', baseUrl: DEFAULT_BASE_URL, form: 'A' });
   const { status, run, setStatus, busy } = useRemoteAction();
   const { confirm, dialog } = useConfirm();
   // Origins the user confirmed for Test connection on this page: not asked about twice.
   const confirmedOrigins = useRef(new Set<string>());
 
   // Fields edited before the stored settings arrive keep what the user typed.
-  const edited = useRef(new Set<keyof Draft>());
+  const edited = useRef(new Set<keyof ConnectionDraft>());
 
   const stored = useStoredValue(storedClientSettings, null);
   const loaded = useRef(false);
@@ -50,7 +43,7 @@ export function SetupSection({ onSaved, firstRun = false, onConnected }: SetupSe
     if (loaded.current) edited.current.clear();
     loaded.current = true;
     setDraft((current) => {
-      const merged: Draft = { key: stored.key, ...stored.connection };
+      const merged: ConnectionDraft = { key: stored.key, ...stored.connection };
       for (const field of edited.current) Object.assign(merged, { [field]: current[field] });
       return merged;
     });
@@ -63,13 +56,13 @@ export function SetupSection({ onSaved, firstRun = false, onConnected }: SetupSe
       draft.form !== stored.connection.form);
   useUnsavedChanges('setup', unsaved);
 
-  const update = (patch: Partial<Draft>) => {
-    for (const field of Object.keys(patch) as (keyof Draft)[]) edited.current.add(field);
+  const update = (patch: Partial<ConnectionDraft>) => {
+    for (const field of Object.keys(patch) as (keyof ConnectionDraft)[]) edited.current.add(field);
     setDraft((current) => ({ ...current, ...patch }));
   };
 
   /** Checks what the user typed; throws an ApiError the status region can show. */
-  const checkedDraft = (): Draft => {
+  const checkedDraft = (): ConnectionDraft => {
     const base = validateBaseUrl(draft.baseUrl);
     if (!base.ok) throw new ApiError('invalid-input', base.message, { field: 'baseUrl' });
     const key = draft.key.trim();
@@ -102,7 +95,7 @@ export function SetupSection({ onSaved, firstRun = false, onConnected }: SetupSe
     );
 
   /** The welcome's last step: the settings just saved are tested at once. */
-  const connectFirstTime = async (saved: Draft): Promise<string> => {
+  const connectFirstTime = async (saved: ConnectionDraft): Promise<string> => {
     setStatus({ state: 'running', message: t('welcome.testing') });
     let profiles: string[];
     try {
@@ -167,44 +160,12 @@ export function SetupSection({ onSaved, firstRun = false, onConnected }: SetupSe
           void save();
         }}
       >
-        <div class="field">
-          <label for="api-key">{t('setup.apiKey')}</label>
-          <div class="inline">
-            <input
-              id="api-key"
-              type={keyVisible ? 'text' : 'password'}
-              autoComplete="off"
-              spellcheck={false}
-              value={draft.key}
-              onInput={(event) => update({ key: event.currentTarget.value })}
-            />
-            <button type="button" aria-pressed={keyVisible} onClick={() => setKeyVisible(!keyVisible)}>
-              {keyVisible ? t('setup.hideKey') : t('setup.showKey')}
-            </button>
-          </div>
-          <p class="hint">{t('setup.apiKeyHint')}</p>
-        </div>
-        <div class="field">
-          <label for="base-url">{t('setup.baseUrl')}</label>
-          <input
-            id="base-url"
-            type="url"
-            value={draft.baseUrl}
-            onInput={(event) => update({ baseUrl: event.currentTarget.value })}
-          />
-          {hostNote && <p class="hint">{hostNote}</p>}
-        </div>
-        <div class="field">
-          <label for="api-form">{t('setup.apiForm')}</label>
-          <select
-            id="api-form"
-            value={draft.form}
-            onChange={(event) => update({ form: event.currentTarget.value as ApiForm })}
-          >
-            <option value="A">{t('setup.formA')}</option>
-            <option value="B">{t('setup.formB')}</option>
-          </select>
-        </div>
+        <ConnectionFields
+          value={draft}
+          onChange={update}
+          keyHint={t('setup.apiKeyHint')}
+          baseUrlNote={hostNote}
+        />
         <div class="actions">
           <button type="submit" class="btn btn-primary" disabled={!unsaved} aria-disabled={busy}>
             {t('setup.save')}

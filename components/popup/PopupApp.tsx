@@ -15,7 +15,7 @@ import {
   profileChoices,
   sectionOf,
 } from '@/lib/popup/view';
-import { AllowedIcon, ClockIcon, WarningIcon } from './icons';
+import { AllowedIcon, ClockIcon, WarningIcon } from '../icons/Icon';
 import { PopupHeader } from './PopupHeader';
 import { usePageDiagnosis, useTemporaryAllows } from './page-facts';
 import { TemporaryAllow } from './TemporaryAllow';

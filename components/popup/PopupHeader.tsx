@@ -5,7 +5,7 @@
 import type { ComponentChildren } from 'preact';
 import { t } from '@/lib/i18n';
 import type { OptionsSection } from '@/lib/popup/view';
-import { ProductIcon, SettingsIcon } from './icons';
+import { ProductIcon, SettingsIcon } from '../icons/Icon';
 
 export function PopupHeader({
   openOptions,

@@ -11,8 +11,8 @@ import {
   type RegistrationOutcome,
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
+import { WarningIcon } from '../icons/Icon';
 import { useStoredValue } from '../useStoredValue';
-import { WarningIcon } from './icons';
 
 /** The last outcome while registration is on and failing; null otherwise. Follows the worker's changes. */
 export function useFailingRegistration(): RegistrationOutcome | null {

@@ -6,7 +6,7 @@ import { type ComponentChildren, Fragment, type FunctionComponent } from 'preact
 import type { Verdict } from '@/lib/filtering/verdict';
 import { t } from '@/lib/i18n';
 import type { OptionsSection, VerdictHeadline } from '@/lib/popup/view';
-import { AllowedIcon, BlockedIcon, NotBlockedIcon, UnknownIcon, WarningIcon } from './icons';
+import { AllowedIcon, BlockedIcon, NotBlockedIcon, UnknownIcon, WarningIcon } from '../icons/Icon';
 
 export type HeroTone = Verdict['kind'] | 'unknown' | 'problem';
 

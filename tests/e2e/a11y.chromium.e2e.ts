@@ -528,12 +528,18 @@ describe('accessibility (Chromium, axe and keyboard)', () => {
       await tabTo(options, 'Setup', 40, true);
       await options.keyboard.press('Enter');
       await options.getByRole('button', { name: 'Test connection' }).waitFor();
+      // The chosen section's heading takes the keyboard, so reading and Tab go on from there.
+      await expect.poll(async () => (await focusState(options)).name).toBe('Setup');
+      await expectVisibleFocus(options, 'Setup');
       const status = setupStatus(options);
       await tabTo(options, 'Test connection');
       await options.keyboard.press('Space');
       await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(/^Connected/);
       await expectVisibleFocus(options, 'Test connection');
       expect(await status.getAttribute('aria-live')).toBe('polite');
+      // The browser's Back follows the sections, the keyboard with it.
+      await options.goBack();
+      await expect.poll(async () => (await focusState(options)).name).toBe('Overview');
 
       const { tabId } = await openSiteTab(session, site);
       const popup = await openPopup(session, tabId);

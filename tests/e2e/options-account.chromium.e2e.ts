@@ -3,7 +3,7 @@
  * API forms (Chromium). Form B acts on the whole account, which the emulator keeps as its
  * `default` profile; Form A acts on the profile chosen at the top.
  */
-import { allByRole, byRole, chooseOption, describe, expect, test } from './harness/index.ts';
+import { allByRole, byRole, chooseOption, describe, expect, readVisibleText, test } from './harness/index.ts';
 import {
   chooseProfile,
   FORMS,
@@ -114,7 +114,7 @@ describe.each(FORMS)('Options account management, Form %s (Chromium)', (form) =>
 
     for (const section of ['Whitelist', 'Blocklist']) {
       const warning = await byRole(page, 'note', undefined, { within: { role: 'region', name: section } })
-        .map((element) => (element as HTMLElement).innerText)
+        .map(readVisibleText)
         .wait();
       expect(warning).toContain(`on both the whitelist and the blocklist: ${onBlocklist}`);
     }
@@ -282,4 +282,44 @@ describe.each(FORMS)('Options account management, Form %s (Chromium)', (form) =>
     expect(await press(page, 'Remove')).toBe('Removed network 198.51.100.23.');
     expect(emulator.admin.state().networks.map((network) => network.ip)).not.toContain('198.51.100.23');
   });
+});
+
+test('Overview: the small chart of today follows the window’s width (Chromium)', async ({
+  chromium,
+  emulator,
+}) => {
+  const page = await openAccount(
+    await chromium.openOptions(),
+    { baseUrl: emulator.url, key: emulator.key, form: 'B' },
+    'Overview',
+  );
+  const chart = byRole(
+    page,
+    'img',
+    { startsWith: 'Queries per hour on' },
+    { within: { role: 'region', name: 'Overview' } },
+  );
+  await chart.wait();
+  /** The drawing's width in pixels, once it fills its box (redrawn, not only the box stretched). */
+  const drawnWidthAt = async (windowWidth: number) => {
+    await page.setViewport({ width: windowWidth, height: 900 });
+    const sizes = () =>
+      chart
+        .map((canvas) => ({
+          drawn: (canvas as HTMLCanvasElement).width,
+          box: Math.floor((canvas.parentElement as HTMLElement).getBoundingClientRect().width),
+        }))
+        .wait();
+    await expect
+      .poll(async () => {
+        const { drawn, box } = await sizes();
+        return Math.abs(drawn - box) <= 1;
+      })
+      .toBe(true);
+    return (await sizes()).drawn;
+  };
+  const wide = await drawnWidthAt(1400);
+  // At 1000 px the cards' columns are wider than at 1400 px (fewer of them).
+  expect(await drawnWidthAt(1000)).toBeGreaterThan(wide);
+  expect(await drawnWidthAt(1400)).toBe(wide);
 });

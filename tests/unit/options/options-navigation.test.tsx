@@ -1,0 +1,68 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { OptionsApp } from '@/components/options/OptionsApp';
+
+beforeEach(() => fakeBrowser.reset());
+afterEach(cleanup);
+
+/** The parts of the window the options page's router and scrolling use, with the history kept here. */
+function fakeWindow() {
+  const listeners = new Set<() => void>();
+  const entries = [''];
+  let at = 0;
+  const win = {
+    location: { hash: '' },
+    history: {
+      pushState(_data: unknown, _unused: string, url?: string) {
+        entries.splice(at + 1, entries.length, url ?? '');
+        at = entries.length - 1;
+        win.location.hash = url ?? '';
+      },
+      replaceState(_data: unknown, _unused: string, url?: string) {
+        entries[at] = url ?? '';
+        win.location.hash = url ?? '';
+      },
+    },
+    addEventListener: (_type: string, listener: () => void) => listeners.add(listener),
+    removeEventListener: (_type: string, listener: () => void) => listeners.delete(listener),
+    scrollTo: vi.fn(),
+    /** The browser's Back button: the address changes, then popstate. */
+    back() {
+      at = Math.max(0, at - 1);
+      win.location.hash = entries[at] ?? '';
+      for (const listener of listeners) listener();
+    },
+  };
+  return win;
+}
+
+const nav = () => screen.getByRole('navigation', { name: 'Sections' });
+const findNav = () => screen.findByRole('navigation', { name: 'Sections' });
+
+describe('Options navigation', () => {
+  it('moves the keyboard to the chosen section’s heading and the view to its top, also on Back', async () => {
+    const win = fakeWindow();
+    render(<OptionsApp win={win} />);
+    const appearanceLink = within(await findNav()).getByRole('link', { name: 'Appearance' });
+
+    fireEvent.click(appearanceLink);
+    const appearance = await screen.findByRole('heading', { level: 2, name: 'Appearance' });
+    await waitFor(() => expect(document.activeElement).toBe(appearance));
+    expect(win.scrollTo).toHaveBeenLastCalledWith({ top: 0 });
+    expect(win.location.hash).toBe('#appearance');
+    // Focusable by script, yet no stop for Tab.
+    expect(appearance.getAttribute('tabindex')).toBe('-1');
+
+    win.scrollTo.mockClear();
+    fireEvent.click(within(nav()).getByRole('link', { name: 'Right-click menu and shortcuts' }));
+    const menu = await screen.findByRole('heading', { level: 2, name: 'Right-click menu and shortcuts' });
+    await waitFor(() => expect(document.activeElement).toBe(menu));
+    expect(win.scrollTo).toHaveBeenCalledWith({ top: 0 });
+
+    win.back();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Appearance' })),
+    );
+  });
+});
