@@ -2,8 +2,9 @@
  * Removing an account (the worker does it: it owns the outbox). Forgets the account's entry and
  * key, its parked settings, and everything tagged with its identity: queued and settled changes,
  * cached lists, profiles and statistics, temporary allows, registered addresses, notes on its
- * list entries, leases and alarms. Data of an identity another remaining account still has (the same origin, form and key
- * entered twice) stays: it is that account's too.
+ * list entries, leases and alarms. Data of an identity another remaining account still has (the
+ * same origin, form and key entered twice) stays: it is that account's too. The service is not
+ * asked to unregister anything: removing an account from this browser changes nothing there.
  */
 import { type AccountId, accountIdentity } from '@/lib/account/identity';
 import { notes } from '@/lib/notes';

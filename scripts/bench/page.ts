@@ -105,7 +105,10 @@ export async function addAccounts(options: Page, count: number): Promise<Emulato
     await page.locator(aria('button', 'Send the key')).click();
     await statusMatching(options, /^Connected/);
     await inAccounts('button', 'Save account').click();
-    await statusMatching(options, /^(?!Connected)(?!.*…$).+/);
+    await page.waitForFunction(
+      `chrome.storage.local.get('accounts').then(({ accounts }) => accounts?.accounts?.length === ${n + 1})`,
+      { timeout: 15_000, polling: 50 },
+    );
   }
   const accounts = await inPage<{ active: string | null; accounts: unknown[] }>(
     options,
