@@ -10,7 +10,7 @@ import { readTabAddress, takeEarlyTab } from '@/lib/popup/read-tab';
 import { askWorkerForDomains } from '@/lib/popup/registrable';
 import { retryOutbox, submitChange } from '@/lib/popup/worker-requests';
 import { themeItem } from '@/lib/settings/storage';
-import { rememberEarlyReads } from '@/lib/settings/stored-reads';
+import { rememberEarlyReads, storageKeysReadSoFar } from '@/lib/settings/stored-reads';
 import { pageLocalStorage } from '@/lib/theme/first-paint';
 import { followStoredTheme, whenIdle } from '@/lib/theme/theme';
 import './style.css';
@@ -37,10 +37,13 @@ const controller = createPopupController({
   submitChange,
   retryOutbox,
   askWorkerForDomains,
-  // The next opening reads the same keys before its modules have loaded (popup-start.ts).
+  // The next opening reads the same keys before its modules have loaded (popup-start.ts): the
+  // keys the first view needed, and no more. What the panels read after it would only add to the
+  // reads ahead of the verdict (in Firefox each key is a request of its own, with its own event).
   onFirstView: () => {
     markStep('first-view');
-    whenIdle(() => rememberEarlyReads(pageLocalStorage()));
+    const firstViewKeys = storageKeysReadSoFar();
+    whenIdle(() => rememberEarlyReads(pageLocalStorage(), firstViewKeys));
   },
   now: Date.now,
 });

@@ -102,8 +102,13 @@ export interface EarlyReadSource {
    * failed early read is made good by `readNow`. Missing values are undefined.
    */
   read(keys: readonly string[], readNow: ReadNow): Promise<Map<string, unknown>>;
-  /** Saves the keys read so far as the next opening's hint (when they differ). Never throws. */
-  remember(hints: HintStore): void;
+  /** The storage keys (without WXT's `local:` prefix) read so far, in the order first asked. */
+  readSoFar(): readonly string[];
+  /**
+   * Saves `keys` (by default, the keys read so far) as the next opening's hint, when they differ.
+   * Never throws.
+   */
+  remember(hints: HintStore, keys?: readonly string[]): void;
 }
 
 const LOCAL = 'local:';
@@ -115,7 +120,7 @@ const driverKey = (key: string) => key.slice(LOCAL.length);
  */
 export function createEarlyReadSource(scope: object = globalThis): EarlyReadSource {
   const reads = (scope as Record<string, EarlyReads | undefined>)[GLOBAL_NAME];
-  if (!reads) return { read: (keys, readNow) => readNow([...keys]), remember: () => {} };
+  if (!reads) return { read: (keys, readNow) => readNow([...keys]), readSoFar: () => [], remember: () => {} };
   const waiting = new Set(reads.keys);
   const asked = new Set<string>();
   const settled = (values: Promise<StoredValues>) =>
@@ -161,10 +166,11 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
       ]);
       return new Map([...fromEarly, ...fromLater, ...others]);
     },
-    remember(hints) {
+    readSoFar: () => [...asked],
+    remember(hints, keys = [...asked]) {
       try {
-        const keys = JSON.stringify([...asked].slice(0, MAX_KEYS));
-        if (hints.getItem(EARLY_READ_KEYS_HINT) !== keys) hints.setItem(EARLY_READ_KEYS_HINT, keys);
+        const hint = JSON.stringify(keys.slice(0, MAX_KEYS));
+        if (hints.getItem(EARLY_READ_KEYS_HINT) !== hint) hints.setItem(EARLY_READ_KEYS_HINT, hint);
       } catch {
         // No localStorage (disabled by policy, or full): the next opening reads as usual.
       }

@@ -26,9 +26,19 @@ export function readStoredValues(keys: readonly StorageItemKey[]): Promise<Map<s
   return keys.length === 0 ? Promise.resolve(new Map()) : readStored(keys);
 }
 
-/** Keeps the storage keys this page has read, for the next opening's early reads. */
-export function rememberEarlyReads(hints: Pick<Storage, 'getItem' | 'setItem'> | undefined): void {
-  if (hints) earlyReads.remember(hints);
+/** The storage keys this page has read so far (the popup takes them when its first view is set). */
+export function storageKeysReadSoFar(): readonly string[] {
+  return earlyReads.readSoFar();
+}
+
+/**
+ * Keeps `keys` (by default, every key this page has read) for the next opening's early reads.
+ */
+export function rememberEarlyReads(
+  hints: Pick<Storage, 'getItem' | 'setItem'> | undefined,
+  keys?: readonly string[],
+): void {
+  if (hints) earlyReads.remember(hints, keys);
 }
 
 /** What `getValues` needs of an item (lib/settings/validated-item.ts `ValidatedItem`). */

@@ -160,6 +160,18 @@ describe('createEarlyReadSource', () => {
     expect(hintedKeys(hints)).toEqual(['apiKey', 'connection', 'cachedLists:A:default']);
   });
 
+  it('remembers only the keys read up to a moment (the first view), not what was read after it', async () => {
+    const source = createEarlyReadSource(pageWith(Promise.resolve({}), []));
+    const { readNow } = storageReads({});
+    await source.read(['local:apiKey', 'local:outbox'], readNow);
+    const firstView = source.readSoFar();
+    // A panel shown after the verdict reads its own setting.
+    await source.read(['local:dynamicIp'], readNow);
+    const hints = hintStore();
+    source.remember(hints, firstView);
+    expect(hintedKeys(hints)).toEqual(['apiKey', 'outbox']);
+  });
+
   it('a localStorage that refuses writes loses only the hint', () => {
     const source = createEarlyReadSource(pageWith(Promise.resolve({}), []));
     expect(() =>
