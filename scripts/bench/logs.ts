@@ -41,7 +41,23 @@ async function openLogs(session: ChromiumSession, page: Page, day: string): Prom
   });
 }
 
+/**
+ * Chooses `day` in the Day combobox and waits until it is drawn. A day already chosen (the page
+ * may open on it) is left for another first: choosing it again would draw nothing.
+ */
 async function chooseDay(page: Page, day: string, timeout = 60_000): Promise<void> {
+  const select = await page.waitForSelector(aria('combobox', 'Day'), { timeout });
+  const other = await select!.evaluate((element, wanted) => {
+    const options = [...(element as HTMLSelectElement).options];
+    return (element as HTMLSelectElement).value === wanted
+      ? (options.find((option) => option.value !== wanted)?.value ?? null)
+      : null;
+  }, day);
+  await select!.dispose();
+  if (other !== null) {
+    await page.select(aria('combobox', 'Day'), other);
+    await page.waitForFunction(renderedFor(other), { timeout, polling: 10 });
+  }
   await page.select(aria('combobox', 'Day'), day);
   await page.waitForFunction(renderedFor(day), { timeout, polling: 10 });
 }
