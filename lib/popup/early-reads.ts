@@ -104,11 +104,8 @@ export interface EarlyReadSource {
   read(keys: readonly string[], readNow: ReadNow): Promise<Map<string, unknown>>;
   /** The storage keys (without WXT's `local:` prefix) read so far, in the order first asked. */
   readSoFar(): readonly string[];
-  /**
-   * Saves `keys` (by default, the keys read so far) as the next opening's hint, when they differ.
-   * Never throws.
-   */
-  remember(hints: HintStore, keys?: readonly string[]): void;
+  /** Saves `keys` (from `readSoFar`) as the next opening's hint, when they differ. Never throws. */
+  remember(hints: HintStore, keys: readonly string[]): void;
 }
 
 const LOCAL = 'local:';
@@ -167,7 +164,7 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
       return new Map([...fromEarly, ...fromLater, ...others]);
     },
     readSoFar: () => [...asked],
-    remember(hints, keys = [...asked]) {
+    remember(hints, keys) {
       try {
         const hint = JSON.stringify(keys.slice(0, MAX_KEYS));
         if (hints.getItem(EARLY_READ_KEYS_HINT) !== hint) hints.setItem(EARLY_READ_KEYS_HINT, hint);

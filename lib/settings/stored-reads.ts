@@ -31,12 +31,10 @@ export function storageKeysReadSoFar(): readonly string[] {
   return earlyReads.readSoFar();
 }
 
-/**
- * Keeps `keys` (by default, every key this page has read) for the next opening's early reads.
- */
+/** Keeps `keys` (from `storageKeysReadSoFar`) for the next opening's early reads. */
 export function rememberEarlyReads(
   hints: Pick<Storage, 'getItem' | 'setItem'> | undefined,
-  keys?: readonly string[],
+  keys: readonly string[],
 ): void {
   if (hints) earlyReads.remember(hints, keys);
 }

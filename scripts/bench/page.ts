@@ -83,13 +83,12 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
  * account. The active account stays the one configured first. Returns the extra services, for
  * the caller to close.
  */
-export async function addAccounts(options: Page, count: number): Promise<EmulatorHandle[]> {
+export async function addAccounts(page: Page, count: number): Promise<EmulatorHandle[]> {
   const services: EmulatorHandle[] = [];
   const inAccounts = (role: string, name: string) =>
     page.locator(`${aria('region', 'Accounts')} ${aria(role, name)}`);
-  const page = options;
   const activeBefore = await inPage<string | null>(
-    options,
+    page,
     `chrome.storage.local.get('accounts').then(({ accounts }) => accounts?.active ?? null)`,
   );
   for (let n = 1; n <= count; n++) {
@@ -103,7 +102,7 @@ export async function addAccounts(options: Page, count: number): Promise<Emulato
     await inAccounts('textbox', 'Base URL').fill(service.url);
     await inAccounts('button', 'Test connection').click();
     await page.locator(aria('button', 'Send the key')).click();
-    await statusMatching(options, /^Connected/);
+    await statusMatching(page, /^Connected/);
     await inAccounts('button', 'Save account').click();
     await page.waitForFunction(
       `chrome.storage.local.get('accounts').then(({ accounts }) => accounts?.accounts?.length === ${n + 1})`,
@@ -111,7 +110,7 @@ export async function addAccounts(options: Page, count: number): Promise<Emulato
     );
   }
   const accounts = await inPage<{ active: string | null; accounts: unknown[] }>(
-    options,
+    page,
     `chrome.storage.local.get('accounts').then(({ accounts }) => accounts)`,
   );
   if (accounts.accounts.length !== count + 1 || (activeBefore !== null && accounts.active !== activeBefore))

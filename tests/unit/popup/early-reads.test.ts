@@ -98,7 +98,7 @@ describe('createEarlyReadSource', () => {
     expect(await source.read(['local:apiKey'], readNow)).toEqual(new Map([['local:apiKey', 'k']]));
     expect(calls).toEqual([['local:apiKey']]);
     const hints = hintStore();
-    source.remember(hints);
+    source.remember(hints, source.readSoFar());
     expect(hints.writes).toBe(0);
   });
 
@@ -152,9 +152,9 @@ describe('createEarlyReadSource', () => {
     await source.read(['local:apiKey', 'local:connection', 'session:failedHosts'], readNow);
     await source.read(['local:apiKey', 'local:cachedLists:A:default'], readNow);
     const hints = hintStore();
-    source.remember(hints);
+    source.remember(hints, source.readSoFar());
     expect(hints.keys).toEqual(['apiKey', 'connection', 'cachedLists:A:default']);
-    source.remember(hints);
+    source.remember(hints, source.readSoFar());
     expect(hints.writes).toBe(1);
     // What the next opening's first script will read.
     expect(hintedKeys(hints)).toEqual(['apiKey', 'connection', 'cachedLists:A:default']);
@@ -175,12 +175,15 @@ describe('createEarlyReadSource', () => {
   it('a localStorage that refuses writes loses only the hint', () => {
     const source = createEarlyReadSource(pageWith(Promise.resolve({}), []));
     expect(() =>
-      source.remember({
-        getItem: () => null,
-        setItem: () => {
-          throw new DOMException('full', 'QuotaExceededError');
+      source.remember(
+        {
+          getItem: () => null,
+          setItem: () => {
+            throw new DOMException('full', 'QuotaExceededError');
+          },
         },
-      }),
+        ['apiKey'],
+      ),
     ).not.toThrow();
   });
 });
