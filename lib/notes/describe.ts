@@ -2,7 +2,7 @@
  * The records in words: the line under an entry in the list views, the popup's addition to its
  * verdict sentence, and what the list filter matches. Dates in the catalogue's language.
  */
-import { messageLocale, t } from '@/lib/i18n';
+import { type MessageKey, messageLocale, t } from '@/lib/i18n';
 import type { ChangeSource } from '@/lib/messaging/protocol';
 import type { EntryRecord } from './schema';
 
@@ -17,24 +17,20 @@ export function entryDate(at: number, now: number = Date.now()): string {
   });
 }
 
+/** Each surface's name in the catalogue, completing "from …". */
+const SOURCE_NAMES = {
+  popup: 'notes.source.popup',
+  menu: 'notes.source.menu',
+  shortcut: 'notes.source.shortcut',
+  'temporary-allow': 'notes.source.temporaryAllow',
+  logs: 'notes.source.logs',
+  options: 'notes.source.options',
+  unbreak: 'notes.source.unbreak',
+} as const satisfies Record<ChangeSource, MessageKey>;
+
 /** "the right-click menu", completing "from …". */
 export function sourceName(source: ChangeSource): string {
-  switch (source) {
-    case 'popup':
-      return t('notes.source.popup');
-    case 'menu':
-      return t('notes.source.menu');
-    case 'shortcut':
-      return t('notes.source.shortcut');
-    case 'temporary-allow':
-      return t('notes.source.temporaryAllow');
-    case 'logs':
-      return t('notes.source.logs');
-    case 'options':
-      return t('notes.source.options');
-    case 'unbreak':
-      return t('notes.source.unbreak');
-  }
+  return t(SOURCE_NAMES[source]);
 }
 
 /**
