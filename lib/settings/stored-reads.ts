@@ -3,15 +3,20 @@
  * first script already asked for (lib/popup/early-reads.ts) instead of asking again.
  */
 import { type StorageItemKey, storage } from 'wxt/utils/storage';
-import { createEarlyReadSource } from '@/lib/popup/early-reads';
+import { askForKeys, createEarlyReadSource } from '@/lib/popup/early-reads';
 
 /** Answers the popup's classic script already asked for (lib/popup/early-reads.ts); other pages have none. */
 const earlyReads = createEarlyReadSource();
 
-const readNow = async (keys: string[]) =>
-  new Map((await storage.getItems(keys as StorageItemKey[])).map(({ key, value }) => [key, value] as const));
+const readNow = async (keys: string[]) => {
+  const answers = await askForKeys(keys as StorageItemKey[], (some) => storage.getItems(some));
+  return new Map(answers.flat().map(({ key, value }) => [key, value] as const));
+};
 
-/** Raw stored values of `keys` in one storage round trip (or none, when they were read early). */
+/**
+ * Raw stored values of `keys` in one storage round trip (or none, when they were read early): one
+ * call, or in Firefox one call per key, all at once (`askForKeys`).
+ */
 function readStored(keys: readonly StorageItemKey[]): Promise<Map<string, unknown>> {
   return earlyReads.read(keys, readNow);
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import {
+  askForKeys,
   createEarlyReadSource,
   EARLY_READ_KEYS_HINT,
   type EarlyReads,
@@ -88,6 +89,35 @@ describe('startEarlyReads', () => {
       hintStore(['apiKey']),
     );
     await expect(reads.values).rejects.toThrow('no storage');
+  });
+});
+
+describe('askForKeys', () => {
+  /** A `get` whose answers come back in the reverse order of the asking, and that records each call. */
+  function slowFirst() {
+    const calls: string[][] = [];
+    let pending = 0;
+    const get = async (keys: string[]) => {
+      calls.push(keys);
+      const wait = 10 - pending++;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      return Object.fromEntries(keys.map((key) => [key, key.length]));
+    };
+    return { calls, get };
+  }
+
+  it('Chromium answers several keys in one message: they are asked in one call', async () => {
+    const { calls, get } = slowFirst();
+    expect(await askForKeys(['apiKey', 'outbox'], get, 'chrome')).toEqual([{ apiKey: 6, outbox: 6 }]);
+    expect(calls).toEqual([['apiKey', 'outbox']]);
+  });
+
+  it('Firefox reads a call’s keys one after another: each key is asked alone, all at once, answers in asking order', async () => {
+    const { calls, get } = slowFirst();
+    const answers = askForKeys(['apiKey', 'outbox', 'connection'], get, 'firefox');
+    // Every call is made before any answer comes back.
+    expect(calls).toEqual([['apiKey'], ['outbox'], ['connection']]);
+    expect(await answers).toEqual([{ apiKey: 6 }, { outbox: 6 }, { connection: 10 }]);
   });
 });
 
