@@ -1,5 +1,5 @@
+import { browser } from '@wxt-dev/browser';
 import { render } from 'preact';
-import { browser } from 'wxt/browser';
 import { PopupApp } from '@/components/popup/PopupApp';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { messageLocale } from '@/lib/i18n';

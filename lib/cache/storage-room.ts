@@ -13,7 +13,7 @@
  *   every cached view and is tried once more (`withRoom`). Only if that fails too is the write
  *   lost, and its caller says so to the user.
  */
-import { browser } from 'wxt/browser';
+import { browser } from '@wxt-dev/browser';
 import { exclusively } from '@/lib/outbox/lease';
 import {
   CACHED_LISTS_BUCKET_PREFIX,

@@ -31,17 +31,17 @@ interface OpenPage {
   chrome?: { tabs: { getCurrent(): Promise<TabPlace | undefined> } };
 }
 
-export async function openOptionsPage(browser: OptionsPageOpener, section?: OptionsSection): Promise<void> {
-  if (section === undefined) return browser.runtime.openOptionsPage();
-  const page = browser.runtime.getURL('/options.html');
-  const views = (browser.extension?.getViews({ type: 'tab' }) ?? []) as OpenPage[];
+export async function openOptionsPage(api: OptionsPageOpener, section?: OptionsSection): Promise<void> {
+  if (section === undefined) return api.runtime.openOptionsPage();
+  const page = api.runtime.getURL('/options.html');
+  const views = (api.extension?.getViews({ type: 'tab' }) ?? []) as OpenPage[];
   const open = views.find((view) => view.location.href.split('#')[0] === page);
   const place = await (open?.browser ?? open?.chrome)?.tabs.getCurrent().catch(() => undefined);
   if (open === undefined || place?.id === undefined) {
-    await browser.tabs.create({ url: `${page}#${section}` });
+    await api.tabs.create({ url: `${page}#${section}` });
     return;
   }
   open.location.hash = section;
-  await browser.tabs.update(place.id, { active: true });
-  if (place.windowId !== undefined) await browser.windows?.update(place.windowId, { focused: true });
+  await api.tabs.update(place.id, { active: true });
+  if (place.windowId !== undefined) await api.windows?.update(place.windowId, { focused: true });
 }

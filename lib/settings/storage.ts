@@ -8,7 +8,7 @@
  * Schemas are built on first use (items take a function, named schemas are `z.lazy`): a page
  * loads all of this module and uses a few items, and the popup's first paint waits on loading it.
  */
-import { browser } from 'wxt/browser';
+import { browser } from '@wxt-dev/browser';
 import * as z from 'zod/mini';
 import {
   type AccountIdentity,
