@@ -1,6 +1,7 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
 import { DIAGNOSIS_TEST_BUILD_TEMPLATE, diagnosisManifestEntries } from './lib/diagnosis/manifest';
+import { barePopupEntry } from './scripts/build/bench-popup-variant';
 import { inlinePageCss } from './scripts/build/inline-page-css';
 
 // Firefox needs a fixed add-on id so storage survives reinstalls and tests can find it.
@@ -8,8 +9,11 @@ const GECKO_ID = 'dns-filter-companion@example.org';
 
 // `npm run bench` (scripts/bench) builds the shipped extension into folders of its own
 // (WXT_BENCH=shipped: .output/bench-shipped-<browser>-mv3), so a bench never overwrites
-// .output/chrome-mv3 or .output/firefox-mv3.
+// .output/chrome-mv3 or .output/firefox-mv3. `npm run bench -- --bare` builds the same extension
+// with the bench's bare reference popup instead of the product's (WXT_BENCH=bare,
+// .output/bench-bare-<browser>-mv3; scripts/bench/bare-popup/README.md).
 const BENCH_BUILD = process.env.WXT_BENCH;
+const BENCH_FOLDER = BENCH_BUILD === 'shipped' || BENCH_BUILD === 'bare';
 
 // Page diagnosis asks for its permissions at runtime (lib/diagnosis/manifest.ts). Its e2e tests
 // need them granted at install, which DIAGNOSIS_PERMISSIONS_AT_INSTALL=1 does, in a folder of its
@@ -27,7 +31,7 @@ export default defineConfig({
   manifestVersion: 3,
   // @wxt-dev/i18n: locales/<lang>.yml become _locales/<lang>/messages.json, with typed keys.
   modules: ['@wxt-dev/webextension-polyfill', '@wxt-dev/i18n/module'],
-  ...(BENCH_BUILD === 'shipped'
+  ...(BENCH_FOLDER
     ? { outDirTemplate: `bench-${BENCH_BUILD}-{{browser}}-mv{{manifestVersion}}{{modeSuffix}}` }
     : {}),
   ...(DIAGNOSIS_TEST_BUILD ? { outDirTemplate: DIAGNOSIS_TEST_BUILD_TEMPLATE } : {}),
@@ -69,7 +73,11 @@ export default defineConfig({
   },
   vite: () => ({
     // The popup's stylesheet goes into popup.html (scripts/build/inline-page-css.ts says why).
-    plugins: [preact(), inlinePageCss(['popup/index.html'])],
+    plugins: [
+      preact(),
+      inlinePageCss(['popup/index.html']),
+      ...(BENCH_BUILD === 'bare' ? [barePopupEntry()] : []),
+    ],
     // The diagnosis test build offers a 10-second temporary allow (lib/diagnosis/temporary-allow.ts);
     // the timeout test build reads the client's time limit from storage (lib/settings/storage.ts).
     define: {

@@ -8,7 +8,8 @@
  * --only=sizes,verdict,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
  * `firefox` Firefox's), --quick (fewer runs, for trying the script itself); while working on the
  * popup: --pairs=N and --big-pairs=N (openings of each real popup, normal and with large lists),
- * --no-tab (only the real popups, not the in-tab figures).
+ * --no-tab (only the real popups, not the in-tab figures); --bare measures the bench's bare
+ * reference popup in place of the product's (scripts/bench/bare-popup/README.md; real popups only).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -29,8 +30,12 @@ import { measureVerdictLookup } from './verdict-lookup.ts';
 import { measureWorker } from './worker.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const SHIPPED_BUILD = join(ROOT, '.output/bench-shipped-chrome-mv3');
-const SHIPPED_FIREFOX_BUILD = join(ROOT, '.output/bench-shipped-firefox-mv3');
+const args = process.argv.slice(2);
+/** The product's popup, or with --bare the bare reference popup (scripts/bench/bare-popup/README.md). */
+const bare = args.includes('--bare');
+const VARIANT = bare ? 'bare' : 'shipped';
+const SHIPPED_BUILD = join(ROOT, `.output/bench-${VARIANT}-chrome-mv3`);
+const SHIPPED_FIREFOX_BUILD = join(ROOT, `.output/bench-${VARIANT}-firefox-mv3`);
 const FLOOR_BUILDS: Record<FloorTarget, string> = {
   chrome: join(ROOT, '.output/bench-floor-extension-chrome'),
   firefox: join(ROOT, '.output/bench-floor-extension-firefox'),
@@ -39,7 +44,6 @@ const RESULTS_DIR = join(ROOT, 'bench-results');
 const GROUPS = ['sizes', 'verdict', 'popup', 'firefox', 'worker', 'logs'] as const;
 type Group = (typeof GROUPS)[number];
 
-const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const onlyArg = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const groups = new Set<Group>(
@@ -64,7 +68,7 @@ const RUNS = {
   ...countArg('big-pairs'),
 };
 /** Only the real popups: the in-tab figures (popup.ts) are left out. */
-const realPopupsOnly = args.includes('--no-tab');
+const realPopupsOnly = bare || args.includes('--no-tab');
 /** Accounts besides the measured one: the popup's goals hold with five accounts configured. */
 const OTHER_ACCOUNTS = 4;
 /** After each real popup closes, before the next opening. */
@@ -80,7 +84,7 @@ function build(browser: 'chrome' | 'firefox'): void {
   const result = spawnSync('npx', ['wxt', 'build', '-b', browser], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: { ...process.env, WXT_BENCH: 'shipped' },
+    env: { ...process.env, WXT_BENCH: VARIANT },
   });
   if (result.status !== 0)
     throw new Error(`The ${browser} build failed:\n${result.stdout}\n${result.stderr}`);
@@ -135,6 +139,7 @@ async function measureFirefox(
       pairs: RUNS.pairs,
       bigListPairs: RUNS.bigListPairs,
       pauseMs: PAUSE_MS,
+      bare,
       log,
     });
   } finally {
@@ -267,6 +272,7 @@ async function main(): Promise<void> {
                 pairs: RUNS.pairs,
                 bigListPairs: RUNS.bigListPairs,
                 pauseMs: PAUSE_MS,
+                bare,
                 log,
               });
               await site.close();

@@ -168,6 +168,8 @@ export interface RealPopupBenchOptions {
   pairs: number;
   bigListPairs: number;
   pauseMs: number;
+  /** The bare reference popup is installed in place of the product's: its figures say so. */
+  bare?: boolean;
   log(line: string): void;
 }
 
@@ -176,8 +178,8 @@ const medianOf = (samples: readonly number[]) => summarise(samples).median;
 
 export async function measureRealPopups(options: RealPopupBenchOptions): Promise<Figure[]> {
   const { driver, emulator, control, log } = options;
-  const name = driver.browserName;
-  const id = name.toLowerCase();
+  const name = options.bare ? `${driver.browserName}, bare reference` : driver.browserName;
+  const id = options.bare ? `${driver.browserName.toLowerCase()}-bare` : driver.browserName.toLowerCase();
 
   // Warm-up, not counted: the first openings fill the product's cache and compile both popups.
   await alternate(driver, emulator, 2, options.pauseMs);
@@ -252,7 +254,7 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
       'ms',
       productClick,
       null,
-      name === 'Chromium'
+      driver.browserName === 'Chromium'
         ? 'Extensions.triggerAction sent to the verdict mark (includes the DevTools round trip)'
         : 'the synthesized mousedown on the extension item to the verdict mark',
     ),
