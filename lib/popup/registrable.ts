@@ -3,13 +3,15 @@
  * context menu needs it), so the popup asks it rather than loading the list's 47 kB itself; only
  * when the worker gives no usable answer is the list loaded here.
  */
-import { worker } from '@/lib/messaging/worker-client';
+import { loadWorker } from './worker';
 
 /** One registrable domain per host, in order; null when the worker gave no usable answer. */
 export type AskWorkerForDomains = (hosts: readonly string[]) => Promise<readonly string[] | null>;
 
 export const askWorkerForDomains: AskWorkerForDomains = async (hosts) => {
-  const answer = await worker.registrableDomains(hosts).catch(() => null);
+  const answer = await loadWorker()
+    .then((worker) => worker.registrableDomains(hosts))
+    .catch(() => null);
   return answer !== null && answer.domains.length === hosts.length ? answer.domains : null;
 };
 

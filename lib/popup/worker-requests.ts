@@ -5,7 +5,7 @@
 import type { Membership } from '@/lib/cache/list-changes';
 import { t } from '@/lib/i18n';
 import type { ChangeOutcome, ListChange, RequestOf, TemporaryAllowResponse } from '@/lib/messaging/protocol';
-import { worker } from '@/lib/messaging/worker-client';
+import { loadWorker } from './worker';
 
 /** What the temporary allow sends: an allow for a while, or keeping the domain for good. */
 export type AllowRequest = RequestOf<'temporary-allow' | 'submit-change'>;
@@ -17,20 +17,26 @@ export function workerDidNotAnswer(): ChangeOutcome {
 
 /** Sends `{ type: 'submit-change' }` to the worker's outbox. */
 export function submitChange(change: ListChange): Promise<ChangeOutcome> {
-  return worker.submitChange(change).catch(workerDidNotAnswer);
+  return loadWorker()
+    .then((worker) => worker.submitChange(change))
+    .catch(workerDidNotAnswer);
 }
 
 /** How many changes still wait after the worker tried them now; null when it did not answer. */
 export function retryOutbox(): Promise<number | null> {
-  return worker.retryOutbox().then(
-    ({ pending }) => pending,
-    () => null,
-  );
+  return loadWorker()
+    .then((worker) => worker.retryOutbox())
+    .then(
+      ({ pending }) => pending,
+      () => null,
+    );
 }
 
 /** Sends a request to the worker and reads its answer; never rejects. */
 export function askWorkerToAllow(request: AllowRequest): Promise<TemporaryAllowResponse> {
-  return worker.ask(request).catch(workerDidNotAnswer);
+  return loadWorker()
+    .then((worker) => worker.ask(request))
+    .catch(workerDidNotAnswer);
 }
 
 /** Whitelists `domain` for `durationMs`; the worker puts it back where it was (`before`) after. */
