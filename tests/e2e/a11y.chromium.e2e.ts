@@ -261,6 +261,11 @@ async function loadRawLog(page: Page): Promise<void> {
 
 /** Runs axe's whole default rule set and fails on any violation, naming rule, impact and elements. */
 async function expectNoViolations(page: Page, what: string): Promise<void> {
+  // The page as it settles: a button that has just become the filled one (the verdict changed)
+  // fades its colours for 0.12 s, and axe would measure the contrast of a frame in between.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => !(animation instanceof CSSTransition)),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.passes.length, `axe checked something on ${what}`).toBeGreaterThan(0);
   const violations = results.violations.map(
