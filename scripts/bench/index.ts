@@ -31,11 +31,14 @@ import { measureWorker } from './worker.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
-/** The product's popup, or with --bare the bare reference popup (scripts/bench/bare-popup/README.md). */
+/**
+ * The extension measured: the shipped one, or with --bare the same with the bare reference popup
+ * (scripts/bench/bare-popup/README.md), whose sizes are not the product's.
+ */
 const bare = args.includes('--bare');
 const VARIANT = bare ? 'bare' : 'shipped';
-const SHIPPED_BUILD = join(ROOT, `.output/bench-${VARIANT}-chrome-mv3`);
-const SHIPPED_FIREFOX_BUILD = join(ROOT, `.output/bench-${VARIANT}-firefox-mv3`);
+const MEASURED_BUILD = join(ROOT, `.output/bench-${VARIANT}-chrome-mv3`);
+const MEASURED_FIREFOX_BUILD = join(ROOT, `.output/bench-${VARIANT}-firefox-mv3`);
 const FLOOR_BUILDS: Record<FloorTarget, string> = {
   chrome: join(ROOT, '.output/bench-floor-extension-chrome'),
   firefox: join(ROOT, '.output/bench-floor-extension-firefox'),
@@ -112,7 +115,7 @@ async function measureFirefox(
 ): Promise<Figure[]> {
   const site = await startSiteServer();
   const session = await launchFirefox({
-    extensionDir: SHIPPED_FIREFOX_BUILD,
+    extensionDir: MEASURED_FIREFOX_BUILD,
     site,
     // Full timer precision in every document, as Chromium gives extension pages.
     prefs: { 'privacy.reduceTimerPrecision': false },
@@ -151,9 +154,9 @@ async function measureFirefox(
 function bundleFigures(): Figure[] {
   const kb = (bytes: number) => bytes / 1000;
   const names = (files: string[]) => files.map((file) => file.replace(/^chunks\//, '')).join(', ');
-  const popup = sizeOfPage(SHIPPED_BUILD, 'popup.html');
-  const options = sizeOfPage(SHIPPED_BUILD, 'options.html');
-  const worker = sizeOfWorker(SHIPPED_BUILD);
+  const popup = sizeOfPage(MEASURED_BUILD, 'popup.html');
+  const options = sizeOfPage(MEASURED_BUILD, 'options.html');
+  const worker = sizeOfWorker(MEASURED_BUILD);
   return [
     figure(
       'popup-js-kb',
@@ -221,7 +224,7 @@ async function main(): Promise<void> {
     log('Verdict lookup in Node…');
     figures.push(...measureVerdictLookup({ runs: RUNS.verdict }));
   }
-  if (groups.has('sizes')) figures.push(...bundleFigures());
+  if (groups.has('sizes') && !bare) figures.push(...bundleFigures());
 
   if (browserGroups) {
     const statsDay = dateDaysAgo(30);
@@ -231,8 +234,8 @@ async function main(): Promise<void> {
       dumpGuard: false,
       bigStatsDay: statsDay,
     });
-    log(`Emulator at ${emulator.url}; Chromium with ${SHIPPED_BUILD}`);
-    const session = await launchChromium({ extensionDir: SHIPPED_BUILD });
+    log(`Emulator at ${emulator.url}; Chromium with ${MEASURED_BUILD}`);
+    const session = await launchChromium({ extensionDir: MEASURED_BUILD });
     let settings: Record<string, unknown> = {};
     /** The other accounts' services: every popup figure is taken with five accounts configured. */
     let otherAccounts: Awaited<ReturnType<typeof addAccounts>> = [];
@@ -281,7 +284,7 @@ async function main(): Promise<void> {
                 session,
                 emulator,
                 control,
-                buildDir: SHIPPED_BUILD,
+                buildDir: MEASURED_BUILD,
                 floorUrl: `chrome-extension://${floor.extension.id}/popup.html`,
                 warmRuns: RUNS.warm,
                 coldRuns: RUNS.cold,

@@ -179,7 +179,7 @@ const medianOf = (samples: readonly number[]) => summarise(samples).median;
 export async function measureRealPopups(options: RealPopupBenchOptions): Promise<Figure[]> {
   const { driver, emulator, control, log } = options;
   const name = options.bare ? `${driver.browserName}, bare reference` : driver.browserName;
-  const id = options.bare ? `${driver.browserName.toLowerCase()}-bare` : driver.browserName.toLowerCase();
+  const id = `${driver.browserName.toLowerCase()}${options.bare ? '-bare' : ''}`;
 
   // Warm-up, not counted: the first openings fill the product's cache and compile both popups.
   await alternate(driver, emulator, 2, options.pauseMs);
