@@ -27,6 +27,7 @@ const scope = globalThis as { browser?: Api; chrome?: Api };
 const api = (scope.browser ?? scope.chrome) as Api;
 const LOCAL = 'local:';
 
+/** The verdict's word (lib/popup/view.ts has the same; importing it would bring the storage layer). */
 const WORDS = {
   blocked: 'popup.word.blocked',
   allowed: 'popup.word.allowed',
