@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { type PlainKey, t } from '@/lib/i18n';
 import { themeItem } from '@/lib/settings/storage';
-import { type Theme, themeSchema } from '@/lib/settings/theme-choice';
+import { isThemeChoice, THEME_CHOICES, type Theme } from '@/lib/settings/theme-choice';
 import { applyTheme, cacheTheme } from '@/lib/theme/theme';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
@@ -31,10 +31,9 @@ export function AppearanceSection({ cache = globalThis.localStorage }: { cache?:
   }, [stored]);
 
   const choose = (value: string) => {
-    const parsed = themeSchema.safeParse(value);
-    if (!parsed.success) return;
-    setChosen(parsed.data);
-    applyTheme(document.documentElement, parsed.data);
+    if (!isThemeChoice(value)) return;
+    setChosen(value);
+    applyTheme(document.documentElement, value);
   };
 
   const save = async () => {
@@ -70,7 +69,7 @@ export function AppearanceSection({ cache = globalThis.localStorage }: { cache?:
           aria-describedby={ids.hint}
           onChange={(event) => choose(event.currentTarget.value)}
         >
-          {themeSchema.options.map((value) => (
+          {THEME_CHOICES.map((value) => (
             <option key={value} value={value}>
               {t(THEME_LABELS[value])}
             </option>

@@ -12,7 +12,6 @@
  * id from the same function; nothing here assumes there is only one.
  */
 
-import * as z from 'zod/mini';
 import { API_FORMS, isApiForm } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
 import { sha256 } from './sha256';
@@ -40,10 +39,8 @@ export interface AccountIdentity {
 /** 16 hex digits of a key's SHA-256, or one of the two words above. */
 const FINGERPRINT_PATTERN = `[0-9a-f]{16}|${NO_KEY}|${UNKNOWN_KEY}`;
 const FINGERPRINT = new RegExp(`^(?:${FINGERPRINT_PATTERN})$`);
-const ID = new RegExp(`^(${API_FORMS.join('|')}) (\\S+) (${FINGERPRINT_PATTERN})$`);
-
-/** What storage accepts as an account id (lib/settings/storage.ts). */
-export const accountIdSchema = z.lazy(() => z.string().check(z.regex(ID)));
+/** What storage accepts as an account id (lib/settings/schemas.ts `accountIdSchema`). */
+export const ACCOUNT_ID_PATTERN = new RegExp(`^(${API_FORMS.join('|')}) (\\S+) (${FINGERPRINT_PATTERN})$`);
 
 /** The origin of a base URL; a value that is no URL stays as it is (it never matches a real one). */
 function originOf(baseUrl: string): string {
@@ -93,7 +90,7 @@ export async function accountIdentity(settings: {
 
 /** The identity an id names, for showing it; null for a value that is no account id. */
 export function parseAccountId(id: string): AccountIdentity | null {
-  const match = ID.exec(id);
+  const match = ACCOUNT_ID_PATTERN.exec(id);
   if (!match) return null;
   return { id, form: match[1] as ApiForm, origin: match[2]!, keyFingerprint: match[3]! };
 }

@@ -18,7 +18,6 @@ import {
   type AccountEntry,
   accountKeysItem,
   accountsItem,
-  accountsSchema,
   addedTldsItem,
   apiKeyItem,
   type ConnectionSettings,
@@ -30,6 +29,7 @@ import {
   lastLogDumpItem,
   MAX_ACCOUNTS,
   managedProfileItem,
+  parkedAt,
   type RegistrationOutcome,
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
@@ -67,7 +67,7 @@ export interface StoredAccount {
   connection: ConnectionSettings;
   dynamicIp: DynamicIpSettings;
   registrationOutcome: RegistrationOutcome | null;
-  /** Raw values of ACCOUNT_ITEMS by storage key (validated when read with `valueOf`). */
+  /** Values of ACCOUNT_ITEMS by storage key, each checked by its item (read with `accountValue`). */
   values: ReadonlyMap<string, unknown>;
 }
 
@@ -79,7 +79,7 @@ export interface AccountsState {
 
 /** The value of a per-account item for `account`. */
 export function accountValue<I extends AccountItem>(account: StoredAccount, item: I): ValueOf<I> {
-  return item.parse(account.values.get(item.key) ?? null) as ValueOf<I>;
+  return (account.values.has(item.key) ? account.values.get(item.key) : item.fallback) as ValueOf<I>;
 }
 
 /** The host of an account's service, which names it until the user names it. */
@@ -117,32 +117,42 @@ function isConsistent(raw: Raw): boolean {
   return active !== null && accounts.some((entry) => entry.id === active);
 }
 
-function stateOf(raw: Raw): AccountsState {
+async function stateOf(raw: Raw): Promise<AccountsState> {
   const activeId = raw.accounts.active!;
-  const accounts = raw.accounts.accounts.map((entry): StoredAccount => {
-    const isActive = entry.id === activeId;
-    const values = new Map<string, unknown>(
-      ACCOUNT_ITEMS.map((item, index) => [
-        item.key,
-        isActive ? raw.active[index] : (entry.parked?.[item.key] ?? null),
-      ]),
-    );
-    const account: StoredAccount = {
-      id: entry.id,
-      name: entry.name,
-      createdAt: entry.createdAt,
-      active: isActive,
-      key: isActive ? raw.activeKey : (raw.keys[entry.id] ?? ''),
-      connection: connectionItem.fallback,
-      dynamicIp: dynamicIpSettingsItem.fallback,
-      registrationOutcome: null,
-      values,
-    };
-    account.connection = accountValue(account, connectionItem);
-    account.dynamicIp = accountValue(account, dynamicIpSettingsItem);
-    account.registrationOutcome = accountValue(account, registrationOutcomeItem);
-    return account;
-  });
+  const accounts = await Promise.all(
+    raw.accounts.accounts.map(async (entry): Promise<StoredAccount> => {
+      const isActive = entry.id === activeId;
+      // The active account's values were checked as they were read; a parked one is checked here.
+      const values = new Map<string, unknown>(
+        await Promise.all(
+          ACCOUNT_ITEMS.map(
+            async (item, index) =>
+              [
+                item.key,
+                isActive
+                  ? raw.active[index]
+                  : await item.check(entry.parked?.[item.key] ?? null, parkedAt(entry.id, item.key)),
+              ] as const,
+          ),
+        ),
+      );
+      const account: StoredAccount = {
+        id: entry.id,
+        name: entry.name,
+        createdAt: entry.createdAt,
+        active: isActive,
+        key: isActive ? raw.activeKey : (raw.keys[entry.id] ?? ''),
+        connection: connectionItem.fallback,
+        dynamicIp: dynamicIpSettingsItem.fallback,
+        registrationOutcome: null,
+        values,
+      };
+      account.connection = accountValue(account, connectionItem);
+      account.dynamicIp = accountValue(account, dynamicIpSettingsItem);
+      account.registrationOutcome = accountValue(account, registrationOutcomeItem);
+      return account;
+    }),
+  );
   return { activeId, accounts };
 }
 
@@ -192,7 +202,7 @@ export async function updateAccounts<T>(
   await readAccounts();
   return exclusively('accounts', async () => {
     const raw = await readRaw();
-    const state = stateOf(raw);
+    const state = await stateOf(raw);
     const draft: AccountsDraft = {
       activeId: state.activeId,
       entries: raw.accounts.accounts.map((entry) => ({ ...entry })),
@@ -203,7 +213,10 @@ export async function updateAccounts<T>(
     await storage.setItems([
       {
         key: accountsItem.key,
-        value: accountsSchema.parse({ active: outcome.draft.activeId, accounts: outcome.draft.entries }),
+        value: await accountsItem.validate({
+          active: outcome.draft.activeId,
+          accounts: outcome.draft.entries,
+        }),
       },
       { key: accountKeysItem.key, value: outcome.draft.keys },
     ]);
@@ -230,7 +243,7 @@ export async function writeAccountValue<I extends AccountItem>(
       await (item as ValidatedItem<unknown>).setValue(value);
       return true;
     }
-    const checked = (item as ValidatedItem<unknown>).parse(value);
+    const checked = await (item as ValidatedItem<unknown>).validate(value);
     await accountsItem.setValue({
       active: raw.accounts.active,
       accounts: entries.map((candidate) =>
@@ -267,7 +280,7 @@ export async function activateAccount(id: string): Promise<boolean> {
     const { [id]: incomingKey = '', ...keys } = raw.keys;
     if (raw.activeKey !== '') keys[currentId] = raw.activeKey;
     await storage.setItems([
-      { key: accountsItem.key, value: accountsSchema.parse({ active: id, accounts: entries }) },
+      { key: accountsItem.key, value: await accountsItem.validate({ active: id, accounts: entries }) },
       { key: accountKeysItem.key, value: keys },
       { key: apiKeyItem.key, value: incomingKey },
       // A value never set reads as its item's fallback.

@@ -69,6 +69,12 @@ export interface ViewCacheDeps {
 
 export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
   const view = <T>(value: T, fetchedAt: number): CachedView<T> => ({ value, fetchedAt });
+  /**
+   * Lists being saved, by storage scope: a change confirmed meanwhile is applied to the saved
+   * view, not lost because the save had not reached storage yet (checking it may wait for the
+   * schemas to load, lib/settings/storage.ts).
+   */
+  const savingLists = new Map<string, Promise<unknown>>();
 
   return {
     /**
@@ -97,13 +103,17 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
     ): SavedView<ListsView> {
       const value = { whitelist: packDomains(lists.whitelist), blocklist: packDomains(lists.blocklist) };
       const fetchedAt = now();
+      const storageScope = listsStorageScope(scope, account);
       // Within the lists' budget (./storage-room.ts): a view that is not kept is fetched again.
-      return savedView(
-        view(value, fetchedAt),
-        storeListsWithinBudget(listsStorageScope(scope, account), { account, fetchedAt, ...value }).then(
-          () => undefined,
-        ),
+      const saving = storeListsWithinBudget(storageScope, { account, fetchedAt, ...value }).then(
+        () => undefined,
       );
+      savingLists.set(storageScope, saving);
+      const done = () => {
+        if (savingLists.get(storageScope) === saving) savingLists.delete(storageScope);
+      };
+      saving.then(done, done);
+      return savedView(view(value, fetchedAt), saving);
     },
 
     /**
@@ -112,7 +122,9 @@ export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
      */
     async applyChanges(scope: string, account: string, changes: ChangeLike[]): Promise<void> {
       if (changes.length === 0) return;
-      const item = cachedListsItem(listsStorageScope(scope, account));
+      const storageScope = listsStorageScope(scope, account);
+      await savingLists.get(storageScope)?.catch(() => undefined);
+      const item = cachedListsItem(storageScope);
       // Only the buckets of the changed domains are read and written again.
       const stored = await item.getBuckets(bucketsFor(changes.map((change) => change.domain)));
       if (stored === null || stored.account !== account || stored.buckets === null) return;

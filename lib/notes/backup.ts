@@ -4,9 +4,10 @@
  * last wins and a note is never lost), within the same bounds as ever.
  */
 import * as z from 'zod/mini';
-import { accountIdSchema } from '@/lib/account/identity';
+import { accountIdSchema } from '@/lib/settings/schemas';
 import type { ValidatedItem } from '@/lib/settings/validated-item';
-import { entryRecordSchema, MAX_ENTRIES_PER_ACCOUNT, NOTES_ACCOUNTS_KEY } from './schema';
+import { MAX_ENTRIES_PER_ACCOUNT, NOTES_ACCOUNTS_KEY } from './entries';
+import { entryRecordSchema } from './schema';
 import type { NotesByAccount, NotesStore } from './store';
 
 export const notesBackupSchema = z.lazy(() =>
@@ -15,7 +16,7 @@ export const notesBackupSchema = z.lazy(() =>
 
 /** The backup's view of the records: reads every account's, writes by merging. */
 export function notesBackupItem(store: NotesStore): ValidatedItem<NotesByAccount> {
-  const parse = (raw: unknown): NotesByAccount => {
+  const check = async (raw: unknown): Promise<NotesByAccount> => {
     const parsed = notesBackupSchema.safeParse(raw);
     return parsed.success ? parsed.data : {};
   };
@@ -23,7 +24,8 @@ export function notesBackupItem(store: NotesStore): ValidatedItem<NotesByAccount
     key: NOTES_ACCOUNTS_KEY,
     fallback: {},
     version: 1,
-    parse,
+    check,
+    validate: async (value) => notesBackupSchema.parse(value),
     getValue: () => store.exportAll(),
     setValue: (value) => store.importAll(notesBackupSchema.parse(value)),
     removeValue: async () => {

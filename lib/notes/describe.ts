@@ -4,7 +4,7 @@
  */
 import { type MessageKey, messageLocale, t } from '@/lib/i18n';
 import type { ChangeSource } from '@/lib/messaging/protocol';
-import type { EntryRecord } from './schema';
+import type { EntryRecord } from './entries';
 
 /** "3 May" (or "May 3"); with the year when it is not this year's. */
 export function entryDate(at: number, now: number = Date.now()): string {

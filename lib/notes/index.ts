@@ -1,9 +1,9 @@
 /**
  * Lists that remember why: for every entry added from this browser, when, from which surface,
  * on which page (the tab's host only), and a note the user may write later. Kept per account and
- * scope in storage.local (./schema.ts says how it is bounded), recorded where every list change
+ * scope in storage.local (./entries.ts says how it is bounded), recorded where every list change
  * passes (./record.ts), shown by the options page's list views and the popup's verdict, and
- * carried by the settings backup.
+ * carried by the settings backup (./backup.ts, imported by itself: it brings zod).
  *
  * Writers: the worker (outbox) and the options page. The popup only reads, one key: the
  * configured account's records.
@@ -13,9 +13,7 @@ import { exclusively } from '@/lib/outbox/lease';
 import { readStoredValue } from '@/lib/settings/stored-reads';
 import { createNotesStore, type NotesStorage } from './store';
 
-export { notesBackupItem, notesBackupSchema } from './backup';
 export { originLine, recordMatches, verdictAddition } from './describe';
-export { followDirectEdits, followQueued, followSettled } from './record';
 export {
   type AccountNotes,
   EMPTY_NOTES,
@@ -23,7 +21,8 @@ export {
   MAX_ENTRIES_PER_ACCOUNT,
   NOTE_MAX_CHARS,
   recordOf,
-} from './schema';
+} from './entries';
+export { followDirectEdits, followQueued, followSettled } from './record';
 export { type AccountNotesAccess, createNotesStore, notesAccessFor } from './store';
 
 type Key = Parameters<typeof storage.getItem>[0];

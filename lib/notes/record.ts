@@ -9,7 +9,7 @@ import { parseAccountId } from '@/lib/account/identity';
 import { scopeOf } from '@/lib/api/forms';
 import type { ListChange } from '@/lib/messaging/protocol';
 import { outboxItem } from '@/lib/settings/storage';
-import { type EntryAddress, sameEntry } from './schema';
+import { type EntryAddress, sameEntry } from './entries';
 import type { NotesStore } from './store';
 
 /** The record address of a change made in `account` (null for a value that is no account id). */

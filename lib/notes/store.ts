@@ -5,21 +5,23 @@
  */
 import type { ChangeSource } from '@/lib/messaging/protocol';
 import { MAX_ACCOUNTS } from '@/lib/settings/storage';
+import { checkStoredValue, inOrder } from '@/lib/settings/validated-item';
+import type { VouchedValues } from '@/lib/settings/vouched';
 import {
   type AccountNotes,
-  accountNotesSchema,
   cleanNote,
+  EMPTY_NOTES,
   type EntryAddress,
   type EntryRecord,
   NOTES_ACCOUNTS_KEY,
   NOTES_VERSION,
   notesKeyOf,
-  parseAccountNotes,
-  parseNotesAccounts,
-  parseSomeAccountNotes,
   sameEntry,
   withinBound,
-} from './schema';
+} from './entries';
+
+/** The schemas, loaded when a value must be checked or written (./schema.ts). */
+const loadSchema = () => import('./schema');
 
 /** The part of storage.local the notes use (WXT keys with the `local:` prefix). */
 export interface NotesStorage {
@@ -35,6 +37,8 @@ export interface NotesDeps {
   now?: () => number;
   /** Runs `fn` alone among the extension's pages and worker (lib/outbox/lease.ts `exclusively`). */
   exclusively: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+  /** Values zod accepted before (lib/settings/vouched.ts); this page's when not given. */
+  vouched?: VouchedValues;
 }
 
 /** An entry just added from this browser. */
@@ -49,20 +53,41 @@ export type NotesByAccount = Record<string, EntryRecord[]>;
 export function createNotesStore(deps: NotesDeps) {
   const now = deps.now ?? Date.now;
 
-  const read = async (account: string): Promise<AccountNotes> =>
-    parseAccountNotes(await deps.storage.get(notesKeyOf(account)));
+  /**
+   * A stored value in the current shape as it is (vouched for, or checked and then vouched for);
+   * anything else through `parseAccountNotes`, which upgrades older versions.
+   */
+  async function checkNotes(key: string, raw: unknown): Promise<AccountNotes> {
+    if (raw === null || raw === undefined) return EMPTY_NOTES;
+    const current = await checkStoredValue(
+      key,
+      raw,
+      async () => (await loadSchema()).accountNotesSchema,
+      null,
+      deps.vouched,
+    );
+    return current ?? (await loadSchema()).parseAccountNotes(raw);
+  }
+
+  const read = async (account: string): Promise<AccountNotes> => {
+    const key = notesKeyOf(account);
+    return checkNotes(key, await deps.storage.get(key));
+  };
+
+  const readAccounts = async (): Promise<Record<string, number>> =>
+    (await loadSchema()).parseNotesAccounts(await deps.storage.get(NOTES_ACCOUNTS_KEY));
 
   /** Changes one account's records; drops the account's key when none is left. */
   function update(account: string, change: (entries: EntryRecord[]) => EntryRecord[]): Promise<void> {
     return deps.exclusively('notes', async () => {
       const before = (await read(account)).entries;
       // Checked before anything is written: a bad value (a whole address as the page) changes nothing.
-      const after = accountNotesSchema.parse({
+      const after = (await loadSchema()).accountNotesSchema.parse({
         v: NOTES_VERSION,
         entries: withinBound(change([...before])),
       }).entries;
       if (JSON.stringify(after) === JSON.stringify(before)) return;
-      const accounts = parseNotesAccounts(await deps.storage.get(NOTES_ACCOUNTS_KEY));
+      const accounts = await readAccounts();
       const key = notesKeyOf(account);
       if (after.length === 0) {
         const { [account]: _gone, ...rest } = accounts;
@@ -88,18 +113,23 @@ export function createNotesStore(deps: NotesDeps) {
     read,
     /**
      * The account's records of the domains `keep` accepts (given when known: the storage read
-     * starts at once), checked one by one rather than all.
+     * starts at once). All of them are checked the first time (then vouched for: the popup reads
+     * them on every opening, lib/settings/vouched.ts).
      */
     async readSome(
       account: string,
       keep: ((domain: string) => boolean) | Promise<(domain: string) => boolean>,
     ): Promise<AccountNotes> {
-      const [raw, accept] = await Promise.all([deps.storage.get(notesKeyOf(account)), keep]);
-      return parseSomeAccountNotes(raw, accept);
+      const [all, accept] = await Promise.all([read(account), keep]);
+      return { ...all, entries: all.entries.filter((entry) => accept(entry.domain)) };
     },
     /** Calls back with the account's records whenever they change; returns the unwatch function. */
     follow(account: string, callback: (notes: AccountNotes) => void): () => void {
-      return deps.storage.watch(notesKeyOf(account), (raw) => callback(parseAccountNotes(raw)));
+      const key = notesKeyOf(account);
+      return deps.storage.watch(
+        key,
+        inOrder((raw) => checkNotes(key, raw), callback),
+      );
     },
 
     /**
@@ -180,7 +210,7 @@ export function createNotesStore(deps: NotesDeps) {
 
     /** Every account's records, for a backup. */
     async exportAll(): Promise<NotesByAccount> {
-      const accounts = Object.keys(parseNotesAccounts(await deps.storage.get(NOTES_ACCOUNTS_KEY)));
+      const accounts = Object.keys(await readAccounts());
       const result: NotesByAccount = {};
       for (const account of accounts) {
         const { entries } = await read(account);

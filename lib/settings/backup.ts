@@ -46,7 +46,8 @@ import { FORMS } from '@/lib/api/forms';
 import { DIAGNOSIS_PERMISSIONS, type PermissionSet } from '@/lib/diagnosis/permissions';
 import { t, tn } from '@/lib/i18n';
 import { lookupPermissionOrigins, validateLookupUrl } from '@/lib/network/settings-form';
-import { notes, notesBackupItem, notesBackupSchema } from '@/lib/notes';
+import { notes } from '@/lib/notes';
+import { notesBackupItem, notesBackupSchema } from '@/lib/notes/backup';
 import { randomId } from '@/lib/outbox/lease';
 import {
   changeSettingsKeepingHostPermissions,
@@ -62,23 +63,21 @@ import {
   validateNetworkLabel,
   validateProfileReference,
 } from '@/lib/validation';
+import { connectionSchema, dynamicIpSettingsSchema, themeSchema } from './schemas';
 import {
   ACCOUNT_NAME_MAX,
   addedTldsItem,
   apiKeyItem,
   chosenProfileItem,
   connectionItem,
-  connectionSchema,
   contextMenuSettingsItem,
   DEFAULT_BASE_URL,
   defaultBlockItem,
   diagnosisSettingsItem,
   dynamicIpSettingsItem,
-  dynamicIpSettingsSchema,
   MAX_ACCOUNTS,
   themeItem,
 } from './storage';
-import { themeSchema } from './theme-choice';
 import type { ValidatedItem } from './validated-item';
 
 export const BACKUP_FORMAT = 'dns-filter-companion-settings';

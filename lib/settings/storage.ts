@@ -5,18 +5,15 @@
  * The API key lives in `storage.local` only, never in `storage.sync` (docs/service-api.md,
  * "API key storage").
  *
- * Schemas are built on first use (items take a function, named schemas are `z.lazy`): a page
- * loads all of this module and uses a few items, and the popup's first paint waits on loading it.
+ * The schemas are in ./schemas.ts, loaded the first time a value must be checked or written: a
+ * page loads all of this module and uses a few items, and the popup's first paint waits on
+ * loading it (./vouched.ts says why most openings never load the schemas).
  */
 import { browser } from '@wxt-dev/browser';
-import * as z from 'zod/mini';
-import {
-  type AccountIdentity,
-  accountIdentity,
-  accountIdSchema,
-  identityForLegacyTag,
-} from '@/lib/account/identity';
-import { API_FORMS, scopeOf } from '@/lib/api/forms';
+import type * as z from 'zod/mini';
+import { type AccountIdentity, accountIdentity, identityForLegacyTag } from '@/lib/account/identity';
+import { scopeOf } from '@/lib/api/forms';
+import type { ApiForm } from '@/lib/api/types';
 import {
   bucketKey,
   CACHED_LISTS_BUCKET_PREFIX,
@@ -25,35 +22,58 @@ import {
   SINGLE_LABEL_BUCKET,
   splitIntoBuckets,
 } from '@/lib/cache/list-buckets';
-import { listChangeSchema, MAX_UNBREAK_DOMAINS } from '@/lib/messaging/protocol';
+import type { CachedLists } from './schemas';
 import { readStoredValue, readStoredValues } from './stored-reads';
-import { THEME_CHOICES } from './theme-choice';
-import { defineValidatedItem } from './validated-item';
+import {
+  checkStoredValue,
+  defineValidatedItem as defineItem,
+  type ValidatedItemOptions,
+} from './validated-item';
 
-// Extension pages forbid `new Function` (Content Security Policy): zod would try it once per page,
-// at the first parse (the popup's first storage read), be refused, and have the refusal reported.
-z.config({ jitless: true });
+export type {
+  AccountEntry,
+  CachedLists,
+  ConnectionSettings,
+  DynamicIpSettings,
+  FailedHost,
+  OutboxEntry,
+  RegisteredAddress,
+  RegistrationOutcome,
+  SettledChange,
+  TabFailures,
+  TemporaryAllow,
+  UnbreakDomain,
+  UnbreakSession,
+} from './schemas';
+
+type Schemas = typeof import('./schemas');
+
+let schemasLoading: Promise<Schemas> | undefined;
+/** The schemas module, loaded once, when the first value must be checked or written. */
+export const loadSchemas = (): Promise<Schemas> => (schemasLoading ??= import('./schemas'));
+
+/** An item whose schema `pick` names in ./schemas.ts. */
+function defineValidatedItem<S extends z.ZodMiniType>(
+  key: Parameters<typeof defineItem>[0],
+  pick: (schemas: Schemas) => S,
+  options: ValidatedItemOptions<z.infer<S>>,
+) {
+  return defineItem(key, async () => pick(await loadSchemas()), options);
+}
 
 export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
-
-export const apiFormSchema = z.enum(API_FORMS);
-
-export const connectionSchema = z.lazy(() =>
-  z.object({
-    baseUrl: z.string().check(z.minLength(1)),
-    form: apiFormSchema,
-  }),
-);
-export type ConnectionSettings = z.infer<typeof connectionSchema>;
 
 /**
  * The active account's key (lib/accounts: the other accounts' keys are in `accountKeysItem`).
  * Separate from the rest so nothing that exports settings picks it up by accident.
  */
-export const apiKeyItem = defineValidatedItem('local:apiKey', () => z.string(), { fallback: '', version: 1 });
+export const apiKeyItem = defineValidatedItem('local:apiKey', (s) => s.apiKeyItemSchema, {
+  fallback: '',
+  version: 1,
+});
 
 /** Where the active account's service is and which form of its API to speak. */
-export const connectionItem = defineValidatedItem('local:connection', () => connectionSchema, {
+export const connectionItem = defineValidatedItem('local:connection', (s) => s.connectionSchema, {
   fallback: { baseUrl: DEFAULT_BASE_URL, form: 'A' },
   version: 1,
 });
@@ -70,84 +90,53 @@ export const connectionItem = defineValidatedItem('local:connection', () => conn
 export const MAX_ACCOUNTS = 10;
 export const ACCOUNT_NAME_MAX = 64;
 
-export const accountEntrySchema = z.lazy(() =>
-  z.object({
-    /** Stable and random (never derived from the key); names the account's alarms and leases. */
-    id: z.string().check(z.regex(/^[A-Za-z0-9-]{8,64}$/)),
-    /** Absent: the account is named after its service's host. */
-    name: z.optional(z.string().check(z.minLength(1), z.maxLength(ACCOUNT_NAME_MAX))),
-    createdAt: z.number(),
-    /**
-     * The per-account items (lib/accounts/store.ts ACCOUNT_ITEMS) of an account that is not the
-     * active one, by storage key. The active account has none: its values are in those items.
-     */
-    parked: z.optional(z.record(z.string(), z.unknown())),
-  }),
-);
-export type AccountEntry = z.infer<typeof accountEntrySchema>;
-
-/**
- * The accounts of this browser and the active one. The active account's key, connection and
- * other per-account settings stay in the items every page reads (`apiKeyItem`, `connectionItem`,
- * `dynamicIpSettingsItem` …); the others' are parked in their entry, their keys in
- * `accountKeysItem`. Nothing stored (an installation from before several accounts) reads as no
- * account: lib/accounts/store.ts then makes the existing setup the first account.
- */
-export const accountsSchema = z.lazy(() =>
-  z.object({
-    active: z.nullable(z.string()),
-    accounts: z.array(accountEntrySchema).check(z.maxLength(MAX_ACCOUNTS)),
-  }),
-);
-
-export const accountsItem = defineValidatedItem('local:accounts', () => accountsSchema, {
+export const accountsItem = defineValidatedItem('local:accounts', (s) => s.accountsSchema, {
   fallback: { active: null, accounts: [] },
   version: 1,
 });
+
+/** Where an account's parked value of the item at `key` is kept, for vouching for it (./vouched.ts). */
+export const parkedAt = (accountId: string, key: string) => `${accountsItem.key}/${accountId}/${key}`;
 
 /**
  * The keys of the accounts that are not active, by account id: apart from the accounts list so
  * nothing that lists or exports accounts picks a key up by accident. The active account's key is
  * in `apiKeyItem` and only there.
  */
-export const accountKeysItem = defineValidatedItem(
-  'local:accountKeys',
-  () => z.record(z.string(), z.string().check(z.maxLength(512))),
-  { fallback: {}, version: 1 },
-);
+export const accountKeysItem = defineValidatedItem('local:accountKeys', (s) => s.accountKeysItemSchema, {
+  fallback: {},
+  version: 1,
+});
 
 /**
  * Data kept per scope: a profile in Form A, the whole account in Form B. The form is part of the
  * key so switching forms never mixes the two accounts' views.
  */
-export function scopeKey(form: z.infer<typeof apiFormSchema>, profile: string | undefined): string {
+export function scopeKey(form: ApiForm, profile: string | undefined): string {
   return `${form}:${scopeOf(form, profile)}`;
 }
 
-const tldSchema = z.lazy(() => z.string().check(z.regex(/^\.[a-z0-9-]+$/)));
-
 /** TLDs blocked from this browser, per scope: the API can add a TLD block but not list or remove one. */
-export const addedTldsItem = defineValidatedItem(
-  'local:addedTlds',
-  () => z.record(z.string(), z.array(tldSchema)),
+export const addedTldsItem = defineValidatedItem('local:addedTlds', (s) => s.addedTldsItemSchema, {
+  fallback: {},
+  version: 1,
+});
+
+/** Default-block state set from this browser, per scope: the API cannot read it back. */
+export const defaultBlockItem = defineValidatedItem('local:defaultBlock', (s) => s.defaultBlockItemSchema, {
+  fallback: {},
+  version: 1,
+});
+
+/** The profile last chosen in the popup; shortcuts and the context menu act on it too. */
+export const chosenProfileItem = defineValidatedItem(
+  'local:chosenProfile',
+  (s) => s.chosenProfileItemSchema,
   {
-    fallback: {},
+    fallback: 'default',
     version: 1,
   },
 );
-
-/** Default-block state set from this browser, per scope: the API cannot read it back. */
-export const defaultBlockItem = defineValidatedItem(
-  'local:defaultBlock',
-  () => z.record(z.string(), z.object({ enabled: z.boolean(), at: z.number() })),
-  { fallback: {}, version: 1 },
-);
-
-/** The profile last chosen in the popup; shortcuts and the context menu act on it too. */
-export const chosenProfileItem = defineValidatedItem('local:chosenProfile', () => z.string(), {
-  fallback: 'default',
-  version: 1,
-});
 
 // --- Options page: account management ---
 
@@ -157,7 +146,7 @@ export const chosenProfileItem = defineValidatedItem('local:chosenProfile', () =
  */
 export const managedProfileItem = defineValidatedItem(
   'local:managedProfile',
-  () => z.string().check(z.minLength(1)),
+  (s) => s.managedProfileItemSchema,
   {
     fallback: 'default',
     version: 1,
@@ -171,11 +160,10 @@ export const managedProfileItem = defineValidatedItem(
  * one `logs/getdump` per hour per account; the client keeps count itself, across restarts. The
  * active account's value; each other account keeps its own (lib/accounts/store.ts ACCOUNT_ITEMS).
  */
-export const lastLogDumpItem = defineValidatedItem(
-  'local:lastLogDump',
-  () => z.nullable(z.object({ at: z.number().check(z.gte(0)) })),
-  { fallback: null, version: 1 },
-);
+export const lastLogDumpItem = defineValidatedItem('local:lastLogDump', (s) => s.lastLogDumpItemSchema, {
+  fallback: null,
+  version: 1,
+});
 
 /**
  * Days whose raw lines were deleted from this browser (newest last, at most 200): their download
@@ -183,7 +171,7 @@ export const lastLogDumpItem = defineValidatedItem(
  */
 export const deletedLogDaysItem = defineValidatedItem(
   'local:deletedLogDays',
-  () => z.array(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))).check(z.maxLength(200)),
+  (s) => s.deletedLogDaysItemSchema,
   { fallback: [], version: 1 },
 );
 
@@ -196,66 +184,28 @@ export const deletedLogDaysItem = defineValidatedItem(
 export const DEFAULT_IP_LOOKUP_URLS = ['https://api.ipify.org?format=json', 'https://ipv4.icanhazip.com/'];
 export const DYNAMIC_IP_INTERVAL = { min: 5, max: 1440, fallback: 15 } as const;
 
-export const dynamicIpSettingsSchema = z.lazy(() =>
-  z.object({
-    enabled: z.boolean(),
-    intervalMinutes: z.int().check(z.gte(DYNAMIC_IP_INTERVAL.min), z.lte(DYNAMIC_IP_INTERVAL.max)),
-    label: z.string().check(z.minLength(1), z.maxLength(256)),
-    /** Form A profile the address is registered to; ignored in Form B. */
-    profile: z.string().check(z.minLength(1)),
-    lookupUrls: z.array(z.url({ protocol: /^https?$/ })).check(z.minLength(1), z.maxLength(10)),
-    /** Delete the address this browser registered before, once the new one is added. */
-    removePrevious: z.boolean(),
-  }),
-);
-export type DynamicIpSettings = z.infer<typeof dynamicIpSettingsSchema>;
-
-export const dynamicIpSettingsItem = defineValidatedItem('local:dynamicIp', () => dynamicIpSettingsSchema, {
-  fallback: {
-    enabled: false,
-    intervalMinutes: DYNAMIC_IP_INTERVAL.fallback,
-    label: 'Dynamic IP (this browser)',
-    profile: 'default',
-    lookupUrls: DEFAULT_IP_LOOKUP_URLS,
-    removePrevious: true,
+export const dynamicIpSettingsItem = defineValidatedItem(
+  'local:dynamicIp',
+  (s) => s.dynamicIpSettingsSchema,
+  {
+    fallback: {
+      enabled: false,
+      intervalMinutes: DYNAMIC_IP_INTERVAL.fallback,
+      label: 'Dynamic IP (this browser)',
+      profile: 'default',
+      lookupUrls: DEFAULT_IP_LOOKUP_URLS,
+      removePrevious: true,
+    },
+    version: 1,
   },
-  version: 1,
-});
-
-export const registrationOutcomeSchema = z.lazy(() =>
-  z.object({
-    at: z.number(),
-    ok: z.boolean(),
-    /** The public IPv4 found, when the lookup worked. */
-    ip: z.optional(z.string()),
-    /** What the user reads: "Registered 203.0.113.7 …" or the reason it failed. */
-    message: z.string(),
-    /** Failure kind: 'lookup', 'no-key', or an ApiError kind; absent on success. */
-    reason: z.optional(z.string()),
-    consecutiveFailures: z.int().check(z.gte(0)),
-    /** When the worker retries after a failure (backoff); absent when the regular interval applies. */
-    nextAttemptAt: z.optional(z.number()),
-  }),
 );
-export type RegistrationOutcome = z.infer<typeof registrationOutcomeSchema>;
 
 /** Last outcome of a registration attempt (alarm or Register now); null before the first one. */
 export const registrationOutcomeItem = defineValidatedItem(
   'local:dynamicIpOutcome',
-  () => z.nullable(registrationOutcomeSchema),
+  (s) => s.registrationOutcomeItemSchema,
   { fallback: null, version: 1 },
 );
-
-export const registeredAddressSchema = z.lazy(() =>
-  z.object({
-    ip: z.string(),
-    profile: z.optional(z.string()),
-    /** lib/account/identity.ts: an address registered in another account is never deleted from this one. */
-    account: accountIdSchema,
-    at: z.number(),
-  }),
-);
-export type RegisteredAddress = z.infer<typeof registeredAddressSchema>;
 
 /** Addresses kept for later deletion, of all accounts together (a few per account). */
 export const MAX_REGISTERED_KEPT = 3 * MAX_ACCOUNTS;
@@ -266,11 +216,7 @@ export const MAX_REGISTERED_KEPT = 3 * MAX_ACCOUNTS;
  */
 export const registeredAddressesItem = defineValidatedItem(
   'local:dynamicIpRegistered',
-  () =>
-    z.object({
-      current: z.nullable(registeredAddressSchema),
-      stale: z.array(registeredAddressSchema).check(z.maxLength(MAX_REGISTERED_KEPT)),
-    }),
+  (s) => s.registeredAddressesItemSchema,
   {
     fallback: { current: null, stale: [] },
     version: 2,
@@ -289,32 +235,6 @@ export const registeredAddressesItem = defineValidatedItem(
   },
 );
 
-export const outboxEntrySchema = z.lazy(() =>
-  z.object({
-    id: z.string().check(z.minLength(1)),
-    change: listChangeSchema,
-    /** The account the change was made for: it is sent there and nowhere else. */
-    account: accountIdSchema,
-    /**
-     * The user chose "send to that account when it is back" for a change of an account that is
-     * not configured now: it is no longer offered for a decision, and waits (however long).
-     */
-    keptForAccount: z.optional(z.boolean()),
-    createdAt: z.number(),
-    attempts: z.int().check(z.gte(0)),
-    /** Not retried by an alarm before this time (backoff); a user action retries at once. */
-    nextAttemptAt: z.number(),
-    /** Why the last attempt did not go through, for the popup's "pending" line. */
-    lastError: z.optional(z.string()),
-    /**
-     * The service asked not to be called again before this time (Retry-After of a 5xx or 429):
-     * unlike `nextAttemptAt`, a user action waits for it too, and so does every change behind.
-     */
-    notBefore: z.optional(z.number()),
-  }),
-);
-export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
-
 /**
  * One-click list changes not yet confirmed by the service, oldest first. The popup may watch
  * this item to show pending changes (see lib/outbox/index.ts). Only the worker writes it.
@@ -322,34 +242,17 @@ export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
 /** More waiting changes than a person makes by hand: a cap on storage, refused with a message. */
 export const OUTBOX_LIMIT = 500;
 
-export const outboxItem = defineValidatedItem(
-  'local:outbox',
-  () => z.array(outboxEntrySchema).check(z.maxLength(OUTBOX_LIMIT)),
-  {
-    fallback: [],
-    version: 2,
-    // 2: each change names its account; those queued before are the configured account's.
-    migrations: { 2: async (old) => withAccount(old) },
-  },
-);
-
-export const settledChangeSchema = z.lazy(() =>
-  z.object({
-    id: z.string(),
-    change: listChangeSchema,
-    /** The account it went to: the popup counts it only in that account's lists. */
-    account: accountIdSchema,
-    state: z.enum(['delivered', 'failed']),
-    message: z.string(),
-    at: z.number(),
-  }),
-);
-export type SettledChange = z.infer<typeof settledChangeSchema>;
+export const outboxItem = defineValidatedItem('local:outbox', (s) => s.outboxItemSchema, {
+  fallback: [],
+  version: 2,
+  // 2: each change names its account; those queued before are the configured account's.
+  migrations: { 2: async (old) => withAccount(old) },
+});
 
 /** The last changes the outbox settled (newest first, at most 20), so a refusal is never silent. */
 export const settledChangesItem = defineValidatedItem(
   'local:outboxSettled',
-  () => z.array(settledChangeSchema),
+  (s) => s.settledChangesItemSchema,
   {
     fallback: [],
     version: 2,
@@ -358,17 +261,8 @@ export const settledChangesItem = defineValidatedItem(
   },
 );
 
-export const leaseSchema = z.lazy(() =>
-  z.object({
-    holder: z.string(),
-    /** Worker instance that took it: a lease of an instance that is gone is free at once. */
-    instance: z.string(),
-    expiresAt: z.number(),
-  }),
-);
-
 /** Storage-based leases (by job name): one outbox delivery and one registration at a time. */
-export const leasesItem = defineValidatedItem('local:leases', () => z.record(z.string(), leaseSchema), {
+export const leasesItem = defineValidatedItem('local:leases', (s) => s.leasesItemSchema, {
   fallback: {},
   version: 1,
 });
@@ -376,21 +270,14 @@ export const leasesItem = defineValidatedItem('local:leases', () => z.record(z.s
 /** The profiles of the account as last listed, for the context menu's per-profile submenus. */
 export const profilesCacheItem = defineValidatedItem(
   'local:profilesCache',
-  () =>
-    z.nullable(
-      z.object({
-        account: accountIdSchema,
-        profiles: z.array(z.string()).check(z.maxLength(200)),
-        at: z.number(),
-      }),
-    ),
+  (s) => s.profilesCacheItemSchema,
   { fallback: null, version: 2, migrations: { 2: retagLegacy } },
 );
 
 /** The right-click menu and the outcome notifications of menu and shortcut actions. */
 export const contextMenuSettingsItem = defineValidatedItem(
   'local:contextMenu',
-  () => z.object({ enabled: z.boolean() }),
+  (s) => s.contextMenuSettingsItemSchema,
   { fallback: { enabled: true }, version: 1 },
 );
 
@@ -427,41 +314,6 @@ async function withAccount(old: unknown): Promise<unknown> {
 
 // --- Popup: cached views for an instant verdict ---
 
-/**
- * One scope's whitelist and blocklist as last fetched, each packed in one string
- * (`packDomains` in lib/filtering/domain-index.ts: canonical, sorted, one per line) so the popup
- * reads and searches them without building anything, with the time of the fetch. `account` is
- * the account identity (lib/account/identity.ts): a view of another account is ignored. Views
- * stored before identities (tagged `<form> <baseUrl>`) read as missing: the popup fetches again.
- */
-export const cachedListsSchema = z.lazy(() =>
-  z.object({
-    account: accountIdSchema,
-    fetchedAt: z.number(),
-    whitelist: z.string(),
-    blocklist: z.string(),
-  }),
-);
-export type CachedLists = z.infer<typeof cachedListsSchema>;
-
-/**
- * Since version 4 a scope's lists are stored in buckets (lib/cache/list-buckets.ts), so the popup
- * reads only the one or two its site needs: `cachedLists:<scope>` holds this head, naming the
- * buckets that have entries; each of those is at `cachedListsBucket:<n>:<scope>` (the bucket
- * first, so no profile name can make one scope's key another's).
- */
-const listsHeadSchema = z.lazy(() =>
-  z.object({
-    account: accountIdSchema,
-    fetchedAt: z.number(),
-    buckets: z.array(z.int().check(z.gte(0), z.lte(SINGLE_LABEL_BUCKET))),
-  }),
-);
-/** One bucket, with the fetch time of its head: a bucket of another fetch makes the view a miss. */
-const listsBucketSchema = z.lazy(() =>
-  z.object({ fetchedAt: z.number(), whitelist: z.string(), blocklist: z.string() }),
-);
-
 export { CACHED_LISTS_BUCKET_PREFIX };
 
 const ALL_BUCKETS = Array.from({ length: SINGLE_LABEL_BUCKET + 1 }, (_, bucket) => bucket);
@@ -481,9 +333,12 @@ export type CachedListsPart = CachedLists & { buckets: readonly number[] | null 
 export function cachedListsItem(scope: string) {
   const key = `local:cachedLists:${scope}` as const;
   const storedKey = (bucket: number) => `local:${bucketKey(scope, bucket)}` as const;
+  /** The head (which buckets are filled), or null when it is not in the bucketed shape. */
+  const checkHead = (raw: unknown) =>
+    checkStoredValue(key, raw, async () => (await loadSchemas()).listsHeadSchema, null);
 
   async function write(value: CachedLists): Promise<void> {
-    const checked = cachedListsSchema.parse(value);
+    const checked = (await loadSchemas()).cachedListsSchema.parse(value);
     const buckets = splitIntoBuckets(checked);
     const head = {
       account: checked.account,
@@ -510,11 +365,11 @@ export function cachedListsItem(scope: string) {
   /** The head and the named buckets (null: all the head names); null when any is unusable. */
   async function read(wanted: readonly number[] | null): Promise<CachedListsPart | null> {
     const rawHead = await readStoredValue(key);
-    const head = listsHeadSchema.safeParse(rawHead);
-    if (!head.success) {
+    const head = await checkHead(rawHead);
+    if (head === null) {
       // Version 3: the whole lists under the scope's key, stored again in buckets, once (a failed
       // write only means the same conversion next time).
-      const whole = cachedListsSchema.safeParse(rawHead);
+      const whole = (await loadSchemas()).cachedListsSchema.safeParse(rawHead);
       if (!whole.success) return null;
       await write(whole.data).catch(() => undefined);
       if (wanted === null) return { ...whole.data, buckets: null };
@@ -522,14 +377,19 @@ export function cachedListsItem(scope: string) {
       const lists = joinBuckets(wanted.flatMap((bucket) => buckets.get(bucket) ?? []));
       return { account: whole.data.account, fetchedAt: whole.data.fetchedAt, ...lists, buckets: wanted };
     }
-    const { account, fetchedAt, buckets: filled } = head.data;
+    const { account, fetchedAt, buckets: filled } = head;
     const reading = (wanted ?? filled).filter((bucket) => filled.includes(bucket));
     const raw = await readStoredValues(reading.map(storedKey));
     const parts: PackedLists[] = [];
     for (const bucket of reading) {
-      const part = listsBucketSchema.safeParse(raw.get(storedKey(bucket)));
-      if (!part.success || part.data.fetchedAt !== fetchedAt) return null;
-      parts.push(part.data);
+      const part = await checkStoredValue(
+        storedKey(bucket),
+        raw.get(storedKey(bucket)),
+        async () => (await loadSchemas()).listsBucketSchema,
+        null,
+      );
+      if (part === null || part.fetchedAt !== fetchedAt) return null;
+      parts.push(part);
     }
     return { account, fetchedAt, ...joinBuckets(parts), buckets: wanted };
   }
@@ -556,16 +416,15 @@ export function cachedListsItem(scope: string) {
      * keeping the rest; false when the stored view is no longer the one `part` was read from.
      */
     async replaceBuckets(part: CachedListsPart & { buckets: readonly number[] }): Promise<boolean> {
-      const head = listsHeadSchema.safeParse(await readStoredValue(key));
-      if (!head.success || head.data.fetchedAt !== part.fetchedAt || head.data.account !== part.account)
-        return false;
+      const head = await checkHead(await readStoredValue(key));
+      if (head === null || head.fetchedAt !== part.fetchedAt || head.account !== part.account) return false;
       const buckets = splitIntoBuckets(part);
       if ([...buckets.keys()].some((bucket) => !part.buckets.includes(bucket)))
         throw new Error('entries outside the buckets read');
-      const filled = new Set(head.data.buckets.filter((bucket) => !part.buckets.includes(bucket)));
+      const filled = new Set(head.buckets.filter((bucket) => !part.buckets.includes(bucket)));
       for (const bucket of buckets.keys()) filled.add(bucket);
       await browser.storage.local.set({
-        [key.slice(LOCAL.length)]: { ...head.data, buckets: [...filled].sort((a, b) => a - b) },
+        [key.slice(LOCAL.length)]: { ...head, buckets: [...filled].sort((a, b) => a - b) },
         ...Object.fromEntries(
           [...buckets].map(([bucket, lists]) => [
             bucketKey(scope, bucket),
@@ -593,7 +452,7 @@ const LOCAL = 'local:';
  */
 export const cachedListsIndexItem = defineValidatedItem(
   'local:cachedListsIndex',
-  () => z.record(z.string(), z.object({ fetchedAt: z.number(), size: z.int().check(z.gte(0)) })),
+  (s) => s.cachedListsIndexItemSchema,
   { fallback: {}, version: 1 },
 );
 
@@ -604,15 +463,7 @@ export const cachedListsIndexItem = defineValidatedItem(
  */
 export const cachedBlockedTodayItem = defineValidatedItem(
   'local:cachedBlockedToday',
-  () =>
-    z.nullable(
-      z.object({
-        account: accountIdSchema,
-        date: z.string(),
-        fetchedAt: z.number(),
-        blocked: z.record(z.string(), z.number()),
-      }),
-    ),
+  (s) => s.cachedBlockedTodayItemSchema,
   { fallback: null, version: 2, migrations: { 2: retagLegacy } },
 );
 
@@ -624,39 +475,12 @@ export const cachedBlockedTodayItem = defineValidatedItem(
  */
 export const diagnosisSettingsItem = defineValidatedItem(
   'local:diagnosis',
-  () => z.object({ enabled: z.boolean() }),
+  (s) => s.diagnosisSettingsItemSchema,
   { fallback: { enabled: false }, version: 1 },
 );
 
-export const failedHostSchema = z.lazy(() =>
-  z.object({
-    host: z.string().check(z.minLength(1), z.maxLength(253)),
-    /** lib/diagnosis/classify.ts: how the failure looks like the filter's doing. */
-    kind: z.enum(['name-not-resolved', 'sinkhole']),
-    /** The browser's error code (`net::ERR_NAME_NOT_RESOLVED`, `NS_ERROR_UNKNOWN_HOST`). */
-    error: z.string().check(z.maxLength(100)),
-    /** Failed requests to this host since the page loaded. */
-    count: z.int().check(z.gte(1)),
-    /** First failure (ms since the epoch). */
-    at: z.number(),
-  }),
-);
-export type FailedHost = z.infer<typeof failedHostSchema>;
-
 /** At most this many hosts per tab: a page full of blocked trackers must not fill storage. */
 export const MAX_FAILED_HOSTS_PER_TAB = 100;
-
-export const tabFailuresSchema = z.lazy(() =>
-  z.object({
-    /** Host of the page the failures belong to; null when the page's load was not seen. */
-    pageHost: z.nullable(z.string().check(z.maxLength(253))),
-    /** The page's own failure, when the main frame did not load. */
-    mainFrame: z.nullable(failedHostSchema),
-    /** Every host that failed (main frame included), in the order they first failed. */
-    hosts: z.array(failedHostSchema).check(z.maxLength(MAX_FAILED_HOSTS_PER_TAB)),
-  }),
-);
-export type TabFailures = z.infer<typeof tabFailuresSchema>;
 
 /**
  * Hosts whose requests failed with a DNS-type error, per tab id, written by the worker only.
@@ -666,33 +490,14 @@ export type TabFailures = z.infer<typeof tabFailuresSchema>;
  */
 export const failedHostsItem = defineValidatedItem(
   browser.storage.session ? 'session:failedHosts' : 'local:failedHosts',
-  () => z.record(z.string().check(z.regex(/^\d+$/)), tabFailuresSchema),
+  (s) => s.failedHostsItemSchema,
   { fallback: {}, version: 1 },
 );
-
-export const temporaryAllowSchema = z.lazy(() =>
-  z.object({
-    domain: z.string().check(z.minLength(1), z.maxLength(253)),
-    /** Form A profile; absent in Form B (whole account). */
-    profile: z.optional(z.string()),
-    /** The account identity it was made in: its removal never goes to another account. */
-    account: accountIdSchema,
-    createdAt: z.number(),
-    expiresAt: z.number(),
-    /**
-     * Where the domain was before: 'blocklist' is put back on the blocklist at expiry, 'none' is
-     * taken off the whitelist. A domain that was on the whitelist already gets no entry here, so
-     * a permanent whitelist entry is never removed by an expiry.
-     */
-    before: z.enum(['none', 'blocklist']),
-  }),
-);
-export type TemporaryAllow = z.infer<typeof temporaryAllowSchema>;
 
 /** Domains whitelisted for a limited time, written by the worker only. */
 export const temporaryAllowsItem = defineValidatedItem(
   'local:temporaryAllows',
-  () => z.array(temporaryAllowSchema).check(z.maxLength(500)),
+  (s) => s.temporaryAllowsItemSchema,
   {
     fallback: [],
     version: 2,
@@ -716,7 +521,7 @@ export const temporaryAllowsItem = defineValidatedItem(
  */
 export const apiTimeoutForTestsItem = defineValidatedItem(
   'local:testOnlyApiTimeoutMs',
-  () => z.nullable(z.int().check(z.gte(200), z.lte(120_000))),
+  (s) => s.apiTimeoutForTestsItemSchema,
   { fallback: null, version: 1 },
 );
 
@@ -733,7 +538,7 @@ export const readsApiTimeoutForTests: boolean = import.meta.env.API_TIMEOUT_FROM
  * Light or dark pages: 'system' follows the browser. Pages also keep a synchronous copy in
  * localStorage for their first paint (lib/theme/theme.ts says why).
  */
-export const themeItem = defineValidatedItem('local:theme', () => z.enum(THEME_CHOICES), {
+export const themeItem = defineValidatedItem('local:theme', (s) => s.themeSchema, {
   fallback: 'system',
   version: 1,
 });
@@ -743,8 +548,6 @@ export const themeItem = defineValidatedItem('local:theme', () => z.enum(THEME_C
 /** Hosts whose registrable domain is remembered (lib/cache/registrable-domains.ts), newest last. */
 export const MAX_REMEMBERED_HOSTS = 200;
 
-const rememberedHostSchema = z.lazy(() => z.string().check(z.minLength(1), z.maxLength(253)));
-
 /**
  * The registrable domain (Public Suffix List) of hosts the popup has shown, so an opening on a
  * known host never loads the list (about 47 kB gzipped). `psl` names the list's version: a map
@@ -753,14 +556,7 @@ const rememberedHostSchema = z.lazy(() => z.string().check(z.minLength(1), z.max
  */
 export const registrableDomainsItem = defineValidatedItem(
   'local:registrableDomains',
-  () =>
-    z.object({
-      psl: z.string(),
-      /** [host, registrable domain], oldest first. */
-      hosts: z
-        .array(z.tuple([rememberedHostSchema, rememberedHostSchema]))
-        .check(z.maxLength(MAX_REMEMBERED_HOSTS)),
-    }),
+  (s) => s.registrableDomainsItemSchema,
   { fallback: { psl: '', hosts: [] }, version: 1 },
 );
 
@@ -769,43 +565,6 @@ export const registrableDomainsItem = defineValidatedItem(
 /** At most this many unbreaks are remembered (running or waiting for their review), newest kept. */
 export const MAX_UNBREAK_SESSIONS = 20;
 
-export const unbreakDomainSchema = z.lazy(() =>
-  z.object({
-    /** The whitelist entry allowed for a while: a registrable domain or an exact host. */
-    domain: z.string().check(z.minLength(1), z.maxLength(253)),
-    /** Where it was before ('blocklist': the user confirmed allowing a domain they had blocked). */
-    before: z.enum(['none', 'blocklist']),
-    /** When its allow started: only loads after it count. */
-    allowedAt: z.number(),
-    /** The first request to it that succeeded after `allowedAt` from a page of the site; absent: never needed. */
-    loadedAt: z.optional(z.number()),
-    /** Requests that succeeded so far (capped). */
-    loads: z.int().check(z.gte(0), z.lte(1_000_000)),
-  }),
-);
-
-export const unbreakSessionSchema = z.lazy(() =>
-  z.object({
-    id: z.string().check(z.minLength(1), z.maxLength(300)),
-    /** The account identity it was made in (lib/account/identity.ts). */
-    account: accountIdSchema,
-    /** Form A profile; absent in Form B (whole account). */
-    profile: z.optional(z.string()),
-    /** Registrable domain of the page: later visits to the same site count too. */
-    site: z.string().check(z.minLength(1), z.maxLength(253)),
-    /** The page's host when the user clicked (never its address). */
-    pageHost: z.string().check(z.minLength(1), z.maxLength(253)),
-    startedAt: z.number(),
-    /** When the allows end; after it the popup offers the review. */
-    expiresAt: z.number(),
-    /** When the user was told the allows ended (one notification per unbreak). */
-    announcedAt: z.optional(z.number()),
-    domains: z.array(unbreakDomainSchema).check(z.minLength(1), z.maxLength(MAX_UNBREAK_DOMAINS)),
-  }),
-);
-export type UnbreakSession = z.infer<typeof unbreakSessionSchema>;
-export type UnbreakDomain = z.infer<typeof unbreakDomainSchema>;
-
 /**
  * "Unbreak this page": what each unbreak allowed for a while and which of those domains the site
  * really loaded, until the user reviews it. Written by the worker only; per account (each entry
@@ -813,6 +572,6 @@ export type UnbreakDomain = z.infer<typeof unbreakDomainSchema>;
  */
 export const unbreakSessionsItem = defineValidatedItem(
   'local:unbreakSessions',
-  () => z.array(unbreakSessionSchema).check(z.maxLength(MAX_UNBREAK_SESSIONS)),
+  (s) => s.unbreakSessionsItemSchema,
   { fallback: [], version: 1 },
 );

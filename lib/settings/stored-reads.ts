@@ -50,7 +50,7 @@ interface BatchReadable<T> {
   /** The stored shape's version: with `migrates`, a value stored in it needs no migration. */
   readonly version?: number;
   readonly migrates?: boolean;
-  parse(raw: unknown): T;
+  check(raw: unknown): Promise<T>;
   getValue(): Promise<T>;
 }
 
@@ -79,7 +79,7 @@ export async function getValues<const Items extends readonly BatchReadable<unkno
   return Promise.all(
     items.map((item) => {
       const raw = read.get(item.key) ?? null;
-      return !item.migrates || raw === null || current(item) ? item.parse(raw) : item.getValue();
+      return !item.migrates || raw === null || current(item) ? item.check(raw) : item.getValue();
     }),
   ) as Promise<ValuesOf<Items>>;
 }

@@ -1,11 +1,15 @@
 import { type StorageItemKey, storage, type WxtStorageItem } from 'wxt/utils/storage';
 import type * as z from 'zod/mini';
 import { getValues, readStoredValue } from './stored-reads';
+import { sameJsonValue, type VouchedValues, vouchedValues } from './vouched';
 
 /**
  * A storage item whose value is checked with zod on every read and write. Storage is a trust
  * boundary: another version of the extension, a sync conflict or a hand edit can leave anything
  * there, and a page must never crash on it. An unreadable value reads as the fallback.
+ *
+ * A value exactly as zod accepted it at an earlier reading of this build is used without zod
+ * (./vouched.ts): the schema, and zod with it, is loaded only for a value not seen before.
  */
 export interface ValidatedItem<T> {
   readonly key: StorageItemKey;
@@ -14,8 +18,14 @@ export interface ValidatedItem<T> {
   readonly version: number;
   /** True when the item has migrations, which run before its first read. */
   readonly migrates?: boolean;
-  /** Checks a raw stored value as `getValue` does: the fallback when it does not fit. */
-  parse(raw: unknown): T;
+  /**
+   * Checks a raw stored value as `getValue` does: the fallback when it does not fit. `readFrom`
+   * names where it was stored when that is not the item's key (an account's parked settings):
+   * what is vouched for is the value at that place (./vouched.ts).
+   */
+  check(raw: unknown, readFrom?: string): Promise<T>;
+  /** The value as it would be written; rejects when it does not match the schema. */
+  validate(value: T): Promise<T>;
   getValue(): Promise<T>;
   /** Rejects (and writes nothing) when the value does not match the schema. */
   setValue(value: T): Promise<void>;
@@ -26,42 +36,79 @@ export interface ValidatedItem<T> {
 
 export interface ValidatedItemOptions<T> {
   fallback: T;
+  /** Values accepted before (./vouched.ts); this page's by default, none in tests that say so. */
+  vouched?: VouchedValues;
   /** Bump when the stored shape changes, and add a migration to that version. */
   version: number;
   migrations?: Record<number, (oldValue: unknown) => unknown>;
 }
 
 /**
- * `schemaOf` builds the item's schema when the item is first read or written: a page defines
- * every item of lib/settings/storage.ts but uses a few, and building zod schemas is what
- * made loading that module slow (the popup waited on it).
+ * The value zod makes of `raw` with the schema `schemaOf` gives (loaded only when `raw` is not
+ * vouched for); `fallback` when it does not fit or nothing is stored. A value zod accepts
+ * unchanged is vouched for from then on.
+ */
+export async function checkStoredValue<S extends z.ZodMiniType, F = z.infer<S>>(
+  key: string,
+  raw: unknown,
+  schemaOf: () => S | Promise<S>,
+  fallback: F,
+  vouched: VouchedValues = vouchedValues,
+): Promise<z.infer<S> | F> {
+  // Nothing stored reads as the fallback, as in WXT's own items; the schema is not even loaded.
+  if (raw === null || raw === undefined) return fallback;
+  if (vouched.vouches(key, raw)) return raw as z.infer<S>;
+  const result = (await schemaOf()).safeParse(raw);
+  if (!result.success) return fallback;
+  if (sameJsonValue(result.data, raw)) vouched.remember(key, raw);
+  return result.data;
+}
+
+/**
+ * A watch callback that checks each new value and calls back in the order they came: a value
+ * that needs its schema loaded is never overtaken by a later one that is vouched for.
+ */
+export function inOrder<T>(check: (raw: unknown) => Promise<T>, callback: (value: T) => void) {
+  let last: Promise<unknown> = Promise.resolve();
+  return (raw: unknown) => {
+    const checked = check(raw);
+    // A failed check or callback is reported where it happened; the next values still come.
+    last = Promise.all([checked, last.catch(() => undefined)]).then(([value]) => callback(value));
+  };
+}
+
+/**
+ * `schemaOf` gives the item's schema when a value must be checked or written: building zod
+ * schemas, and loading zod itself (lib/settings/schemas.ts), is what made the popup's first paint
+ * wait, and most openings find every value as it was accepted before.
  */
 export function defineValidatedItem<S extends z.ZodMiniType>(
   key: StorageItemKey,
-  schemaOf: () => S,
+  schemaOf: () => S | Promise<S>,
   options: ValidatedItemOptions<z.infer<S>>,
 ): ValidatedItem<z.infer<S>> {
   type T = z.infer<S>;
-  let built: S | undefined;
-  const schema = () => (built ??= schemaOf());
-  const parse = (raw: unknown): T => {
-    // Nothing stored reads as the fallback, as in WXT's own items; the schema is not even built.
-    if (raw === null || raw === undefined) return options.fallback;
-    const result = schema().safeParse(raw);
-    return result.success ? result.data : options.fallback;
-  };
-  const common = { key, fallback: options.fallback, version: options.version, parse };
+  let built: Promise<S> | undefined;
+  const schema = () => (built ??= Promise.resolve(schemaOf()));
+  const check = (raw: unknown, readFrom: string = key): Promise<T> =>
+    checkStoredValue(readFrom, raw, schema, options.fallback, options.vouched);
+  const validate = async (value: T): Promise<T> => (await schema()).parse(value);
+  const common = { key, fallback: options.fallback, version: options.version, check, validate };
   if (options.migrations === undefined) {
     // Nothing to migrate: plain reads and writes. (WXT's defineItem reads the value once more as
     // soon as an item is defined, an extra storage round trip per item that every page paid.)
     return {
       ...common,
-      getValue: async () => parse(await readStoredValue(key)),
+      getValue: async () => check(await readStoredValue(key)),
       setValue: async (value) => {
-        await storage.setItem(key, schema().parse(value));
+        await storage.setItem(key, await validate(value));
       },
       removeValue: () => storage.removeItem(key),
-      watch: (callback) => storage.watch(key, (raw) => callback(parse(raw))),
+      watch: (callback) =>
+        storage.watch(
+          key,
+          inOrder((raw) => check(raw), callback),
+        ),
     };
   }
   // Defined on first use: WXT reads an item's version as soon as it is defined, and a page that
@@ -77,8 +124,8 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
     key,
     version: options.version,
     migrates: true,
-    parse,
-    getValue: async () => parse(await item().getValue()),
+    check,
+    getValue: async () => check(await item().getValue()),
   };
   return {
     ...common,
@@ -87,9 +134,9 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
     // migrations, only when the stored value is in an older shape.
     getValue: async () => (await getValues([migrating] as const))[0],
     setValue: async (value) => {
-      await item().setValue(schema().parse(value));
+      await item().setValue(await validate(value));
     },
     removeValue: () => item().removeValue(),
-    watch: (callback) => item().watch((raw) => callback(parse(raw))),
+    watch: (callback) => item().watch(inOrder((raw) => check(raw), callback)),
   };
 }

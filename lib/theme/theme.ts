@@ -12,7 +12,7 @@
  * The stylesheets (components/theme.css) switch on `data-theme` on <html>: absent means "system".
  */
 import { followStored } from '@/lib/settings/follow';
-import { type Theme, themeSchema } from '@/lib/settings/theme-choice';
+import { isThemeChoice, type Theme } from '@/lib/settings/theme-choice';
 import { THEME_CACHE_KEY } from './first-paint';
 
 export { THEME_CACHE_KEY } from './first-paint';
@@ -22,8 +22,8 @@ export type ThemeCache = Pick<Storage, 'getItem' | 'setItem'>;
 
 export function readCachedTheme(cache: ThemeCache | undefined): Theme {
   try {
-    const parsed = themeSchema.safeParse(cache?.getItem(THEME_CACHE_KEY));
-    return parsed.success ? parsed.data : 'system';
+    const cached = cache?.getItem(THEME_CACHE_KEY);
+    return isThemeChoice(cached) ? cached : 'system';
   } catch {
     return 'system';
   }

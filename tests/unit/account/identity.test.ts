@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   accountIdentity,
-  accountIdSchema,
   identityForLegacyTag,
   identityOf,
   keyFingerprint,
   NO_KEY,
   parseAccountId,
 } from '@/lib/account/identity';
+import { accountIdSchema } from '@/lib/settings/schemas';
 import { fingerprintOf } from '../account-ids';
 
 const connection = { baseUrl: 'https://my.cleanbrowsing.org', form: 'A' as const };

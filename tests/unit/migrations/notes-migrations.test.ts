@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import * as z from 'zod';
 import { EMPTY_NOTES, notes } from '@/lib/notes';
-import { NOTES_VERSION } from '@/lib/notes/schema';
+import { NOTES_VERSION } from '@/lib/notes/entries';
 import { testAccount } from '../account-ids';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'notes');

@@ -1,0 +1,159 @@
+/**
+ * Stored values zod has already accepted, so a page can use them without loading zod again
+ * (docs/architecture.md, "Checked once, vouched for after"). A page that reads a value and finds
+ * it exactly as zod accepted it at an earlier reading, in this same build, uses it as read;
+ * anything else (a new value, another build, nothing remembered) is checked with zod as before.
+ *
+ * What is remembered is a fingerprint of each accepted value's JSON by storage key, in the page's
+ * own `localStorage` (the extension's origin: only its own pages write there). The worker has no
+ * `localStorage` and vouches for nothing.
+ *
+ * Nothing here may import zod: this module is what keeps zod out of the popup's first modules.
+ */
+import { pageLocalStorage } from '@/lib/theme/first-paint';
+
+/** Where the fingerprints are kept in the page's localStorage. */
+export const VOUCHED_VALUES_KEY = 'vouchedValues';
+
+/** Enough for every key a page reads (the popup's first view reads about fifteen). */
+export const MAX_VOUCHED_KEYS = 200;
+
+export interface VouchedValues {
+  /** True when `raw` is exactly a value zod accepted unchanged for `key`, in this build. */
+  vouches(key: string, raw: unknown): boolean;
+  /** Remembers `raw` as accepted unchanged for `key` (it replaces the key's earlier value). */
+  remember(key: string, raw: unknown): void;
+}
+
+interface Remembered {
+  build: string;
+  /** Fingerprint by storage key, oldest first. */
+  prints: Record<string, string>;
+}
+
+/**
+ * The length of the value's JSON and two 32-bit hashes of it (cyrb53's mixing, two seeds). Not a
+ * defence against someone who can write the extension's storage (they can write anything there
+ * anyway): it tells an accepted value from a changed one, by chance wrongly about once in 2^64.
+ * A cryptographic hash of a list bucket of the largest accounts (hundreds of kB of JSON) cost the
+ * popup several milliseconds; this costs a fraction of one.
+ */
+function fingerprint(raw: unknown): string | null {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(raw);
+  } catch {
+    return null;
+  }
+  if (json === undefined) return null;
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < json.length; i++) {
+    const code = json.charCodeAt(i);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return `${json.length.toString(36)}.${(h1 >>> 0).toString(36)}.${(h2 >>> 0).toString(36)}`;
+}
+
+/**
+ * True when zod gave back what was stored: the same JSON values, whatever the order of object
+ * keys (Chromium's storage hands objects back with their keys sorted; zod's output follows the
+ * schema). A key zod dropped or a value it converted makes them differ.
+ */
+export function sameJsonValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, index) => sameJsonValue(item, b[index]))
+    );
+  }
+  const aKeys = Object.keys(a).filter((key) => (a as Record<string, unknown>)[key] !== undefined);
+  const bKeys = Object.keys(b).filter((key) => (b as Record<string, unknown>)[key] !== undefined);
+  return (
+    aKeys.length === bKeys.length &&
+    aKeys.every(
+      (key) =>
+        Object.hasOwn(b, key) &&
+        sameJsonValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+    )
+  );
+}
+
+/**
+ * The vouched values of one page. `store` is the page's localStorage (undefined where there is
+ * none); `build` names this build, so a build with other schemas vouches for nothing an earlier
+ * one accepted; `schedule` writes the fingerprints once the page is idle.
+ */
+export function createVouchedValues(deps: {
+  store: Pick<Storage, 'getItem' | 'setItem'> | undefined;
+  build: string;
+  schedule?: (write: () => void) => void;
+}): VouchedValues {
+  const { store, build } = deps;
+  const schedule = deps.schedule ?? ((write) => setTimeout(write, 0));
+  /** What the store held when first asked (another page may have written since). */
+  let known: Record<string, string> | undefined;
+  /** What this page accepted since its last write, in order. */
+  const accepted = new Map<string, string>();
+
+  const readStored = (): Record<string, string> => {
+    try {
+      const parsed = JSON.parse(store?.getItem(VOUCHED_VALUES_KEY) ?? 'null') as Partial<Remembered> | null;
+      if (parsed?.build === build && typeof parsed.prints === 'object' && parsed.prints !== null)
+        return { ...parsed.prints };
+    } catch {
+      // Unreadable: nothing is vouched for, and the next write replaces it.
+    }
+    return {};
+  };
+
+  // Read again and merged, not replaced: a page open for long (the options page) must not undo
+  // what the popups accepted meanwhile.
+  const write = () => {
+    const prints = readStored();
+    for (const [key, print] of accepted) {
+      delete prints[key];
+      prints[key] = print;
+    }
+    accepted.clear();
+    const keys = Object.keys(prints);
+    for (const old of keys.slice(0, Math.max(0, keys.length - MAX_VOUCHED_KEYS))) delete prints[old];
+    known = prints;
+    try {
+      store?.setItem(VOUCHED_VALUES_KEY, JSON.stringify({ build, prints } satisfies Remembered));
+    } catch {
+      // Full or disabled: the values are checked with zod, as without this module.
+    }
+  };
+
+  return {
+    vouches(key, raw) {
+      if (!store) return false;
+      known ??= readStored();
+      const print = accepted.get(key) ?? known[key];
+      return print !== undefined && print === fingerprint(raw);
+    },
+    remember(key, raw) {
+      if (!store) return;
+      const print = fingerprint(raw);
+      if (print === null) return;
+      known ??= readStored();
+      if ((accepted.get(key) ?? known[key]) === print) return;
+      accepted.set(key, print);
+      if (accepted.size === 1) schedule(write);
+    },
+  };
+}
+
+/** The name of this build (wxt.config.ts); tests and unbuilt code share one. */
+const BUILD: string = import.meta.env.BUILD_ID ?? 'unbuilt';
+
+/** This page's vouched values (none in the worker). */
+export const vouchedValues: VouchedValues = createVouchedValues({ store: pageLocalStorage(), build: BUILD });
