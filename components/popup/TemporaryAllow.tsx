@@ -5,7 +5,7 @@ import {
   findTemporaryAllow,
   TEMPORARY_ALLOW_CHOICES,
   timeLeftText,
-} from '@/lib/diagnosis/temporary-allow';
+} from '@/lib/diagnosis/temporary-allow-choices';
 import { t } from '@/lib/i18n';
 import type { ChangeOutcome, TemporaryAllowResponse } from '@/lib/messaging/protocol';
 import {
