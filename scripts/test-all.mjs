@@ -76,6 +76,13 @@ const STEPS = [
       '--no-config-discovery',
     ],
   },
+  // The popup's first modules stay without zod and the polyfill (docs/architecture.md, "Checked
+  // once, vouched for after"): a static import that brings either back fails here.
+  {
+    name: 'popup first modules: no zod, no polyfill',
+    kind: 'check',
+    command: [join(BIN, 'tsx'), join(ROOT, 'scripts', 'check-popup-modules.ts')],
+  },
   vitest('unit and contract tests', [], 'vitest-unit.json'),
   // The builds above are fresh: the e2e global setup need not build again.
   vitest('e2e tests (Chromium, Firefox)', ['-c', 'vitest.e2e.config.ts'], 'vitest-e2e.json', {

@@ -37,7 +37,6 @@ import {
 } from './temporary-allow-choices';
 
 export {
-  type DurationChoice,
   endTimeText,
   findTemporaryAllow,
   TEMPORARY_ALLOW_CHOICES,

@@ -10,13 +10,12 @@
  * account's notes go while it is kept; past that the one written longest ago goes. Worst case well
  * under the backup's size limit (lib/settings/backup.ts).
  */
+import { MAX_ENTRIES_PER_ACCOUNT, NOTE_MAX_CHARS, NOTES_VERSION } from './limits';
 import type { AccountNotes, EntryRecord } from './schema';
 
-export type { AccountNotes, EntryRecord } from './schema';
+export { MAX_ENTRIES_PER_ACCOUNT, NOTE_MAX_CHARS, NOTES_VERSION } from './limits';
 
-export const NOTES_VERSION = 1;
-export const MAX_ENTRIES_PER_ACCOUNT = 300;
-export const NOTE_MAX_CHARS = 200;
+export type { AccountNotes, EntryRecord } from './schema';
 
 export const notesKeyOf = (account: string) => `local:listNotes:${account}` as const;
 /** The accounts that have notes, with when each was last written: for backups and the account bound. */

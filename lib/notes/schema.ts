@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { CHANGE_SOURCES, pageHostSchema } from '@/lib/messaging/protocol';
-import { EMPTY_NOTES, MAX_ENTRIES_PER_ACCOUNT, NOTE_MAX_CHARS, NOTES_VERSION } from './entries';
+import { MAX_ENTRIES_PER_ACCOUNT, NOTE_MAX_CHARS, NOTES_VERSION } from './limits';
 
 export const entryRecordSchema = z.lazy(() =>
   z.object({
@@ -34,6 +34,9 @@ export const accountNotesSchema = z.lazy(() =>
 );
 export type AccountNotes = z.infer<typeof accountNotesSchema>;
 
+/** No notes: what a missing, damaged or unknown value reads as. */
+const NO_NOTES: AccountNotes = { v: NOTES_VERSION, entries: [] };
+
 export const notesAccountsSchema = z.lazy(() =>
   z.record(z.string().check(z.minLength(1), z.maxLength(2100)), z.number()),
 );
@@ -54,15 +57,15 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * broken page.
  */
 export function parseAccountNotes(raw: unknown): AccountNotes {
-  if (!isRecord(raw) || typeof raw.v !== 'number') return EMPTY_NOTES;
+  if (!isRecord(raw) || typeof raw.v !== 'number') return NO_NOTES;
   let value = raw;
   for (let version = raw.v + 1; version <= NOTES_VERSION; version++) {
     const step = MIGRATIONS[version];
-    if (!step) return EMPTY_NOTES;
+    if (!step) return NO_NOTES;
     value = { ...step(value), v: version };
   }
   const parsed = accountNotesSchema.safeParse(value);
-  return parsed.success ? parsed.data : EMPTY_NOTES;
+  return parsed.success ? parsed.data : NO_NOTES;
 }
 
 export function parseNotesAccounts(raw: unknown): Record<string, number> {

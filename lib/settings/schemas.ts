@@ -21,7 +21,7 @@ import {
   MAX_REMEMBERED_HOSTS,
   MAX_UNBREAK_SESSIONS,
   OUTBOX_LIMIT,
-} from './storage';
+} from './limits';
 import { THEME_CHOICES } from './theme-choice';
 
 // Extension pages forbid `new Function` (Content Security Policy): zod would try it once per page,

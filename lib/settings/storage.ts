@@ -22,6 +22,7 @@ import {
   SINGLE_LABEL_BUCKET,
   splitIntoBuckets,
 } from '@/lib/cache/list-buckets';
+import { DYNAMIC_IP_INTERVAL } from './limits';
 import type { CachedLists } from './schemas';
 import { readStoredValue, readStoredValues } from './stored-reads';
 import {
@@ -30,6 +31,16 @@ import {
   type ValidatedItemOptions,
 } from './validated-item';
 
+export {
+  ACCOUNT_NAME_MAX,
+  DYNAMIC_IP_INTERVAL,
+  MAX_ACCOUNTS,
+  MAX_FAILED_HOSTS_PER_TAB,
+  MAX_REGISTERED_KEPT,
+  MAX_REMEMBERED_HOSTS,
+  MAX_UNBREAK_SESSIONS,
+  OUTBOX_LIMIT,
+} from './limits';
 export type {
   AccountEntry,
   CachedLists,
@@ -79,16 +90,6 @@ export const connectionItem = defineValidatedItem('local:connection', (s) => s.c
 });
 
 // --- Several accounts ---
-
-/**
- * How many accounts one browser keeps: enough for a technician looking after several clients,
- * few enough that the popup's "Account" combobox and the menu title stay short, that every
- * account's parked settings fit one small item, and that the caches and waiting changes of all of
- * them stay within the storage budget (lib/cache/storage-room.ts; the outbox's OUTBOX_LIMIT is
- * shared by all accounts).
- */
-export const MAX_ACCOUNTS = 10;
-export const ACCOUNT_NAME_MAX = 64;
 
 export const accountsItem = defineValidatedItem('local:accounts', (s) => s.accountsSchema, {
   fallback: { active: null, accounts: [] },
@@ -182,7 +183,6 @@ export const deletedLogDaysItem = defineValidatedItem(
 
 /** The answer most IP lookup services give; ipify and icanhazip both send CORS headers too. */
 export const DEFAULT_IP_LOOKUP_URLS = ['https://api.ipify.org?format=json', 'https://ipv4.icanhazip.com/'];
-export const DYNAMIC_IP_INTERVAL = { min: 5, max: 1440, fallback: 15 } as const;
 
 export const dynamicIpSettingsItem = defineValidatedItem(
   'local:dynamicIp',
@@ -206,9 +206,6 @@ export const registrationOutcomeItem = defineValidatedItem(
   (s) => s.registrationOutcomeItemSchema,
   { fallback: null, version: 1 },
 );
-
-/** Addresses kept for later deletion, of all accounts together (a few per account). */
-export const MAX_REGISTERED_KEPT = 3 * MAX_ACCOUNTS;
 
 /**
  * What this browser registered: the current address, and earlier ones whose deletion failed
@@ -239,8 +236,6 @@ export const registeredAddressesItem = defineValidatedItem(
  * One-click list changes not yet confirmed by the service, oldest first. The popup may watch
  * this item to show pending changes (see lib/outbox/index.ts). Only the worker writes it.
  */
-/** More waiting changes than a person makes by hand: a cap on storage, refused with a message. */
-export const OUTBOX_LIMIT = 500;
 
 export const outboxItem = defineValidatedItem('local:outbox', (s) => s.outboxItemSchema, {
   fallback: [],
@@ -479,9 +474,6 @@ export const diagnosisSettingsItem = defineValidatedItem(
   { fallback: { enabled: false }, version: 1 },
 );
 
-/** At most this many hosts per tab: a page full of blocked trackers must not fill storage. */
-export const MAX_FAILED_HOSTS_PER_TAB = 100;
-
 /**
  * Hosts whose requests failed with a DNS-type error, per tab id, written by the worker only.
  * storage.session where the browser has it: tab ids mean nothing after the browser restarts, and
@@ -545,9 +537,6 @@ export const themeItem = defineValidatedItem('local:theme', (s) => s.themeSchema
 
 // --- Popup: registrable domains already worked out (speed) ---
 
-/** Hosts whose registrable domain is remembered (lib/cache/registrable-domains.ts), newest last. */
-export const MAX_REMEMBERED_HOSTS = 200;
-
 /**
  * The registrable domain (Public Suffix List) of hosts the popup has shown, so an opening on a
  * known host never loads the list (about 47 kB gzipped). `psl` names the list's version: a map
@@ -561,9 +550,6 @@ export const registrableDomainsItem = defineValidatedItem(
 );
 
 // --- Unbreak this page (lib/diagnosis/unbreak.ts) ---
-
-/** At most this many unbreaks are remembered (running or waiting for their review), newest kept. */
-export const MAX_UNBREAK_SESSIONS = 20;
 
 /**
  * "Unbreak this page": what each unbreak allowed for a while and which of those domains the site

@@ -1,0 +1,47 @@
+/**
+ * The popup's first modules (its page's module script and everything it imports statically, in
+ * each built browser) carry neither zod nor the WebExtension polyfill: what the popup needs of them
+ * is loaded later, when a stored value must be checked or written (docs/architecture.md,
+ * "Checked once, vouched for after"). One static import of the wrong module brings either back
+ * and costs every opening milliseconds, which no test of behaviour would notice.
+ *
+ * Run after the builds: `npx tsx scripts/check-popup-modules.ts` (npm test does).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sizeOfPage } from './bench/bundle-size.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const BUILDS = ['chrome-mv3', 'firefox-mv3'];
+
+/** Text only each library's code has, as it stands in a minified chunk. */
+const MARKERS = [
+  // Every zod schema keeps its internals under this property; minifiers never rename properties.
+  { library: 'zod', text: '._zod' },
+  { library: 'the WebExtension polyfill', text: 'The message port closed before a response was received' },
+];
+
+let failures = 0;
+for (const build of BUILDS) {
+  const dir = join(ROOT, '.output', build);
+  if (!existsSync(join(dir, 'popup.html'))) {
+    console.error(`${build}: no build (run npm run build and npm run build:firefox first)`);
+    failures++;
+    continue;
+  }
+  const { initial } = sizeOfPage(dir, 'popup.html');
+  for (const file of initial.files) {
+    const code = readFileSync(join(dir, file), 'utf8');
+    for (const { library, text } of MARKERS) {
+      if (code.includes(text)) {
+        console.error(`${build}: the popup's first modules include ${library} (${file})`);
+        failures++;
+      }
+    }
+  }
+  if (failures === 0)
+    console.log(
+      `${build}: the popup's first modules (${initial.files.length} files) have no zod and no polyfill`,
+    );
+}
+process.exit(failures === 0 ? 0 : 1);
