@@ -34,7 +34,8 @@ describe.each(FORMS)('Options account management, Form %s (Chromium)', (form) =>
     await fillIn(page, 'Profiles', 'textbox', 'New profile name', 'teens2');
     expect(await press(page, 'Add profile')).toBe('Added profile teens2.');
     expect(Object.keys(emulator.admin.state().profiles)).toContain('teens2');
-    expect(await listItems(page, 'Profiles')).toContainEqual(expect.stringContaining('teens2'));
+    // The list is fetched again after the service's answer: the new profile shows a moment after.
+    await expect.poll(() => listItems(page, 'Profiles')).toContainEqual(expect.stringContaining('teens2'));
 
     await byRole(page, 'button', 'Delete profile teens2').click();
     await byRole(page, 'dialog', 'Delete profile teens2?').wait();
