@@ -31,16 +31,7 @@ import {
   type ValidatedItemOptions,
 } from './validated-item';
 
-export {
-  ACCOUNT_NAME_MAX,
-  DYNAMIC_IP_INTERVAL,
-  MAX_ACCOUNTS,
-  MAX_FAILED_HOSTS_PER_TAB,
-  MAX_REGISTERED_KEPT,
-  MAX_REMEMBERED_HOSTS,
-  MAX_UNBREAK_SESSIONS,
-  OUTBOX_LIMIT,
-} from './limits';
+export * from './limits';
 export type {
   AccountEntry,
   CachedLists,

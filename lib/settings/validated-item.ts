@@ -57,10 +57,11 @@ export async function checkStoredValue<S extends z.ZodMiniType, F = z.infer<S>>(
 ): Promise<z.infer<S> | F> {
   // Nothing stored reads as the fallback, as in WXT's own items; the schema is not even loaded.
   if (raw === null || raw === undefined) return fallback;
-  if (vouched.vouches(key, raw)) return raw as z.infer<S>;
+  const voucher = vouched.vouchFor(key, raw);
+  if (voucher.vouched) return raw as z.infer<S>;
   const result = (await schemaOf()).safeParse(raw);
   if (!result.success) return fallback;
-  if (sameJsonValue(result.data, raw)) vouched.remember(key, raw);
+  if (sameJsonValue(result.data, raw)) voucher.remember();
   return result.data;
 }
 
@@ -104,11 +105,7 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
         await storage.setItem(key, await validate(value));
       },
       removeValue: () => storage.removeItem(key),
-      watch: (callback) =>
-        storage.watch(
-          key,
-          inOrder((raw) => check(raw), callback),
-        ),
+      watch: (callback) => storage.watch(key, inOrder(check, callback)),
     };
   }
   // Defined on first use: WXT reads an item's version as soon as it is defined, and a page that
@@ -137,6 +134,6 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
       await item().setValue(await validate(value));
     },
     removeValue: () => item().removeValue(),
-    watch: (callback) => item().watch(inOrder((raw) => check(raw), callback)),
+    watch: (callback) => item().watch(inOrder(check, callback)),
   };
 }

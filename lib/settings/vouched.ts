@@ -18,12 +18,20 @@ export const VOUCHED_VALUES_KEY = 'vouchedValues';
 /** Enough for every key a page reads (the popup's first view reads about fifteen). */
 export const MAX_VOUCHED_KEYS = 200;
 
-export interface VouchedValues {
-  /** True when `raw` is exactly a value zod accepted unchanged for `key`, in this build. */
-  vouches(key: string, raw: unknown): boolean;
-  /** Remembers `raw` as accepted unchanged for `key` (it replaces the key's earlier value). */
-  remember(key: string, raw: unknown): void;
+/** What the page knows of one value read at `key` (its fingerprint is taken once). */
+export interface Voucher {
+  /** True when the value is exactly one zod accepted unchanged for this key, in this build. */
+  readonly vouched: boolean;
+  /** Remembers the value as accepted unchanged for this key (it replaces the key's earlier one). */
+  remember(): void;
 }
+
+export interface VouchedValues {
+  vouchFor(key: string, raw: unknown): Voucher;
+}
+
+/** Where nothing can be remembered (no localStorage, a value with no JSON). */
+const UNVOUCHED: Voucher = { vouched: false, remember: () => {} };
 
 interface Remembered {
   build: string;
@@ -134,20 +142,20 @@ export function createVouchedValues(deps: {
   };
 
   return {
-    vouches(key, raw) {
-      if (!store) return false;
-      known ??= readStored();
-      const print = accepted.get(key) ?? known[key];
-      return print !== undefined && print === fingerprint(raw);
-    },
-    remember(key, raw) {
-      if (!store) return;
+    vouchFor(key, raw) {
+      if (!store) return UNVOUCHED;
       const print = fingerprint(raw);
-      if (print === null) return;
+      if (print === null) return UNVOUCHED;
       known ??= readStored();
-      if ((accepted.get(key) ?? known[key]) === print) return;
-      accepted.set(key, print);
-      if (accepted.size === 1) schedule(write);
+      const vouched = (accepted.get(key) ?? known[key]) === print;
+      return {
+        vouched,
+        remember() {
+          if (vouched || accepted.get(key) === print) return;
+          accepted.set(key, print);
+          if (accepted.size === 1) schedule(write);
+        },
+      };
     },
   };
 }

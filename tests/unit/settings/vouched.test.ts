@@ -86,8 +86,8 @@ describe('values zod accepted before', () => {
   it('are checked as before where the page has no localStorage, or an unreadable record of them', async () => {
     await fakeBrowser.storage.local.set({ vouchedSettings: { profile: 'kids', hours: 8 } });
     const none = createVouchedValues({ store: undefined, build: 'b', schedule: now });
-    none.remember('local:vouchedSettings', { profile: 'kids', hours: 8 });
-    expect(none.vouches('local:vouchedSettings', { profile: 'kids', hours: 8 })).toBe(false);
+    none.vouchFor('local:vouchedSettings', { profile: 'kids', hours: 8 }).remember();
+    expect(none.vouchFor('local:vouchedSettings', { profile: 'kids', hours: 8 }).vouched).toBe(false);
 
     const damaged = pageStorage();
     damaged.setItem(VOUCHED_VALUES_KEY, '{not json');
@@ -100,9 +100,11 @@ describe('values zod accepted before', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.jsonValue(), (remembered, read) => {
         const vouched = createVouchedValues({ store: pageStorage(), build: 'b', schedule: now });
-        vouched.remember('local:a', remembered);
-        expect(vouched.vouches('local:b', remembered)).toBe(false);
-        expect(vouched.vouches('local:a', read)).toBe(JSON.stringify(read) === JSON.stringify(remembered));
+        vouched.vouchFor('local:a', remembered).remember();
+        expect(vouched.vouchFor('local:b', remembered).vouched).toBe(false);
+        expect(vouched.vouchFor('local:a', read).vouched).toBe(
+          JSON.stringify(read) === JSON.stringify(remembered),
+        );
       }),
     );
   });
@@ -110,10 +112,10 @@ describe('values zod accepted before', () => {
   it('are kept for the keys read last, at most MAX_VOUCHED_KEYS of them', () => {
     const store = pageStorage();
     const vouched = createVouchedValues({ store, build: 'b', schedule: now });
-    for (let i = 0; i <= MAX_VOUCHED_KEYS; i++) vouched.remember(`local:key${i}`, i);
+    for (let i = 0; i <= MAX_VOUCHED_KEYS; i++) vouched.vouchFor(`local:key${i}`, i).remember();
     const reopened = createVouchedValues({ store, build: 'b', schedule: now });
-    expect(reopened.vouches('local:key0', 0)).toBe(false);
-    expect(reopened.vouches(`local:key${MAX_VOUCHED_KEYS}`, MAX_VOUCHED_KEYS)).toBe(true);
+    expect(reopened.vouchFor('local:key0', 0).vouched).toBe(false);
+    expect(reopened.vouchFor(`local:key${MAX_VOUCHED_KEYS}`, MAX_VOUCHED_KEYS).vouched).toBe(true);
     expect(Object.keys(JSON.parse(store.getItem(VOUCHED_VALUES_KEY) ?? '{}').prints)).toHaveLength(
       MAX_VOUCHED_KEYS,
     );
@@ -156,15 +158,15 @@ describe('values zod accepted before', () => {
   it('accepted by one page are not undone by another page open meanwhile', () => {
     const store = pageStorage();
     const optionsPage = createVouchedValues({ store, build: 'b', schedule: now });
-    optionsPage.remember('local:a', 1);
+    optionsPage.vouchFor('local:a', 1).remember();
     const popup = createVouchedValues({ store, build: 'b', schedule: now });
-    popup.remember('local:b', 2);
-    optionsPage.remember('local:c', 3);
+    popup.vouchFor('local:b', 2).remember();
+    optionsPage.vouchFor('local:c', 3).remember();
     const nextPopup = createVouchedValues({ store, build: 'b', schedule: now });
     expect([
-      nextPopup.vouches('local:a', 1),
-      nextPopup.vouches('local:b', 2),
-      nextPopup.vouches('local:c', 3),
+      nextPopup.vouchFor('local:a', 1).vouched,
+      nextPopup.vouchFor('local:b', 2).vouched,
+      nextPopup.vouchFor('local:c', 3).vouched,
     ]).toEqual([true, true, true]);
   });
 });
