@@ -26,9 +26,6 @@ import {
   temporaryAllowsItem,
 } from '@/lib/settings/storage';
 import { normaliseDomainInput } from '@/lib/validation';
-
-export const TEMPORARY_ALLOW_ALARM = 'temporary-allow-expiry';
-
 import {
   endTimeText,
   findTemporaryAllow,
@@ -36,11 +33,14 @@ import {
   type TemporaryAllowTarget,
 } from './temporary-allow-choices';
 
+export const TEMPORARY_ALLOW_ALARM = 'temporary-allow-expiry';
+
+// What the popup's chooser needs is apart (./temporary-allow-choices.ts); the rest of the
+// extension reads it from here.
 export {
   endTimeText,
   findTemporaryAllow,
   TEMPORARY_ALLOW_CHOICES,
-  type TemporaryAllowTarget,
   timeLeftText,
 } from './temporary-allow-choices';
 
