@@ -2,7 +2,8 @@ import { browser } from '@wxt-dev/browser';
 import { render } from 'preact';
 import { PopupApp } from '@/components/popup/PopupApp';
 import { createViewCache } from '@/lib/cache/view-cache';
-import { messageLocale } from '@/lib/i18n';
+import { messageLocale, platformLookup, useMessageLookup } from '@/lib/i18n';
+import { rememberedLookup } from '@/lib/i18n/remembered';
 import { createPopupController } from '@/lib/popup/controller';
 import { markStep } from '@/lib/popup/mark-step';
 import { openOptionsPage } from '@/lib/popup/options-page';
@@ -16,6 +17,10 @@ import { followStoredTheme, whenIdle } from '@/lib/theme/theme';
 import './style.css';
 
 markStep('modules');
+
+// The texts the last opening looked up, without asking the browser again (lib/i18n/remembered.ts).
+const texts = rememberedLookup(platformLookup, pageLocalStorage(), import.meta.env.BUILD_ID ?? 'unbuilt');
+useMessageLookup(texts.lookup);
 
 /** The first script's reading of the tab (popup-start.ts), or one started now. */
 const readTab = () => takeEarlyTab() ?? readTabAddress(browser.tabs, location.search);
@@ -43,7 +48,10 @@ const controller = createPopupController({
   onFirstView: () => {
     markStep('first-view');
     const firstViewKeys = storageKeysReadSoFar();
-    whenIdle(() => rememberEarlyReads(pageLocalStorage(), firstViewKeys));
+    whenIdle(() => {
+      rememberEarlyReads(pageLocalStorage(), firstViewKeys);
+      texts.remember();
+    });
   },
   now: Date.now,
 });

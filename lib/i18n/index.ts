@@ -32,7 +32,8 @@ interface PlatformI18n {
   getMessage(name: string): string;
 }
 
-function platformLookup(name: string): string {
+/** The browser's catalogue (`i18n.getMessage`); '' where there is no extension API. */
+export function platformLookup(name: string): string {
   const scope = globalThis as { browser?: { i18n?: PlatformI18n }; chrome?: { i18n?: PlatformI18n } };
   const api = scope.browser?.i18n ?? scope.chrome?.i18n;
   return api ? api.getMessage(name) : '';
