@@ -17,8 +17,6 @@ const K = new Uint32Array([
   0xc67178f2,
 ]);
 
-const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
-
 /** The digest of `text` (UTF-8) as 32 bytes. */
 export function sha256(text: string): Uint8Array {
   const data = new TextEncoder().encode(text);
@@ -36,38 +34,49 @@ export function sha256(text: string): Uint8Array {
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
   ]);
   const w = new Uint32Array(64);
+  // The rotations are written out, not called: this runs once per popup opening, in the
+  // interpreter, where each call of a helper costs more than the arithmetic it does.
   for (let block = 0; block < blocks; block++) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(block * 64 + i * 4);
     for (let i = 16; i < 64; i++) {
-      const s0 = rotr(w[i - 15]!, 7) ^ rotr(w[i - 15]!, 18) ^ (w[i - 15]! >>> 3);
-      const s1 = rotr(w[i - 2]!, 17) ^ rotr(w[i - 2]!, 19) ^ (w[i - 2]! >>> 10);
+      const x = w[i - 15]!;
+      const y = w[i - 2]!;
+      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
       w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) >>> 0;
     }
-    let [a, b, c, d, e, f, g, hh] = h as unknown as number[];
+    let a = h[0]!;
+    let b = h[1]!;
+    let c = h[2]!;
+    let d = h[3]!;
+    let e = h[4]!;
+    let f = h[5]!;
+    let g = h[6]!;
+    let hh = h[7]!;
     for (let i = 0; i < 64; i++) {
-      const s1 = rotr(e!, 6) ^ rotr(e!, 11) ^ rotr(e!, 25);
-      const choice = (e! & f!) ^ (~e! & g!);
-      const t1 = (hh! + s1 + choice + K[i]! + w[i]!) >>> 0;
-      const s0 = rotr(a!, 2) ^ rotr(a!, 13) ^ rotr(a!, 22);
-      const majority = (a! & b!) ^ (a! & c!) ^ (b! & c!);
+      const s1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const choice = (e & f) ^ (~e & g);
+      const t1 = (hh + s1 + choice + K[i]! + w[i]!) >>> 0;
+      const s0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const majority = (a & b) ^ (a & c) ^ (b & c);
       const t2 = (s0 + majority) >>> 0;
       hh = g;
       g = f;
       f = e;
-      e = (d! + t1) >>> 0;
+      e = (d + t1) >>> 0;
       d = c;
       c = b;
       b = a;
       a = (t1 + t2) >>> 0;
     }
-    h[0]! += a!;
-    h[1]! += b!;
-    h[2]! += c!;
-    h[3]! += d!;
-    h[4]! += e!;
-    h[5]! += f!;
-    h[6]! += g!;
-    h[7]! += hh!;
+    h[0]! += a;
+    h[1]! += b;
+    h[2]! += c;
+    h[3]! += d;
+    h[4]! += e;
+    h[5]! += f;
+    h[6]! += g;
+    h[7]! += hh;
   }
   const digest = new Uint8Array(32);
   const out = new DataView(digest.buffer);
