@@ -81,8 +81,17 @@ export function messageLocale(): string {
  */
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
+/**
+ * Every catalogue's language writes a whole number below 1,000 as its plain digits (checked for
+ * each catalogue in tests/unit/i18n/numbers.test.ts): those skip the formatter, whose first use
+ * in a page builds the language's number data (the popup's "1 hour · 8 hours · 24 hours" asked
+ * for it before its first view).
+ */
+const PLAIN_BELOW = 1000;
+
 /** A count written the catalogue's way (1,234 in English, 1.234 in German). */
 export function formatNumber(value: number): string {
+  if (Number.isInteger(value) && value >= 0 && value < PLAIN_BELOW) return String(value);
   const locale = messageLocale();
   let format = numberFormats.get(locale);
   if (format === undefined) {
