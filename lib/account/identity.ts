@@ -14,7 +14,7 @@
 
 import { API_FORMS, isApiForm } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
-import { sha256 } from './sha256';
+import { fingerprintOfKey } from './key-fingerprint';
 
 /** A stable string naming one account: `<form> <origin> <fingerprint>`. Compare with `===`. */
 export type AccountId = string;
@@ -54,11 +54,12 @@ function originOf(baseUrl: string): string {
 
 /**
  * The first 16 hex digits of the key's SHA-256; `NO_KEY` for an empty key. Hashed here rather than
- * by `crypto.subtle` (./sha256.ts says why: the popup computes it on every opening).
+ * by `crypto.subtle` (./sha256.ts says why: the popup computes it on every opening), and once per
+ * page (./key-fingerprint.ts: the popup's first script may have done it already).
  */
 export async function keyFingerprint(key: string): Promise<string> {
   if (key === '') return NO_KEY;
-  return [...sha256(key).slice(0, 8)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return fingerprintOfKey(key);
 }
 
 export function identityOf(parts: {

@@ -7,12 +7,16 @@
  * No WXT browser import: the polyfill would make the script as big as what it runs ahead of;
  * both browsers' own APIs return promises. (Nor zod: what it reads is checked where it is used.)
  */
+import { fingerprintOfKey } from '@/lib/account/key-fingerprint';
 import { bucketKeysFor, scopeOfBucketKey } from '@/lib/cache/list-buckets';
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { applyCachedTheme, pageLocalStorage } from '@/lib/theme/first-paint';
 import { publishEarlyReads, startEarlyReads } from './early-reads';
 import { markStep } from './mark-step';
 import { publishEarlyTab, readTabAddress } from './read-tab';
+
+/** Where the API key is stored (`apiKeyItem`, lib/settings/storage.ts, without WXT's `local:`). */
+export const STORED_API_KEY = 'apiKey';
 
 type ExtensionApi = {
   storage: { local: { get(keys: string[]): Promise<Record<string, unknown>> } };
@@ -43,7 +47,13 @@ export function startPopupEarly(page: { document: Document; location: Location }
     },
   });
   reads.values.then(
-    () => markStep('early-reads'),
+    (values) => {
+      markStep('early-reads');
+      // The account identity's one costly step, done while the modules still load; the identity
+      // uses it only for exactly this key (lib/account/key-fingerprint.ts).
+      const key = values[STORED_API_KEY];
+      if (typeof key === 'string' && key !== '') fingerprintOfKey(key);
+    },
     () => {},
   );
   publishEarlyReads(reads);
