@@ -50,6 +50,8 @@ interface BatchReadable<T> {
   /** The stored shape's version: with `migrates`, a value stored in it needs no migration. */
   readonly version?: number;
   readonly migrates?: boolean;
+  /** True when `raw` is exactly a value this build accepted for this item (./vouched.ts). */
+  isVouched?(raw: unknown): boolean;
   check(raw: unknown): Promise<T>;
   getValue(): Promise<T>;
 }
@@ -61,25 +63,30 @@ type ValuesOf<Items extends readonly BatchReadable<unknown>[]> = {
 /** Where WXT keeps an item's version record (`{ v }`): the item's key and `$`. */
 const versionKey = (key: StorageItemKey) => `${key}$` as StorageItemKey;
 
+/** True when `record` is a version record (`{ v }`) of `version`. */
+const isVersion = (record: unknown, version: number | undefined) =>
+  typeof record === 'object' && record !== null && (record as { v?: unknown }).v === version;
+
 /**
  * The values of several items in one storage round trip (one `get` per area), each checked like
- * `getValue`. An item with migrations is read with its version record in the same round trip:
- * nothing stored, or a value already in the current shape, is used as read; anything else is read
- * on its own, so its migrations run first.
+ * `getValue`. Nothing stored needs no migration, and neither does a value this build accepted
+ * unchanged before (./vouched.ts: it was read in the current shape, after any migration); only another
+ * value of an item with migrations has its version record read, on its own: in its current shape
+ * it is used as read, else it is read again so its migrations run first. Reading every version
+ * record with the values cost Firefox's popup an IndexedDB request each (docs/architecture.md,
+ * "Where the popup's time goes").
  */
 export async function getValues<const Items extends readonly BatchReadable<unknown>[]>(
   items: Items,
 ): Promise<ValuesOf<Items>> {
-  const keys = items.flatMap((item) => (item.migrates ? [item.key, versionKey(item.key)] : [item.key]));
-  const read = await readStored(keys);
-  const current = (item: BatchReadable<unknown>) => {
-    const record = read.get(versionKey(item.key));
-    return typeof record === 'object' && record !== null && (record as { v?: unknown }).v === item.version;
-  };
+  const read = await readStored(items.map((item) => item.key));
   return Promise.all(
-    items.map((item) => {
+    items.map(async (item) => {
       const raw = read.get(item.key) ?? null;
-      return !item.migrates || raw === null || current(item) ? item.check(raw) : item.getValue();
+      if (!item.migrates || raw === null) return item.check(raw);
+      if (item.isVouched?.(raw)) return raw;
+      const record = await readStoredValue(versionKey(item.key));
+      return isVersion(record, item.version) ? item.check(raw) : item.getValue();
     }),
   ) as Promise<ValuesOf<Items>>;
 }

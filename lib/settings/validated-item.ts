@@ -19,6 +19,11 @@ export interface ValidatedItem<T> {
   /** True when the item has migrations, which run before its first read. */
   readonly migrates?: boolean;
   /**
+   * Items with migrations: true when `raw` is exactly a value this build accepted for this item
+   * (./vouched.ts), so it is in the current shape and needs no version record read.
+   */
+  isVouched?(raw: unknown): boolean;
+  /**
    * Checks a raw stored value as `getValue` does: the fallback when it does not fit. `readFrom`
    * names where it was stored when that is not the item's key (an account's parked settings):
    * what is vouched for is the value at that place (./vouched.ts).
@@ -117,18 +122,22 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
       version: options.version,
       migrations: options.migrations,
     }));
+  const vouched = options.vouched ?? vouchedValues;
+  const isVouched = (raw: unknown) => vouched.vouchFor(key, raw).vouched;
   const migrating = {
     key,
     version: options.version,
     migrates: true,
+    isVouched,
     check,
     getValue: async () => check(await item().getValue()),
   };
   return {
     ...common,
     migrates: true,
-    // Read with its version record in one round trip (getValues); WXT's item, and with it the
-    // migrations, only when the stored value is in an older shape.
+    isVouched,
+    // Read as the popup reads it (getValues): the version record only for a value not vouched for;
+    // WXT's item, and with it the migrations, only when the stored value is in an older shape.
     getValue: async () => (await getValues([migrating] as const))[0],
     setValue: async (value) => {
       await item().setValue(await validate(value));

@@ -3,6 +3,7 @@ import { fakeBrowser } from 'wxt/testing';
 import * as z from 'zod/mini';
 import { getValues } from '@/lib/settings/stored-reads';
 import { defineValidatedItem } from '@/lib/settings/validated-item';
+import { createVouchedValues } from '@/lib/settings/vouched';
 
 beforeEach(() => fakeBrowser.reset());
 
@@ -36,7 +37,22 @@ describe('getValues', () => {
     expect(await getValues([migrated, count] as const)).toEqual([{ n: 5 }, 1]);
   });
 
-  it('reads an item already in its current shape in the same storage call, without migrating it', async () => {
+  it('reads an item in its current shape without migrating it: its version record on its own the first time, not at all once vouched for', async () => {
+    const stored = new Map<string, string>();
+    const vouched = createVouchedValues({
+      store: {
+        getItem: (key) => stored.get(key) ?? null,
+        setItem: (key, value) => void stored.set(key, value),
+      },
+      build: 'build-1',
+      schedule: (write) => write(),
+    });
+    const current = defineValidatedItem('local:batchMigrated', () => z.object({ n: z.int() }), {
+      fallback: { n: 0 },
+      version: 2,
+      migrations: { 2: (old) => ({ n: Number(old) + 100 }) },
+      vouched,
+    });
     await fakeBrowser.storage.local.set({ batchMigrated: { n: 3 }, batchMigrated$: { v: 2 }, batchCount: 1 });
     const calls: unknown[] = [];
     const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
@@ -44,8 +60,29 @@ describe('getValues', () => {
       calls.push(keys);
       return get(keys as string[]);
     }) as typeof fakeBrowser.storage.local.get;
-    expect(await getValues([migrated, count] as const)).toEqual([{ n: 3 }, 1]);
-    expect(calls).toEqual([['batchMigrated', 'batchMigrated$', 'batchCount']]);
+    expect(await getValues([current, count] as const)).toEqual([{ n: 3 }, 1]);
+    expect(calls).toEqual([['batchMigrated', 'batchCount'], ['batchMigrated$']]);
+
+    calls.length = 0;
+    expect(await getValues([current, count] as const)).toEqual([{ n: 3 }, 1]);
+    expect(calls).toEqual([['batchMigrated', 'batchCount']]);
+
+    // Another value is not vouched for: its version record is read again, and an old one migrates it.
+    await fakeBrowser.storage.local.set({ batchMigrated: '5', batchMigrated$: { v: 1 } });
+    calls.length = 0;
+    expect(await getValues([current] as const)).toEqual([{ n: 105 }]);
+    expect(calls.slice(0, 2)).toEqual([['batchMigrated'], ['batchMigrated$']]);
+  });
+
+  it('reads no version record for an item with nothing stored', async () => {
+    const calls: unknown[] = [];
+    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
+    fakeBrowser.storage.local.get = ((keys: unknown) => {
+      calls.push(keys);
+      return get(keys as string[]);
+    }) as typeof fakeBrowser.storage.local.get;
+    expect(await getValues([migrated, count] as const)).toEqual([{ n: 0 }, 0]);
+    expect(calls).toEqual([['batchMigrated', 'batchCount']]);
   });
 
   it('gives the fallbacks when nothing is stored', async () => {
