@@ -18,12 +18,19 @@ interface Remembered {
   fingerprint: string;
 }
 
-/** The first 16 hex digits of `key`'s SHA-256 (of its UTF-8 bytes), remembered for this page. */
-export function fingerprintOfKey(key: string, scope: object = globalThis): string {
+/**
+ * The first 16 hex digits of `key`'s SHA-256 (of its UTF-8 bytes), remembered for this page. Only
+ * pages remember it: the worker keeps no state in its globals (docs/architecture.md).
+ */
+export function fingerprintOfKey(
+  key: string,
+  scope: object = globalThis,
+  remember: boolean = typeof document !== 'undefined',
+): string {
   const remembered = (scope as Record<string, Remembered | undefined>)[GLOBAL_NAME];
   if (remembered?.key === key) return remembered.fingerprint;
   const fingerprint = [...sha256(key).slice(0, 8)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
   const value: Remembered = { key, fingerprint };
-  Object.defineProperty(scope, GLOBAL_NAME, { value, configurable: true, writable: true });
+  if (remember) Object.defineProperty(scope, GLOBAL_NAME, { value, configurable: true, writable: true });
   return fingerprint;
 }

@@ -29,6 +29,12 @@ describe('the key fingerprint, computed once per page', () => {
     expect(await keyFingerprint('another-key')).toBe(nodeFingerprint('another-key'));
   });
 
+  it('is not kept in the worker’s globals (no document there)', () => {
+    const worker = {};
+    expect(fingerprintOfKey('worker-key', worker, false)).toBe(nodeFingerprint('worker-key'));
+    expect(Object.getOwnPropertyNames(worker)).toEqual([]);
+  });
+
   it('is started by the popup’s first script from the key stored where the settings keep it', () => {
     expect(apiKeyItem.key).toBe(`local:${STORED_API_KEY}`);
   });
