@@ -70,11 +70,11 @@ const isVersion = (record: unknown, version: number | undefined) =>
 /**
  * The values of several items in one storage round trip (one `get` per area), each checked like
  * `getValue`. Nothing stored needs no migration, and neither does a value this build accepted
- * unchanged before (./vouched.ts: it was read in the current shape, after any migration); only another
- * value of an item with migrations has its version record read, on its own: in its current shape
- * it is used as read, else it is read again so its migrations run first. Reading every version
- * record with the values cost Firefox's popup an IndexedDB request each (docs/architecture.md,
- * "Where the popup's time goes").
+ * unchanged before (./vouched.ts: it was read in the current shape, after any migration). Only
+ * another value of an item with migrations has its version record read, on its own: in its
+ * current shape it is used as read, else it is read again so its migrations run first. Reading
+ * every version record with the values cost Firefox's popup an IndexedDB request each
+ * (docs/architecture.md, "Where the popup's time goes").
  */
 export async function getValues<const Items extends readonly BatchReadable<unknown>[]>(
   items: Items,
