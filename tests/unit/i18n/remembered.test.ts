@@ -1,16 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { REMEMBERED_TEXTS_KEY, rememberedLookup } from '@/lib/i18n/remembered';
-
-/** A page's localStorage, kept across the "pages" of a test. */
-function pageStorage() {
-  const values = new Map<string, string>();
-  return {
-    values,
-    getItem: (key: string) => values.get(key) ?? null,
-    setItem: (key: string, value: string) => void values.set(key, value),
-  };
-}
+import { pageStorage } from '../page-storage';
 
 const CATALOGUES: Record<string, Record<string, string>> = {
   en: { '@@ui_locale': 'en_US', extName: 'DNS Filter Companion', popup_whitelist: 'Whitelist' },

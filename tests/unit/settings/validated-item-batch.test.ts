@@ -4,8 +4,20 @@ import * as z from 'zod/mini';
 import { getValues } from '@/lib/settings/stored-reads';
 import { defineValidatedItem } from '@/lib/settings/validated-item';
 import { createVouchedValues } from '@/lib/settings/vouched';
+import { pageStorage } from '../page-storage';
 
 beforeEach(() => fakeBrowser.reset());
+
+/** The keys of every `storage.local.get` from now on, one entry per call. */
+function recordStorageGets(): unknown[] {
+  const calls: unknown[] = [];
+  const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
+  fakeBrowser.storage.local.get = ((keys: unknown) => {
+    calls.push(keys);
+    return get(keys as string[]);
+  }) as typeof fakeBrowser.storage.local.get;
+  return calls;
+}
 
 const count = defineValidatedItem('local:batchCount', () => z.int(), { fallback: 0, version: 1 });
 const names = defineValidatedItem('local:batchNames', () => z.array(z.string()), {
@@ -21,12 +33,7 @@ const migrated = defineValidatedItem('local:batchMigrated', () => z.object({ n: 
 describe('getValues', () => {
   it('reads several items in one storage call, in order, each checked like getValue', async () => {
     await fakeBrowser.storage.local.set({ batchCount: 7, batchNames: ['a', 3] });
-    const calls: unknown[] = [];
-    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
-    fakeBrowser.storage.local.get = ((keys: unknown) => {
-      calls.push(keys);
-      return get(keys as string[]);
-    }) as typeof fakeBrowser.storage.local.get;
+    const calls = recordStorageGets();
     // A stored value that does not fit its schema reads as the fallback.
     expect(await getValues([count, names] as const)).toEqual([7, []]);
     expect(calls).toEqual([['batchCount', 'batchNames']]);
@@ -38,12 +45,8 @@ describe('getValues', () => {
   });
 
   it('reads an item in its current shape without migrating it: its version record on its own the first time, not at all once vouched for', async () => {
-    const stored = new Map<string, string>();
     const vouched = createVouchedValues({
-      store: {
-        getItem: (key) => stored.get(key) ?? null,
-        setItem: (key, value) => void stored.set(key, value),
-      },
+      store: pageStorage(),
       build: 'build-1',
       schedule: (write) => write(),
     });
@@ -54,12 +57,7 @@ describe('getValues', () => {
       vouched,
     });
     await fakeBrowser.storage.local.set({ batchMigrated: { n: 3 }, batchMigrated$: { v: 2 }, batchCount: 1 });
-    const calls: unknown[] = [];
-    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
-    fakeBrowser.storage.local.get = ((keys: unknown) => {
-      calls.push(keys);
-      return get(keys as string[]);
-    }) as typeof fakeBrowser.storage.local.get;
+    const calls = recordStorageGets();
     expect(await getValues([current, count] as const)).toEqual([{ n: 3 }, 1]);
     expect(calls).toEqual([['batchMigrated', 'batchCount'], ['batchMigrated$']]);
 
@@ -75,12 +73,7 @@ describe('getValues', () => {
   });
 
   it('reads no version record for an item with nothing stored', async () => {
-    const calls: unknown[] = [];
-    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
-    fakeBrowser.storage.local.get = ((keys: unknown) => {
-      calls.push(keys);
-      return get(keys as string[]);
-    }) as typeof fakeBrowser.storage.local.get;
+    const calls = recordStorageGets();
     expect(await getValues([migrated, count] as const)).toEqual([{ n: 0 }, 0]);
     expect(calls).toEqual([['batchMigrated', 'batchCount']]);
   });

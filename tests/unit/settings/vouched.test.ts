@@ -9,16 +9,7 @@ import {
   sameJsonValue,
   VOUCHED_VALUES_KEY,
 } from '@/lib/settings/vouched';
-
-/** A page's localStorage, kept across "openings" of the test. */
-function pageStorage() {
-  const values = new Map<string, string>();
-  return {
-    values,
-    getItem: (key: string) => values.get(key) ?? null,
-    setItem: (key: string, value: string) => void values.set(key, value),
-  };
-}
+import { pageStorage } from '../page-storage';
 
 /** Writes at once, as a page does once it is idle. */
 const now = (write: () => void) => write();
