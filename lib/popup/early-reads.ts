@@ -80,13 +80,23 @@ export function askForKeys<Key, Answer>(
     : get([...keys]).then((answer) => [answer]);
 }
 
+/**
+ * `keys`' values, asked at once: the first script asks before it reads the tab, whose API costs
+ * Firefox ~2 ms to set up on its first call (docs/architecture.md, "Where the popup's time goes").
+ * A `get` that throws becomes a failed read.
+ */
 function readKeys(area: LocalStorageArea, keys: readonly string[]): Promise<StoredValues> {
-  const values =
-    keys.length === 0
-      ? Promise.resolve({})
-      : Promise.resolve()
-          .then(() => askForKeys(keys, (some) => area.get(some)))
-          .then((answers): StoredValues => Object.assign({}, ...answers));
+  let values: Promise<StoredValues>;
+  try {
+    values =
+      keys.length === 0
+        ? Promise.resolve({})
+        : askForKeys(keys, (some) => area.get(some)).then(
+            (answers): StoredValues => Object.assign({}, ...answers),
+          );
+  } catch (error) {
+    values = Promise.reject(error);
+  }
   // Handled here too: the modules may never take it (a popup closed at once).
   values.catch(() => {});
   return values;

@@ -13,39 +13,52 @@ import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { applyCachedTheme, pageLocalStorage } from '@/lib/theme/first-paint';
 import { publishEarlyReads, startEarlyReads } from './early-reads';
 import { markStep } from './mark-step';
-import { publishEarlyTab, readTabAddress } from './read-tab';
+import { publishEarlyTab, readTabAddress, type TabAddress } from './read-tab';
 
 /** Where the API key is stored (`apiKeyItem`, lib/settings/storage.ts, without WXT's `local:`). */
 export const STORED_API_KEY = 'apiKey';
 
-type ExtensionApi = {
+export type ExtensionApi = {
   storage: { local: { get(keys: string[]): Promise<Record<string, unknown>> } };
   tabs: Parameters<typeof readTabAddress>[0];
 };
 
-export function startPopupEarly(page: { document: Document; location: Location }): void {
+export function startPopupEarly(page: {
+  document: Document;
+  location: Location;
+  /** The extension API; the page's own (`browser`, else `chrome`) when not given (tests give one). */
+  api?: ExtensionApi;
+}): void {
   markStep('first-script');
   const hints = pageLocalStorage();
   applyCachedTheme(page.document.documentElement, hints);
   const scope = globalThis as { browser?: ExtensionApi; chrome?: ExtensionApi };
-  const api = scope.browser ?? scope.chrome;
+  const api = page.api ?? scope.browser ?? scope.chrome;
   if (!api) return;
-  const tab = readTabAddress(api.tabs, page.location.search);
-  tab.then(
-    () => markStep('early-tab'),
-    () => {},
-  );
-  publishEarlyTab(tab);
+  // The stored keys are asked first, the tab next: Firefox sets up each extension API on its
+  // first call, `tabs` in ~2 ms, and the reads need not wait for that (the later batch, the
+  // buckets of the tab's site, waits for the tab anyway).
+  let tabAsked: (tab: Promise<TabAddress>) => void = () => {};
+  const tabLater = new Promise<TabAddress>((resolve) => {
+    tabAsked = resolve;
+  });
   // The cached lists' buckets the last opening read were its site's: this opening reads its own
   // site's, in the scopes the last one read, as soon as the tab is known.
   const reads = startEarlyReads(api.storage.local, hints ?? { getItem: () => null }, {
     matches: (key) => scopeOfBucketKey(key) !== null,
     keysFor: async (remembered) => {
-      const { url } = await tab;
+      const { url } = await tabLater;
       const host = url === undefined ? null : hostnameFromUrl(url);
       return host === null ? [] : bucketKeysFor(remembered, host);
     },
   });
+  const tab = readTabAddress(api.tabs, page.location.search);
+  tabAsked(tab);
+  tab.then(
+    () => markStep('early-tab'),
+    () => {},
+  );
+  publishEarlyTab(tab);
   reads.values.then(
     (values) => {
       markStep('early-reads');
