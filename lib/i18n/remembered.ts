@@ -10,6 +10,7 @@
  * message differently, and a browser restarted in another language picks another catalogue. The
  * texts are the extension's own catalogue, shown as text, never as markup.
  */
+import { type PageRecordStore, pageRecord } from '@/lib/settings/page-record';
 import type { MessageLookup } from './index';
 
 /** The localStorage key of the remembered texts. */
@@ -17,39 +18,11 @@ export const REMEMBERED_TEXTS_KEY = 'messageTexts';
 /** More names than the catalogue's pages use means the entry is not ours: it is replaced. */
 const MAX_TEXTS = 600;
 
-interface TextStore {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-}
-
-interface Stored {
-  build: string;
-  locale: string;
-  texts: Record<string, string>;
-}
-
 export interface RememberedLookup {
   /** The text of a catalogue name: remembered, or asked of the browser (and remembered). */
   lookup: MessageLookup;
   /** Keeps the texts asked of the browser for the next page; never throws. Call once idle. */
   remember(): void;
-}
-
-/** The remembered texts for `build` and `locale`, or none when missing, foreign or malformed. */
-function readTexts(store: TextStore, build: string, locale: string): Map<string, string> {
-  try {
-    const parsed: unknown = JSON.parse(store.getItem(REMEMBERED_TEXTS_KEY) ?? 'null');
-    if (typeof parsed !== 'object' || parsed === null) return new Map();
-    const { build: storedBuild, locale: storedLocale, texts } = parsed as Partial<Stored>;
-    if (storedBuild !== build || storedLocale !== locale) return new Map();
-    if (typeof texts !== 'object' || texts === null || Array.isArray(texts)) return new Map();
-    const entries = Object.entries(texts).filter(
-      (entry): entry is [string, string] => typeof entry[1] === 'string',
-    );
-    return entries.length > MAX_TEXTS ? new Map() : new Map(entries);
-  } catch {
-    return new Map();
-  }
 }
 
 /**
@@ -59,12 +32,13 @@ function readTexts(store: TextStore, build: string, locale: string): Map<string,
  */
 export function rememberedLookup(
   platform: MessageLookup,
-  store: TextStore | undefined,
+  store: PageRecordStore | undefined,
   build: string,
 ): RememberedLookup {
   const locale = platform('@@ui_locale');
   if (store === undefined || locale === '') return { lookup: platform, remember: () => {} };
-  const texts = readTexts(store, build, locale);
+  const record = pageRecord(store, REMEMBERED_TEXTS_KEY, { build, locale }, 'texts', MAX_TEXTS);
+  const texts = record.read();
   const asked = new Map<string, string>();
   return {
     lookup(name) {
@@ -80,16 +54,8 @@ export function rememberedLookup(
     },
     remember() {
       if (asked.size === 0) return;
-      try {
-        // Merged with what other pages kept meanwhile (a long-open page must not undo them).
-        const merged = new Map([...readTexts(store, build, locale), ...asked]);
-        if (merged.size > MAX_TEXTS) return;
-        const stored: Stored = { build, locale, texts: Object.fromEntries(merged) };
-        store.setItem(REMEMBERED_TEXTS_KEY, JSON.stringify(stored));
-        asked.clear();
-      } catch {
-        // No localStorage (disabled, or full): the next page asks the browser, as before.
-      }
+      record.save(asked);
+      asked.clear();
     },
   };
 }

@@ -11,6 +11,7 @@
  * Nothing here may import zod: this module is what keeps zod out of the popup's first modules.
  */
 import { pageLocalStorage } from '@/lib/theme/first-paint';
+import { pageRecord } from './page-record';
 
 /** Where the fingerprints are kept in the page's localStorage. */
 export const VOUCHED_VALUES_KEY = 'vouchedValues';
@@ -32,12 +33,6 @@ export interface VouchedValues {
 
 /** Where nothing can be remembered (no localStorage, a value with no JSON). */
 const UNVOUCHED: Voucher = { vouched: false, remember: () => {} };
-
-interface Remembered {
-  build: string;
-  /** Fingerprint by storage key, oldest first. */
-  prints: Record<string, string>;
-}
 
 /**
  * The length of the value's JSON and two 32-bit hashes of it (cyrb53's mixing, two seeds). Not a
@@ -105,49 +100,24 @@ export function createVouchedValues(deps: {
   schedule?: (write: () => void) => void;
 }): VouchedValues {
   const { store, build } = deps;
+  if (!store) return { vouchFor: () => UNVOUCHED };
   const schedule = deps.schedule ?? ((write) => setTimeout(write, 0));
-  /** What the store held when first asked (another page may have written since). */
-  let known: Record<string, string> | undefined;
+  const record = pageRecord(store, VOUCHED_VALUES_KEY, { build }, 'prints', MAX_VOUCHED_KEYS);
+  /** What the store held when first asked, or at this page's last write. */
+  let known: Map<string, string> | undefined;
   /** What this page accepted since its last write, in order. */
   const accepted = new Map<string, string>();
-
-  const readStored = (): Record<string, string> => {
-    try {
-      const parsed = JSON.parse(store?.getItem(VOUCHED_VALUES_KEY) ?? 'null') as Partial<Remembered> | null;
-      if (parsed?.build === build && typeof parsed.prints === 'object' && parsed.prints !== null)
-        return { ...parsed.prints };
-    } catch {
-      // Unreadable: nothing is vouched for, and the next write replaces it.
-    }
-    return {};
-  };
-
-  // Read again and merged, not replaced: a page open for long (the options page) must not undo
-  // what the popups accepted meanwhile.
   const write = () => {
-    const prints = readStored();
-    for (const [key, print] of accepted) {
-      delete prints[key];
-      prints[key] = print;
-    }
+    known = record.save(accepted);
     accepted.clear();
-    const keys = Object.keys(prints);
-    for (const old of keys.slice(0, Math.max(0, keys.length - MAX_VOUCHED_KEYS))) delete prints[old];
-    known = prints;
-    try {
-      store?.setItem(VOUCHED_VALUES_KEY, JSON.stringify({ build, prints } satisfies Remembered));
-    } catch {
-      // Full or disabled: the values are checked with zod, as without this module.
-    }
   };
 
   return {
     vouchFor(key, raw) {
-      if (!store) return UNVOUCHED;
       const print = fingerprint(raw);
       if (print === null) return UNVOUCHED;
-      known ??= readStored();
-      const vouched = (accepted.get(key) ?? known[key]) === print;
+      known ??= record.read();
+      const vouched = (accepted.get(key) ?? known.get(key)) === print;
       return {
         vouched,
         remember() {
