@@ -1,7 +1,7 @@
 import { type StorageItemKey, storage, type WxtStorageItem } from 'wxt/utils/storage';
 import type * as z from 'zod/mini';
 import { getValues, readStoredValue } from './stored-reads';
-import { sameJsonValue, type VouchedValues, vouchedValues } from './vouched';
+import { type PrintOf, sameJsonValue, type VouchedValues, vouchedValues } from './vouched';
 
 /**
  * A storage item whose value is checked with zod on every read and write. Storage is a trust
@@ -51,7 +51,8 @@ export interface ValidatedItemOptions<T> {
 /**
  * The value zod makes of `raw` with the schema `schemaOf` gives (loaded only when `raw` is not
  * vouched for); `fallback` when it does not fit or nothing is stored. A value zod accepts
- * unchanged is vouched for from then on.
+ * unchanged is vouched for from then on: by its shape alone (`printOf` 'shape', ./vouched.ts)
+ * only where the schema accepts any string wherever one stands.
  */
 export async function checkStoredValue<S extends z.ZodMiniType, F = z.infer<S>>(
   key: string,
@@ -59,10 +60,11 @@ export async function checkStoredValue<S extends z.ZodMiniType, F = z.infer<S>>(
   schemaOf: () => S | Promise<S>,
   fallback: F,
   vouched: VouchedValues = vouchedValues,
+  printOf: PrintOf = 'value',
 ): Promise<z.infer<S> | F> {
   // Nothing stored reads as the fallback, as in WXT's own items; the schema is not even loaded.
   if (raw === null || raw === undefined) return fallback;
-  const voucher = vouched.vouchFor(key, raw);
+  const voucher = vouched.vouchFor(key, raw, printOf);
   if (voucher.vouched) return raw as z.infer<S>;
   const result = (await schemaOf()).safeParse(raw);
   if (!result.success) return fallback;

@@ -27,8 +27,16 @@ export interface Voucher {
   remember(): void;
 }
 
+/**
+ * What a value's fingerprint covers: the whole value, or only its shape (every string in it read
+ * as empty). The shape is enough for a value whose schema accepts any string wherever one stands,
+ * as a list bucket's (two packed lists: tens of kB of JSON for the largest accounts, whose print
+ * was most of the popup's reading of its lists); its print costs the same for any length.
+ */
+export type PrintOf = 'value' | 'shape';
+
 export interface VouchedValues {
-  vouchFor(key: string, raw: unknown): Voucher;
+  vouchFor(key: string, raw: unknown, printOf?: PrintOf): Voucher;
 }
 
 /** Where nothing can be remembered (no localStorage, a value with no JSON). */
@@ -41,10 +49,10 @@ const UNVOUCHED: Voucher = { vouched: false, remember: () => {} };
  * A cryptographic hash of a list bucket of the largest accounts (hundreds of kB of JSON) cost the
  * popup several milliseconds; this costs a fraction of one.
  */
-function fingerprint(raw: unknown): string | null {
+function fingerprint(raw: unknown, printOf: PrintOf): string | null {
   let json: string | undefined;
   try {
-    json = JSON.stringify(raw);
+    json = printOf === 'shape' ? JSON.stringify(raw, emptyStrings) : JSON.stringify(raw);
   } catch {
     return null;
   }
@@ -58,8 +66,13 @@ function fingerprint(raw: unknown): string | null {
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return `${json.length.toString(36)}.${(h1 >>> 0).toString(36)}.${(h2 >>> 0).toString(36)}`;
+  const print = `${json.length.toString(36)}.${(h1 >>> 0).toString(36)}.${(h2 >>> 0).toString(36)}`;
+  // A shape's print never matches a whole value's.
+  return printOf === 'shape' ? `shape.${print}` : print;
 }
+
+/** JSON.stringify's replacer for a shape: each string is written as "" (a number stays a number). */
+const emptyStrings = (_key: string, value: unknown) => (typeof value === 'string' ? '' : value);
 
 /**
  * True when zod gave back what was stored: the same JSON values, whatever the order of object
@@ -113,8 +126,8 @@ export function createVouchedValues(deps: {
   };
 
   return {
-    vouchFor(key, raw) {
-      const print = fingerprint(raw);
+    vouchFor(key, raw, printOf = 'value') {
+      const print = fingerprint(raw, printOf);
       if (print === null) return UNVOUCHED;
       known ??= record.read();
       const vouched = (accepted.get(key) ?? known.get(key)) === print;

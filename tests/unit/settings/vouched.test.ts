@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import * as z from 'zod/mini';
-import { defineValidatedItem } from '@/lib/settings/validated-item';
+import { checkStoredValue, defineValidatedItem } from '@/lib/settings/validated-item';
 import {
   createVouchedValues,
   MAX_VOUCHED_KEYS,
@@ -30,6 +30,69 @@ function countedItem(store: ReturnType<typeof pageStorage>, build = 'build-1') {
 }
 
 beforeEach(() => fakeBrowser.reset());
+
+describe('values vouched for by their shape (a list bucket: any string is a packed list)', () => {
+  /** Checks a bucket as the cached lists' reading does (lib/settings/storage.ts), counting schema loads. */
+  function bucketReader(store: ReturnType<typeof pageStorage>) {
+    const loads = { count: 0 };
+    const vouched = createVouchedValues({ store, build: 'build-1', schedule: now });
+    const schema = z.object({ fetchedAt: z.number(), whitelist: z.string(), blocklist: z.string() });
+    const read = (raw: unknown) =>
+      checkStoredValue(
+        'local:cachedListsBucket:7:default',
+        raw,
+        () => {
+          loads.count++;
+          return schema;
+        },
+        null,
+        vouched,
+        'shape',
+      );
+    return { read, loads };
+  }
+  const bucket = (whitelist: string, blocklist = 'ads.example') => ({ fetchedAt: 1, whitelist, blocklist });
+
+  it('take other lists of the same shape as read, without the schema', async () => {
+    const store = pageStorage();
+    await bucketReader(store).read(bucket('a.example'));
+    const next = bucketReader(store);
+    const longer = bucket(Array.from({ length: 2000 }, (_, i) => `site${i}.example`).join('\n'));
+    expect(await next.read(longer)).toEqual(longer);
+    expect(next.loads.count).toBe(0);
+  });
+
+  it('check anything of another shape: a list that is no longer a string reads as nothing', async () => {
+    const store = pageStorage();
+    await bucketReader(store).read(bucket('a.example'));
+    for (const changed of [
+      { fetchedAt: 1, whitelist: 7, blocklist: 'ads.example' },
+      { fetchedAt: 1, whitelist: ['a.example'], blocklist: 'ads.example' },
+      { fetchedAt: 1, whitelist: null, blocklist: 'ads.example' },
+      { fetchedAt: '1', whitelist: 'a.example', blocklist: 'ads.example' },
+    ]) {
+      const next = bucketReader(store);
+      expect(await next.read(changed)).toBeNull();
+      expect(next.loads.count).toBe(1);
+    }
+    // Another fetch time is another shape: checked, then vouched for in turn.
+    const later = bucketReader(store);
+    expect(await later.read({ ...bucket('a.example'), fetchedAt: 2 })).toEqual({
+      ...bucket('a.example'),
+      fetchedAt: 2,
+    });
+    expect(later.loads.count).toBe(1);
+  });
+
+  it('never stand for a whole value at the same key, nor a whole value for a shape', () => {
+    const store = pageStorage();
+    const vouched = createVouchedValues({ store, build: 'build-1', schedule: now });
+    vouched.vouchFor('local:k', { list: '' }, 'shape').remember();
+    expect(vouched.vouchFor('local:k', { list: '' }).vouched).toBe(false);
+    vouched.vouchFor('local:j', { list: '' }).remember();
+    expect(vouched.vouchFor('local:j', { list: 'x' }, 'shape').vouched).toBe(false);
+  });
+});
 
 describe('values zod accepted before', () => {
   it('are used at the next opening without loading the schema', async () => {
