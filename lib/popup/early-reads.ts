@@ -37,6 +37,15 @@ export interface LaterReads {
   batch: Promise<{ keys: readonly string[]; values: Promise<StoredValues> }>;
 }
 
+/** The reads as the first script started them: each key's answer can also be taken alone. */
+export interface StartedReads extends EarlyReads {
+  /**
+   * One key's stored value as soon as its own answer comes: in Firefox, where each key is asked
+   * on its own (`askForKeys`), before the others'; undefined when it is not stored or not asked.
+   */
+  valueOf(key: string): Promise<unknown>;
+}
+
 interface LocalStorageArea {
   get(keys: string[]): Promise<StoredValues>;
 }
@@ -85,21 +94,25 @@ export function askForKeys<Key, Answer>(
  * Firefox ~2 ms to set up on its first call (docs/architecture.md, "Where the popup's time goes").
  * A `get` that throws becomes a failed read.
  */
-function readKeys(area: LocalStorageArea, keys: readonly string[]): Promise<StoredValues> {
+function readKeys(area: LocalStorageArea, keys: readonly string[]): Pick<StartedReads, 'values' | 'valueOf'> {
+  /** The answer each key comes in (one per key in Firefox, one for all of them elsewhere). */
+  const answerOf = new Map<string, Promise<StoredValues>>();
   let values: Promise<StoredValues>;
   try {
     values =
       keys.length === 0
         ? Promise.resolve({})
-        : askForKeys(keys, (some) => area.get(some)).then(
-            (answers): StoredValues => Object.assign({}, ...answers),
-          );
+        : askForKeys(keys, (some) => {
+            const answer = area.get(some);
+            for (const key of some) answerOf.set(key, answer);
+            return answer;
+          }).then((answers): StoredValues => Object.assign({}, ...answers));
   } catch (error) {
     values = Promise.reject(error);
   }
   // Handled here too: the modules may never take it (a popup closed at once).
   values.catch(() => {});
-  return values;
+  return { values, valueOf: (key) => (answerOf.get(key) ?? values).then((answer) => answer[key]) };
 }
 
 /**
@@ -114,13 +127,13 @@ export function startEarlyReads(
     matches(key: string): boolean;
     keysFor(remembered: readonly string[]): Promise<readonly string[]>;
   },
-): EarlyReads {
+): StartedReads {
   const remembered = hintedKeys(hints);
   const keys = later ? remembered.filter((key) => !later.matches(key)) : remembered;
-  const reads: EarlyReads = { keys, values: readKeys(area, keys) };
+  const reads: StartedReads = { keys, ...readKeys(area, keys) };
   if (!later) return reads;
   const batch = later.keysFor(remembered.filter(later.matches)).then(
-    (laterKeys) => ({ keys: laterKeys, values: readKeys(area, laterKeys) }),
+    (laterKeys) => ({ keys: laterKeys, values: readKeys(area, laterKeys).values }),
     () => ({ keys: [], values: Promise.resolve({}) }),
   );
   return { ...reads, later: { matches: later.matches, batch } };

@@ -60,11 +60,14 @@ export function startPopupEarly(page: {
   );
   publishEarlyTab(tab);
   reads.values.then(
-    (values) => {
-      markStep('early-reads');
-      // The account identity's one costly step, done while the modules still load; the identity
-      // uses it only for exactly this key (lib/account/key-fingerprint.ts).
-      const key = values[STORED_API_KEY];
+    () => markStep('early-reads'),
+    () => {},
+  );
+  // The account identity's one costly step, done as soon as the key's answer comes (in Firefox,
+  // before the other keys'), while the modules still load; the identity uses it only for exactly
+  // this key (lib/account/key-fingerprint.ts).
+  reads.valueOf(STORED_API_KEY).then(
+    (key) => {
       if (typeof key === 'string' && key !== '') fingerprintOfKey(key);
     },
     () => {},

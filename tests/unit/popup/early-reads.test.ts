@@ -79,6 +79,33 @@ describe('startEarlyReads', () => {
     expect(get).not.toHaveBeenCalled();
   });
 
+  it('in Firefox, one key’s value can be taken as soon as its own answer comes, before the others’', async () => {
+    vi.stubEnv('BROWSER', 'firefox');
+    try {
+      let answerConnection: (values: Record<string, unknown>) => void = () => {};
+      const get = (keys: string[]) =>
+        keys[0] === 'connection'
+          ? new Promise<Record<string, unknown>>((resolve) => {
+              answerConnection = resolve;
+            })
+          : Promise.resolve({ apiKey: 'key-1' });
+      const reads = startEarlyReads({ get }, hintStore(['apiKey', 'connection']));
+      expect(await reads.valueOf('apiKey')).toBe('key-1');
+      let all: Record<string, unknown> | undefined;
+      void reads.values.then((values) => {
+        all = values;
+      });
+      await Promise.resolve();
+      expect(all).toBeUndefined();
+      answerConnection({ connection: 'c' });
+      expect(await reads.values).toEqual({ apiKey: 'key-1', connection: 'c' });
+      // A key not asked early comes with the others, as missing.
+      expect(await reads.valueOf('outbox')).toBeUndefined();
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('a storage call that throws at once becomes a failed read, not a crashed script', async () => {
     const reads = startEarlyReads(
       {
