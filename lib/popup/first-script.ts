@@ -66,7 +66,7 @@ export function startPopupEarly(page: {
   // The account identity's one costly step, done as soon as the key's answer comes (in Firefox,
   // before the other keys'), while the modules still load; the identity uses it only for exactly
   // this key (lib/account/key-fingerprint.ts).
-  reads.valueOf(STORED_API_KEY).then(
+  reads.valueFor(STORED_API_KEY).then(
     (key) => {
       if (typeof key === 'string' && key !== '') fingerprintOfKey(key);
     },
