@@ -221,6 +221,18 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
       .map(([mark, ms]) => `${mark} ${formatNumber(ms)}`)
       .join(', ');
   };
+  // Steps measured within each opening, then their median: the medians of two marks do not
+  // subtract, because each opening's marks move together with its document's start. "After the
+  // inputs" is what the popup's own code takes once both its modules and its early reads are in
+  // (docs/architecture.md, "Where the popup's time goes").
+  const stepsNote = (timings: PopupTiming[]) => {
+    const at = (marks: Record<string, number>, name: string) => marks[name] ?? Number.NaN;
+    const step = (from: (marks: Record<string, number>) => number, to: string) =>
+      formatNumber(medianOf(timings.map(({ marks }) => at(marks, to) - from(marks))));
+    const inputs = (marks: Record<string, number>) =>
+      Math.max(at(marks, 'popup:early-reads'), at(marks, 'popup:modules'));
+    return `first script ${step((marks) => at(marks, 'popup:first-script'), 'popup:first-script-done')}, after the inputs (the later of the early reads and the modules) to the verdict ${step(inputs, 'verdict')}, of which from the lists to the verdict ${step((marks) => at(marks, 'popup:lists'), 'verdict')}`;
+  };
   const ratioNote = (a: number[], b: number[]) =>
     `per pair; ratio of the medians ${(medianOf(a) / medianOf(b)).toFixed(2)}`;
   return [
@@ -230,7 +242,7 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
       'ms',
       productDoc,
       null,
-      `toolbar popup document's navigation start to the 'verdict' mark, warm cache; ${phasesNote(run.product, 'verdict')}; the popup's marks: ${marksNote(run.product)}`,
+      `toolbar popup document's navigation start to the 'verdict' mark, warm cache; ${phasesNote(run.product, 'verdict')}; the popup's marks: ${marksNote(run.product)}; per opening, medians in ms: ${stepsNote(run.product)}`,
     ),
     figure(
       `${id}-floor-ready-ms`,
