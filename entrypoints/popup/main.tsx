@@ -76,10 +76,8 @@ const shownOnce = new Promise<void>((resolve) => {
 // an element not yet on the page, which goes on the page with the first view: in Firefox the
 // reads the verdict needs are often still on their way then, and the header (the first component
 // rendered, so the one that pays for Preact's cold code) no longer adds to the time after them.
-// When they came first, the first view renders it. Tried and left out: the header put on the page
-// at once (Firefox then laid the page out before the verdict), rendered before the reads' answers
-// were taken (it delayed them), or when idle (`requestIdleCallback` never ran before the first
-// view). docs/architecture.md, "Where the popup's time goes".
+// When they came first, the first view renders it. On the page at once, it made Firefox lay the
+// page out before taking the reads' answers (docs/architecture.md, "Where the popup's time goes").
 const header = document.createElement('div');
 const app = document.getElementById('app') as HTMLElement;
 let headerRendered = false;
