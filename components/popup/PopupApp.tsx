@@ -56,38 +56,30 @@ function useControllerState(controller: PopupController): PopupState {
   return state;
 }
 
-/**
- * The popup's header, with the account switcher in its slot once the extras are in. It needs no
- * stored value: the popup renders it while the reads the verdict needs are still on their way
- * (entrypoints/popup/main.tsx; docs/architecture.md, "Where the popup's time goes").
- */
-export function PopupTop({ openOptions, loadExtras }: Pick<PopupAppProps, 'openOptions' | 'loadExtras'>) {
-  const extras = useExtras(loadExtras);
-  return <PopupHeader openOptions={openOptions}>{extras && <extras.PopupAccountSwitcher />}</PopupHeader>;
-}
-
-/** Everything under the header (PopupTop): the verdict, the actions, what became of them. */
 export function PopupApp({ controller, openOptions, mark, loadExtras, now = Date.now }: PopupAppProps) {
   const state = useControllerState(controller);
   const extras = useExtras(loadExtras);
   return (
-    <main class="popup">
-      {state.phase === 'ready' ? (
-        <Ready
-          state={state}
-          controller={controller}
-          openOptions={openOptions}
-          mark={mark}
-          now={now}
-          extras={extras}
-        />
-      ) : (
-        <NotReady state={state} openOptions={openOptions} />
-      )}
-      {extras && state.phase !== 'starting' && state.phase !== 'no-key' && (
-        <extras.RegistrationWarning openOptions={() => openOptions('dynamic-ip')} now={now} />
-      )}
-    </main>
+    <>
+      <PopupHeader openOptions={openOptions}>{extras && <extras.PopupAccountSwitcher />}</PopupHeader>
+      <main class="popup">
+        {state.phase === 'ready' ? (
+          <Ready
+            state={state}
+            controller={controller}
+            openOptions={openOptions}
+            mark={mark}
+            now={now}
+            extras={extras}
+          />
+        ) : (
+          <NotReady state={state} openOptions={openOptions} />
+        )}
+        {extras && state.phase !== 'starting' && state.phase !== 'no-key' && (
+          <extras.RegistrationWarning openOptions={() => openOptions('dynamic-ip')} now={now} />
+        )}
+      </main>
+    </>
   );
 }
 

@@ -1,6 +1,6 @@
 import { browser } from '@wxt-dev/browser';
 import { render } from 'preact';
-import { PopupApp, PopupTop } from '@/components/popup/PopupApp';
+import { PopupApp } from '@/components/popup/PopupApp';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { messageLocale, platformLookup, useMessageLookup } from '@/lib/i18n';
 import { rememberedLookup } from '@/lib/i18n/remembered';
@@ -9,7 +9,6 @@ import { markStep } from '@/lib/popup/mark-step';
 import { openOptionsPage } from '@/lib/popup/options-page';
 import { readTabAddress, takeEarlyTab } from '@/lib/popup/read-tab';
 import { askWorkerForDomains } from '@/lib/popup/registrable';
-import type { OptionsSection } from '@/lib/popup/view';
 import { retryOutbox, submitChange } from '@/lib/popup/worker-requests';
 import { themeItem } from '@/lib/settings/storage';
 import { rememberEarlyReads, storageKeysReadSoFar } from '@/lib/settings/stored-reads';
@@ -65,55 +64,28 @@ followStoredTheme({
 });
 document.documentElement.lang = messageLocale();
 
-const openOptions = (section?: OptionsSection) => void openOptionsPage(browser, section);
-const loadExtras = () => import('@/components/popup/PopupExtras');
-let firstViewShown: () => void = () => {};
-const shownOnce = new Promise<void>((resolve) => {
-  firstViewShown = resolve;
-});
-
-// The header needs nothing stored. It is rendered in a task of its own after this module's, into
-// an element not yet on the page, which goes on the page with the first view: in Firefox the
-// reads the verdict needs are often still on their way then, and the header (the first component
-// rendered, so the one that pays for Preact's cold code) no longer adds to the time after them.
-// When they came first, the first view renders it. On the page at once, it made Firefox lay the
-// page out before taking the reads' answers (docs/architecture.md, "Where the popup's time goes").
-const header = document.createElement('div');
-const app = document.getElementById('app') as HTMLElement;
-let headerRendered = false;
-const renderHeader = () => {
-  if (headerRendered) return;
-  headerRendered = true;
-  render(<PopupTop openOptions={openOptions} loadExtras={() => shownOnce.then(loadExtras)} />, header);
-};
-
-// The first render of the view is the first view (the verdict, or what stands in for it):
-// rendering the "starting" state before it cost both browsers a whole render ahead of the one
-// the user reads. Should the first view be slow, the starting state shows after
-// STARTING_VIEW_DELAY_MS.
+// The first render is the first view (the verdict, or what stands in for it): rendering the
+// "starting" state before it cost both browsers a whole render ahead of the one the user reads.
+// Should the first view be slow, the starting state shows after STARTING_VIEW_DELAY_MS.
 const STARTING_VIEW_DELAY_MS = 100;
 let shown = false;
 const show = () => {
   if (shown) return;
   shown = true;
   stopWaiting();
-  renderHeader();
-  app.before(header);
   render(
     <PopupApp
       controller={controller}
-      openOptions={openOptions}
+      openOptions={(section) => void openOptionsPage(browser, section)}
       mark={(name) => performance.mark(name)}
-      loadExtras={loadExtras}
+      loadExtras={() => import('@/components/popup/PopupExtras')}
     />,
-    app,
+    document.getElementById('app') as HTMLElement,
   );
   markStep('rendered');
-  firstViewShown();
 };
 const stopWaiting = controller.subscribe(() => {
   if (controller.getState().phase !== 'starting') show();
 });
 setTimeout(show, STARTING_VIEW_DELAY_MS);
 void controller.start();
-setTimeout(renderHeader, 0);

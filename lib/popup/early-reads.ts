@@ -37,15 +37,6 @@ export interface LaterReads {
   batch: Promise<{ keys: readonly string[]; values: Promise<StoredValues> }>;
 }
 
-/** The reads as the first script started them: each key's answer can also be taken alone. */
-export interface StartedReads extends EarlyReads {
-  /**
-   * One key's stored value as soon as its own answer comes: in Firefox, where each key is asked
-   * on its own (`askForKeys`), before the others'; undefined when it is not stored or not asked.
-   */
-  valueFor(key: string): Promise<unknown>;
-}
-
 interface LocalStorageArea {
   get(keys: string[]): Promise<StoredValues>;
 }
@@ -94,28 +85,21 @@ export function askForKeys<Key, Answer>(
  * Firefox ~2 ms to set up on its first call (docs/architecture.md, "Where the popup's time goes").
  * A `get` that throws becomes a failed read.
  */
-function readKeys(
-  area: LocalStorageArea,
-  keys: readonly string[],
-): Pick<StartedReads, 'values' | 'valueFor'> {
-  /** The answer each key comes in (one per key in Firefox, one for all of them elsewhere). */
-  const answerOf = new Map<string, Promise<StoredValues>>();
+function readKeys(area: LocalStorageArea, keys: readonly string[]): Promise<StoredValues> {
   let values: Promise<StoredValues>;
   try {
     values =
       keys.length === 0
         ? Promise.resolve({})
-        : askForKeys(keys, (some) => {
-            const answer = area.get(some);
-            for (const key of some) answerOf.set(key, answer);
-            return answer;
-          }).then((answers): StoredValues => Object.assign({}, ...answers));
+        : askForKeys(keys, (some) => area.get(some)).then(
+            (answers): StoredValues => Object.assign({}, ...answers),
+          );
   } catch (error) {
     values = Promise.reject(error);
   }
   // Handled here too: the modules may never take it (a popup closed at once).
   values.catch(() => {});
-  return { values, valueFor: (key) => (answerOf.get(key) ?? values).then((answer) => answer[key]) };
+  return values;
 }
 
 /**
@@ -130,13 +114,13 @@ export function startEarlyReads(
     matches(key: string): boolean;
     keysFor(remembered: readonly string[]): Promise<readonly string[]>;
   },
-): StartedReads {
+): EarlyReads {
   const remembered = hintedKeys(hints);
   const keys = later ? remembered.filter((key) => !later.matches(key)) : remembered;
-  const reads: StartedReads = { keys, ...readKeys(area, keys) };
+  const reads: EarlyReads = { keys, values: readKeys(area, keys) };
   if (!later) return reads;
   const batch = later.keysFor(remembered.filter(later.matches)).then(
-    (laterKeys) => ({ keys: laterKeys, values: readKeys(area, laterKeys).values }),
+    (laterKeys) => ({ keys: laterKeys, values: readKeys(area, laterKeys) }),
     () => ({ keys: [], values: Promise.resolve({}) }),
   );
   return { ...reads, later: { matches: later.matches, batch } };
@@ -170,9 +154,7 @@ const driverKey = (key: string) => key.slice(LOCAL.length);
  * goes straight to `readNow`, and nothing is recorded.
  */
 export function createEarlyReadSource(scope: object = globalThis): EarlyReadSource {
-  const reads = (scope as Record<string, (EarlyReads & Partial<Pick<StartedReads, 'valueFor'>>) | undefined>)[
-    GLOBAL_NAME
-  ];
+  const reads = (scope as Record<string, EarlyReads | undefined>)[GLOBAL_NAME];
   if (!reads) return { read: (keys, readNow) => readNow([...keys]), readSoFar: () => [], remember: () => {} };
   const waiting = new Set(reads.keys);
   const asked = new Set<string>();
@@ -197,19 +179,6 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
       : new Map(taken.map((key) => [key, answered[driverKey(key)]] as const));
   }
 
-  /**
-   * `taken` (read early), each as soon as its own answer comes (in Firefox the settings often
-   * come before the cached views), or all from storage when one of them failed.
-   */
-  async function eachAsItComes(taken: string[], readNow: ReadNow) {
-    const valueFor = reads?.valueFor;
-    if (!valueFor) return fromBatch(taken, early, readNow);
-    const values = await Promise.all(taken.map((key) => valueFor(driverKey(key)))).catch(() => null);
-    return values === null
-      ? readNow(taken)
-      : new Map(taken.map((key, index) => [key, values[index]] as const));
-  }
-
   return {
     async read(keys, readNow) {
       for (const key of keys) if (key.startsWith(LOCAL)) asked.add(driverKey(key));
@@ -226,7 +195,7 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
       }
       if (taken.length === 0 && takenLater.length === 0) return readNow([...keys]);
       const [fromEarly, fromLater, others] = await Promise.all([
-        taken.length > 0 ? eachAsItComes(taken, readNow) : new Map(),
+        taken.length > 0 ? fromBatch(taken, early, readNow) : new Map(),
         takenLater.length > 0 ? fromBatch(takenLater, laterValues, readNow) : new Map(),
         rest.length > 0 ? readNow(rest) : new Map(),
       ]);

@@ -60,14 +60,11 @@ export function startPopupEarly(page: {
   );
   publishEarlyTab(tab);
   reads.values.then(
-    () => markStep('early-reads'),
-    () => {},
-  );
-  // The account identity's one costly step, done as soon as the key's answer comes (in Firefox,
-  // before the other keys'), while the modules still load; the identity uses it only for exactly
-  // this key (lib/account/key-fingerprint.ts).
-  reads.valueFor(STORED_API_KEY).then(
-    (key) => {
+    (values) => {
+      markStep('early-reads');
+      // The account identity's one costly step, done while the modules still load; the identity
+      // uses it only for exactly this key (lib/account/key-fingerprint.ts).
+      const key = values[STORED_API_KEY];
       if (typeof key === 'string' && key !== '') fingerprintOfKey(key);
     },
     () => {},

@@ -79,33 +79,6 @@ describe('startEarlyReads', () => {
     expect(get).not.toHaveBeenCalled();
   });
 
-  it('in Firefox, one key’s value can be taken as soon as its own answer comes, before the others’', async () => {
-    vi.stubEnv('BROWSER', 'firefox');
-    try {
-      let answerConnection: (values: Record<string, unknown>) => void = () => {};
-      const get = (keys: string[]) =>
-        keys[0] === 'connection'
-          ? new Promise<Record<string, unknown>>((resolve) => {
-              answerConnection = resolve;
-            })
-          : Promise.resolve({ apiKey: 'key-1' });
-      const reads = startEarlyReads({ get }, hintStore(['apiKey', 'connection']));
-      expect(await reads.valueFor('apiKey')).toBe('key-1');
-      let all: Record<string, unknown> | undefined;
-      void reads.values.then((values) => {
-        all = values;
-      });
-      await Promise.resolve();
-      expect(all).toBeUndefined();
-      answerConnection({ connection: 'c' });
-      expect(await reads.values).toEqual({ apiKey: 'key-1', connection: 'c' });
-      // A key not asked early comes with the others, as missing.
-      expect(await reads.valueFor('outbox')).toBeUndefined();
-    } finally {
-      vi.unstubAllEnvs();
-    }
-  });
-
   it('a storage call that throws at once becomes a failed read, not a crashed script', async () => {
     const reads = startEarlyReads(
       {
@@ -194,38 +167,6 @@ describe('createEarlyReadSource', () => {
     const { calls, readNow } = storageReads({ apiKey: 'k' });
     expect(await source.read(['local:apiKey'], readNow)).toEqual(new Map([['local:apiKey', 'k']]));
     expect(calls).toEqual([['local:apiKey']]);
-  });
-
-  it('in Firefox, a read of some keys read early is answered once those keys are in, not all of them', async () => {
-    vi.stubEnv('BROWSER', 'firefox');
-    try {
-      const stored: Record<string, unknown> = { apiKey: 'k', connection: 'c', cachedLists: 'lists' };
-      let answerLists: () => void = () => {};
-      const get = (keys: string[]) =>
-        keys[0] === 'cachedLists'
-          ? new Promise<Record<string, unknown>>((resolve) => {
-              answerLists = () => resolve({ cachedLists: stored.cachedLists });
-            })
-          : keys[0] === 'connection'
-            ? Promise.reject(new Error('storage busy'))
-            : Promise.resolve({ [keys[0]!]: stored[keys[0]!] });
-      const scope = {};
-      publishEarlyReads(startEarlyReads({ get }, hintStore(['apiKey', 'connection', 'cachedLists'])), scope);
-      const source = createEarlyReadSource(scope);
-      const { calls, readNow } = storageReads(stored);
-
-      // The key is in before the lists: its read does not wait for them.
-      expect(await source.read(['local:apiKey'], readNow)).toEqual(new Map([['local:apiKey', 'k']]));
-      // A key whose own read failed is read from storage.
-      expect(await source.read(['local:connection'], readNow)).toEqual(new Map([['local:connection', 'c']]));
-      expect(calls).toEqual([['local:connection']]);
-      const lists = source.read(['local:cachedLists'], readNow);
-      answerLists();
-      expect(await lists).toEqual(new Map([['local:cachedLists', 'lists']]));
-      expect(calls).toEqual([['local:connection']]);
-    } finally {
-      vi.unstubAllEnvs();
-    }
   });
 
   it('keys of another area are never taken from the early read', async () => {

@@ -5,7 +5,7 @@
  */
 import { render } from '@testing-library/preact';
 import { fakeBrowser } from 'wxt/testing';
-import { PopupApp, PopupTop } from '@/components/popup/PopupApp';
+import { PopupApp } from '@/components/popup/PopupApp';
 import type { ApiForm } from '@/lib/api/types';
 import { createViewCache } from '@/lib/cache/view-cache';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
@@ -99,20 +99,14 @@ export async function openPopup(options: OpenOptions) {
     },
     now,
   });
-  const openOptions = (section?: string) => optionsOpened.push(section);
-  const loadExtras = () => import('@/components/popup/PopupExtras');
-  // As popup.html shows them: the header, then the view.
   const view = render(
-    <>
-      <PopupTop openOptions={openOptions} loadExtras={loadExtras} />
-      <PopupApp
-        controller={controller}
-        openOptions={openOptions}
-        mark={(name) => marks.push(name)}
-        loadExtras={loadExtras}
-        now={now}
-      />
-    </>,
+    <PopupApp
+      controller={controller}
+      openOptions={(section) => optionsOpened.push(section)}
+      mark={(name) => marks.push(name)}
+      loadExtras={() => import('@/components/popup/PopupExtras')}
+      now={now}
+    />,
   );
   const started = controller.start();
   return {

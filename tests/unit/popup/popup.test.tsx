@@ -1,7 +1,6 @@
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { PopupTop } from '@/components/popup/PopupApp';
 import { localDate } from '@/lib/cache/freshness';
 import {
   addedTldsItem,
@@ -272,19 +271,6 @@ it('without a key: what to do, and a way to the settings', async () => {
   expect(popup.optionsOpened()).toBe(1);
   expect(popup.optionsSections()).toEqual(['setup']);
   expect(popup.api.calls).toEqual([]);
-});
-
-it('the header shows the product and a way to the settings without anything stored', () => {
-  // The popup renders it while the reads the verdict needs are on their way (entrypoints/popup/main.tsx).
-  const opened: (string | undefined)[] = [];
-  render(
-    <PopupTop openOptions={(section) => opened.push(section)} loadExtras={() => new Promise(() => {})} />,
-  );
-  expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('DNS Filter Companion');
-  fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
-  expect(opened).toEqual([undefined]);
-  // The account switcher is one of the extras, loaded after the first view: not there before.
-  expect(screen.queryByRole('combobox', { name: 'Account' })).toBeNull();
 });
 
 describe('the domain the buttons act on', () => {
