@@ -64,7 +64,7 @@ export function createNotesStore(deps: NotesDeps) {
       raw,
       async () => (await loadSchema()).accountNotesSchema,
       null,
-      deps.vouched,
+      { vouched: deps.vouched },
     );
     return current ?? (await loadSchema()).parseAccountNotes(raw);
   }

@@ -374,8 +374,7 @@ export function cachedListsItem(scope: string) {
         raw.get(storedKey(bucket)),
         async () => (await loadSchemas()).listsBucketSchema,
         null,
-        undefined,
-        'shape',
+        { printOf: 'shape' },
       );
       if (part === null || part.fetchedAt !== fetchedAt) return null;
       parts.push(part);

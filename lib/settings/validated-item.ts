@@ -59,8 +59,7 @@ export async function checkStoredValue<S extends z.ZodMiniType, F = z.infer<S>>(
   raw: unknown,
   schemaOf: () => S | Promise<S>,
   fallback: F,
-  vouched: VouchedValues = vouchedValues,
-  printOf: PrintOf = 'value',
+  { vouched = vouchedValues, printOf = 'value' }: { vouched?: VouchedValues; printOf?: PrintOf } = {},
 ): Promise<z.infer<S> | F> {
   // Nothing stored reads as the fallback, as in WXT's own items; the schema is not even loaded.
   if (raw === null || raw === undefined) return fallback;
@@ -99,7 +98,7 @@ export function defineValidatedItem<S extends z.ZodMiniType>(
   let built: Promise<S> | undefined;
   const schema = () => (built ??= Promise.resolve(schemaOf()));
   const check = (raw: unknown, readFrom: string = key): Promise<T> =>
-    checkStoredValue(readFrom, raw, schema, options.fallback, options.vouched);
+    checkStoredValue(readFrom, raw, schema, options.fallback, { vouched: options.vouched });
   const validate = async (value: T): Promise<T> => (await schema()).parse(value);
   const common = { key, fallback: options.fallback, version: options.version, check, validate };
   if (options.migrations === undefined) {

@@ -46,8 +46,7 @@ describe('values vouched for by their shape (a list bucket: any string is a pack
           return schema;
         },
         null,
-        vouched,
-        'shape',
+        { vouched, printOf: 'shape' },
       );
     return { read, loads };
   }
