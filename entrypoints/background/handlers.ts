@@ -12,6 +12,7 @@ import { createMessageListener, createRequestHandlers } from '@/lib/messaging/ha
 import type { ListChange } from '@/lib/messaging/protocol';
 import { REGISTRATION_ALARM, REGISTRATION_RETRY_ALARM, registrationAlarmTarget } from '@/lib/network';
 import { OUTBOX_ALARM } from '@/lib/outbox';
+import { forgetMirrored, startMirrorUsed } from '@/lib/popup/start-mirror';
 import {
   accountKeysItem,
   accountsItem,
@@ -173,6 +174,9 @@ export async function onStorageChanged(changes: Record<string, unknown>, area: s
   if (area !== 'local') return;
   const changed = Object.keys(changes);
   const jobs: Promise<unknown>[] = [];
+  // The popup's copies of changed values are forgotten: its next opening reads storage for them.
+  const session = startMirrorUsed() ? browser.storage.session : undefined;
+  if (session) jobs.push(forgetMirrored(session, changed));
   // An account's dynamic IP settings are in its entry while it is not the active one.
   if (changed.includes(key(dynamicIpSettingsItem)) || changed.includes(key(accountsItem))) {
     jobs.push(syncRegistrationAlarm());

@@ -9,9 +9,10 @@ import { markStep } from '@/lib/popup/mark-step';
 import { openOptionsPage } from '@/lib/popup/options-page';
 import { readTabAddress, takeEarlyTab } from '@/lib/popup/read-tab';
 import { askWorkerForDomains } from '@/lib/popup/registrable';
+import { reopenOnce, startMirrorUsed } from '@/lib/popup/start-mirror';
 import { retryOutbox, submitChange } from '@/lib/popup/worker-requests';
 import { themeItem } from '@/lib/settings/storage';
-import { rememberEarlyReads, storageKeysReadSoFar } from '@/lib/settings/stored-reads';
+import { auditStartMirror, rememberEarlyReads, storageKeysReadSoFar } from '@/lib/settings/stored-reads';
 import { pageLocalStorage } from '@/lib/theme/first-paint';
 import { followStoredTheme, whenIdle } from '@/lib/theme/theme';
 import './style.css';
@@ -51,6 +52,13 @@ const controller = createPopupController({
     whenIdle(() => {
       rememberEarlyReads(pageLocalStorage(), firstViewKeys);
       texts.remember();
+      // Firefox: the start mirror is compared with storage; shown stale, the page opens anew.
+      if (startMirrorUsed()) {
+        void auditStartMirror({ session: browser.storage.session, local: browser.storage.local }).then(
+          (outcome) => reopenOnce(outcome, { sessionStorage, reload: () => location.reload() }),
+          () => {},
+        );
+      }
     });
   },
   now: Date.now,

@@ -12,6 +12,7 @@
  * alone can read) hold no secret: settings names and list scopes. No zod and no WXT here: the
  * classic script bundles this file on its own and must stay tiny.
  */
+import { type MirrorArea, type MirrorCheck, readMirror } from './start-mirror';
 
 /** The localStorage key holding the storage keys the last opening read (JSON array). */
 export const EARLY_READ_KEYS_HINT = 'earlyReadKeys';
@@ -21,10 +22,15 @@ const MAX_KEYS = 32;
 
 type StoredValues = Record<string, unknown>;
 
-export interface EarlyReads {
-  /** storage.local keys (without WXT's `local:` prefix) whose answer is on its way. */
+/** One batch of reads: its keys (storage.local keys, without WXT's `local:` prefix) and answers. */
+export interface ReadBatch {
   keys: readonly string[];
   values: Promise<StoredValues>;
+  /** Where the start mirror is used (start-mirror.ts): what it and storage answered, to compare. */
+  check?: Promise<MirrorCheck>;
+}
+
+export interface EarlyReads extends ReadBatch {
   /**
    * Reads that wait for the tab: the keys `laterKeys` matches are not read with the others but
    * once the tab names them (the buckets of its site's cached lists, lib/cache/list-buckets.ts).
@@ -34,11 +40,18 @@ export interface EarlyReads {
 
 export interface LaterReads {
   matches(key: string): boolean;
-  batch: Promise<{ keys: readonly string[]; values: Promise<StoredValues> }>;
+  batch: Promise<ReadBatch>;
 }
 
 interface LocalStorageArea {
   get(keys: string[]): Promise<StoredValues>;
+}
+
+/** Where the popup reads its start values from: storage, and in Firefox first the start mirror. */
+export interface StartAreas {
+  local: LocalStorageArea;
+  /** `storage.session`, where the start mirror is used (start-mirror.ts `startMirrorUsed`). */
+  mirror?: Pick<MirrorArea, 'get'>;
 }
 
 interface HintStore {
@@ -83,9 +96,26 @@ export function askForKeys<Key, Answer>(
 /**
  * `keys`' values, asked at once: the first script asks before it reads the tab, whose API costs
  * Firefox ~2 ms to set up on its first call (docs/architecture.md, "Where the popup's time goes").
- * A `get` that throws becomes a failed read.
+ * With a mirror, its values when it holds every key, else storage's; storage is read either way,
+ * for the comparison (`check`). A `get` that throws becomes a failed read.
  */
-function readKeys(area: LocalStorageArea, keys: readonly string[]): Promise<StoredValues> {
+function readKeys(areas: StartAreas, keys: readonly string[]): ReadBatch {
+  const stored = readStorage(areas.local, keys);
+  if (!areas.mirror || keys.length === 0) return { keys, values: stored };
+  const mirrored = readMirror(areas.mirror, keys);
+  const values = mirrored.then((fromMirror) => fromMirror ?? stored);
+  values.catch(() => {});
+  const check = Promise.all([
+    mirrored,
+    stored.then(
+      (answer) => answer,
+      () => null,
+    ),
+  ]).then(([fromMirror, fromStorage]) => ({ keys, mirrored: fromMirror, stored: fromStorage }));
+  return { keys, values, check };
+}
+
+function readStorage(area: LocalStorageArea, keys: readonly string[]): Promise<StoredValues> {
   let values: Promise<StoredValues>;
   try {
     values =
@@ -108,7 +138,7 @@ function readKeys(area: LocalStorageArea, keys: readonly string[]): Promise<Stor
  * read instead once the tab is known (resolving to none when it is not).
  */
 export function startEarlyReads(
-  area: LocalStorageArea,
+  areas: StartAreas,
   hints: Pick<HintStore, 'getItem'>,
   later?: {
     matches(key: string): boolean;
@@ -117,11 +147,11 @@ export function startEarlyReads(
 ): EarlyReads {
   const remembered = hintedKeys(hints);
   const keys = later ? remembered.filter((key) => !later.matches(key)) : remembered;
-  const reads: EarlyReads = { keys, values: readKeys(area, keys) };
+  const reads: EarlyReads = readKeys(areas, keys);
   if (!later) return reads;
   const batch = later.keysFor(remembered.filter(later.matches)).then(
-    (laterKeys) => ({ keys: laterKeys, values: readKeys(area, laterKeys) }),
-    () => ({ keys: [], values: Promise.resolve({}) }),
+    (laterKeys) => readKeys(areas, laterKeys),
+    (): ReadBatch => ({ keys: [], values: Promise.resolve({}) }),
   );
   return { ...reads, later: { matches: later.matches, batch } };
 }
@@ -144,6 +174,8 @@ export interface EarlyReadSource {
   readSoFar(): readonly string[];
   /** Saves `keys` (from `readSoFar`) as the next opening's hint, when they differ. Never throws. */
   remember(hints: HintStore, keys: readonly string[]): void;
+  /** What the start mirror and storage answered, per batch, where the mirror is used. */
+  mirrorChecks(): Promise<MirrorCheck[]>;
 }
 
 const LOCAL = 'local:';
@@ -155,7 +187,14 @@ const driverKey = (key: string) => key.slice(LOCAL.length);
  */
 export function createEarlyReadSource(scope: object = globalThis): EarlyReadSource {
   const reads = (scope as Record<string, EarlyReads | undefined>)[GLOBAL_NAME];
-  if (!reads) return { read: (keys, readNow) => readNow([...keys]), readSoFar: () => [], remember: () => {} };
+  if (!reads) {
+    return {
+      read: (keys, readNow) => readNow([...keys]),
+      readSoFar: () => [],
+      remember: () => {},
+      mirrorChecks: async () => [],
+    };
+  }
   const waiting = new Set(reads.keys);
   const asked = new Set<string>();
   const settled = (values: Promise<StoredValues>) =>
@@ -202,6 +241,10 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
       return new Map([...fromEarly, ...fromLater, ...others]);
     },
     readSoFar: () => [...asked],
+    async mirrorChecks() {
+      const batches = [reads, ...(later ? [await later.batch] : [])];
+      return Promise.all(batches.flatMap((batch) => (batch.check ? [batch.check] : [])));
+    },
     remember(hints, keys) {
       try {
         const hint = JSON.stringify(keys.slice(0, MAX_KEYS));

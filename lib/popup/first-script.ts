@@ -14,12 +14,15 @@ import { applyCachedTheme, pageLocalStorage } from '@/lib/theme/first-paint';
 import { publishEarlyReads, startEarlyReads } from './early-reads';
 import { markStep } from './mark-step';
 import { publishEarlyTab, readTabAddress, type TabAddress } from './read-tab';
+import { startMirrorUsed } from './start-mirror';
 
 /** Where the API key is stored (`apiKeyItem`, lib/settings/storage.ts, without WXT's `local:`). */
 export const STORED_API_KEY = 'apiKey';
 
+type StorageArea = { get(keys: string[]): Promise<Record<string, unknown>> };
+
 export type ExtensionApi = {
-  storage: { local: { get(keys: string[]): Promise<Record<string, unknown>> } };
+  storage: { local: StorageArea; session?: StorageArea };
   tabs: Parameters<typeof readTabAddress>[0];
 };
 
@@ -44,7 +47,10 @@ export function startPopupEarly(page: {
   });
   // The cached lists' buckets the last opening read were its site's: this opening reads its own
   // site's, in the scopes the last one read, as soon as the tab is known.
-  const reads = startEarlyReads(api.storage.local, hints ?? { getItem: () => null }, {
+  // In Firefox the start mirror answers first (start-mirror.ts); storage is read as well.
+  const mirror = startMirrorUsed() ? api.storage.session : undefined;
+  const areas = { local: api.storage.local, ...(mirror ? { mirror } : {}) };
+  const reads = startEarlyReads(areas, hints ?? { getItem: () => null }, {
     matches: (key) => scopeOfBucketKey(key) !== null,
     keysFor: async (remembered) => {
       const { url } = await tabLater;

@@ -4,6 +4,7 @@
  */
 import { type StorageItemKey, storage } from 'wxt/utils/storage';
 import { askForKeys, createEarlyReadSource } from '@/lib/popup/early-reads';
+import { auditMirror, type MirrorArea, type MirrorOutcome } from '@/lib/popup/start-mirror';
 
 /** Answers the popup's classic script already asked for (lib/popup/early-reads.ts); other pages have none. */
 const earlyReads = createEarlyReadSource();
@@ -43,6 +44,26 @@ export function rememberEarlyReads(
 ): void {
   if (hints) earlyReads.remember(hints, keys);
 }
+
+/**
+ * Compares what the popup's start mirror answered with storage (lib/popup/start-mirror.ts) and
+ * mirrors storage where they differ: `stale` when the popup showed a value storage no longer holds.
+ */
+export async function auditStartMirror(areas: {
+  session: MirrorArea;
+  local: { get(keys: string[]): Promise<Record<string, unknown>> };
+}): Promise<MirrorOutcome> {
+  const checks = await earlyReads.mirrorChecks();
+  const { session, local } = areas;
+  // Raw answers, as the first script's were: one call, or in Firefox one per key.
+  const readStored = async (keys: readonly string[]) =>
+    Object.assign({}, ...(await askForKeys(keys, (some) => local.get(some)))) as Record<string, unknown>;
+  const outcomes = await Promise.all(checks.map((check) => auditMirror(check, { session, readStored })));
+  return OUTCOME_ORDER.find((outcome) => outcomes.includes(outcome)) ?? 'unchecked';
+}
+
+/** The outcome of several batches: the first of these any batch had. */
+const OUTCOME_ORDER: readonly MirrorOutcome[] = ['stale', 'filled', 'fresh', 'unchecked'];
 
 /** What `getValues` needs of an item (lib/settings/validated-item.ts `ValidatedItem`). */
 interface BatchReadable<T> {

@@ -18,6 +18,7 @@ import {
 } from './harness/firefox-popup-roles.ts';
 import { chooseFromPageContextMenu, KEYS, pressKeys } from './harness/firefox-window.ts';
 import { configureExtension, expect, type FirefoxSession, test } from './harness/index.ts';
+import { fillIn, openAccount, press as optionsPress } from './options-helpers.ts';
 
 type Popup = Awaited<ReturnType<typeof popupOn>>;
 
@@ -166,5 +167,68 @@ test(
     await expect
       .poll(() => listsOf(emulator, 'default').whitelist, { timeout: 15_000 })
       .toContain('shop.example');
+  },
+);
+
+test(
+  'the popup starts from copies of what it last read, yet shows a change made on the options page (Firefox)',
+  SLOW,
+  async ({ firefox, emulator }) => {
+    const page = await openAccount(firefox.optionsPage, {
+      baseUrl: emulator.url,
+      key: emulator.key,
+      form: 'B',
+    });
+    /** The popup's start mirror in storage.session (lib/popup/start-mirror.ts). */
+    const copies = () =>
+      page.evaluate(
+        "browser.storage.session.get(null).then((all) => Object.fromEntries(Object.entries(all).filter(([key]) => key.startsWith('popupStart:'))))",
+      ) as Promise<Record<string, unknown>>;
+    /** The copies that differ from what storage holds. */
+    const staleCopies = () =>
+      page.evaluate(`Promise.all([browser.storage.session.get(null), browser.storage.local.get(null)]).then(
+        ([copied, stored]) => Object.keys(copied).filter((key) => key.startsWith('popupStart:') &&
+          JSON.stringify(copied[key].value) !== JSON.stringify(stored[key.slice('popupStart:'.length)])))`) as Promise<
+        string[]
+      >;
+    /** How the popup's page was opened: `navigate`, or `reload` when it opened anew. */
+    const navigation = (popup: Popup) =>
+      popup.run<string>("return view.performance.getEntriesByType('navigation')[0].type");
+    /**
+     * Opens the popup on the site, waits for its verdict and for its copies, then closes it.
+     * Its verdict was right at once: the page was not opened anew.
+     */
+    async function openAndRead(start: string): Promise<string> {
+      const popup = await popupOn(firefox, 'news.example.org');
+      const shown = await verdict(popup, start);
+      expect(await navigation(popup)).toBe('navigate');
+      await expect
+        .poll(async () => Object.keys(await copies()), { timeout: 10_000 })
+        .toContain('popupStart:apiKey');
+      await popup.close();
+      return shown;
+    }
+
+    // The first opening names the keys it reads; the second reads them and keeps copies.
+    const first = await popupOn(firefox, 'news.example.org');
+    await verdict(first, 'Not blocked');
+    await first.close();
+    await openAndRead('Not blocked');
+    const beforeTheChange = await copies();
+
+    await fillIn(page, 'Blocklist', 'textbox', 'Domains to add to the blocklist', 'news.example.org');
+    expect(await optionsPress(page, 'Add to blocklist')).toContain('Added 1 of 1 domain');
+    // The worker forgets the copies of what changed, so the popup is right at once.
+    expect(Object.keys(beforeTheChange).length).toBeGreaterThan(3);
+    await expect.poll(staleCopies, { timeout: 10_000 }).toEqual([]);
+    expect(await openAndRead('Blocked')).toMatch(/^Blocked: On the blocklist/);
+
+    // Copies the worker did not forget, as if it had missed the change: the popup still ends on
+    // what storage holds, by opening its page anew once it has compared the two.
+    await page.evaluate(`browser.storage.session.set(${JSON.stringify(beforeTheChange)})`);
+    const reopened = await popupOn(firefox, 'news.example.org');
+    expect(await verdict(reopened, 'Blocked')).toMatch(/^Blocked: On the blocklist/);
+    expect(await navigation(reopened)).toBe('reload');
+    await reopened.close();
   },
 );

@@ -66,14 +66,14 @@ describe('hintedKeys', () => {
 describe('startEarlyReads', () => {
   it('reads the remembered keys in one call', async () => {
     const get = vi.fn(async (keys: string[]) => Object.fromEntries(keys.map((key) => [key, 1])));
-    const reads = startEarlyReads({ get }, hintStore(['apiKey', 'connection']));
+    const reads = startEarlyReads({ local: { get } }, hintStore(['apiKey', 'connection']));
     expect(await reads.values).toEqual({ apiKey: 1, connection: 1 });
     expect(get).toHaveBeenCalledExactlyOnceWith(['apiKey', 'connection']);
   });
 
   it('a first opening reads nothing early', async () => {
     const get = vi.fn();
-    const reads = startEarlyReads({ get }, hintStore());
+    const reads = startEarlyReads({ local: { get } }, hintStore());
     expect(reads.keys).toEqual([]);
     expect(await reads.values).toEqual({});
     expect(get).not.toHaveBeenCalled();
@@ -82,8 +82,10 @@ describe('startEarlyReads', () => {
   it('a storage call that throws at once becomes a failed read, not a crashed script', async () => {
     const reads = startEarlyReads(
       {
-        get: () => {
-          throw new Error('no storage');
+        local: {
+          get: () => {
+            throw new Error('no storage');
+          },
         },
       },
       hintStore(['apiKey']),
@@ -252,7 +254,7 @@ describe('reads that wait for the tab (the cached lists of its site)', () => {
     const get = vi.fn(async (keys: string[]) =>
       Object.fromEntries(keys.map((key) => [key, `stored ${key}`])),
     );
-    const reads = startEarlyReads({ get }, hintStore(['apiKey', 'bucket:1', 'bucket:2']), {
+    const reads = startEarlyReads({ local: { get } }, hintStore(['apiKey', 'bucket:1', 'bucket:2']), {
       matches: isBucket,
       keysFor: async (remembered) => {
         expect(remembered).toEqual(['bucket:1', 'bucket:2']);
