@@ -11,6 +11,9 @@
  */
 import { sha256 } from './sha256';
 
+/** Where the API key is stored (`apiKeyItem`, lib/settings/storage.ts, without WXT's `local:`). */
+export const STORED_API_KEY = 'apiKey';
+
 const GLOBAL_NAME = '__dnsFilterKeyFingerprint';
 
 interface Remembered {

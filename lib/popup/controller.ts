@@ -5,7 +5,7 @@
  * (state.ts); the components subscribe to it (components/popup/PopupApp.tsx).
  */
 
-import { accountIdentity } from '@/lib/account/identity';
+import { identityOf, NO_KEY } from '@/lib/account/identity';
 import { listName } from '@/lib/api/attempts';
 import type { ClientSettings } from '@/lib/api/configured-client';
 import { isApiError } from '@/lib/api/errors';
@@ -76,7 +76,7 @@ export function createPopupController(deps: PopupDeps) {
   /** Bumped on each profile switch: answers for an earlier scope are dropped. */
   let generation = 0;
   /** The client's settings as read at start, so a refresh need not read them again. */
-  let clientSettings: ClientSettings | undefined;
+  let clientSettings: Promise<ClientSettings> | undefined;
   /** Today's statistics on their way (fetchStatistics), so they are never asked for twice at once. */
   let statsFetch: Promise<unknown> | null = null;
   /** Page diagnosis asked for today's statistics (requestStatistics): it asks once per opening. */
@@ -110,39 +110,40 @@ export function createPopupController(deps: PopupDeps) {
     ]).then(([tab, { rememberedDomains }]) => placeOf(tab, rememberedDomains));
     // Awaited later or not at all (early returns): a failure meanwhile must not go unhandled.
     placing.catch(ignoreHere);
-    const { key, connection, chosenProfile, timeoutMs } = await stored;
-    clientSettings = { key, connection, timeoutMs };
+    const { key, keyFingerprint, connection, chosenProfile, timeoutMs } = await stored;
+    // The key itself is needed only to call the service; the first view needs its fingerprint.
+    clientSettings = key.then((storedKey) => ({ key: storedKey, connection, timeoutMs }));
+    clientSettings.catch(ignoreHere);
     const form = connection.form;
     const profile = profileFor(form, chosenProfile);
     const scope = scopeKey(form, profile);
-    const account = key === '' ? '' : (await accountIdentity({ key, connection })).id;
-    const cached =
-      key === ''
-        ? null
-        : Promise.all([
-            // Only the entries that can cover the tab's host: a few kB, however long the lists.
-            placing.then((place) =>
-              place.host === null ? null : deps.cache.readLists(scope, account, [place.host]),
-            ),
-            capabilitiesOf(form).profileSelection ? deps.cache.readProfiles(account) : null,
-            deps.cache.readBlockedToday(account, today()),
-          ]);
+    const hasKey = keyFingerprint !== NO_KEY;
+    const account = hasKey ? identityOf({ origin: connection.baseUrl, form, keyFingerprint }).id : '';
+    const cached = !hasKey
+      ? null
+      : Promise.all([
+          // Only the entries that can cover the tab's host: a few kB, however long the lists.
+          placing.then((place) =>
+            place.host === null ? null : deps.cache.readLists(scope, account, [place.host]),
+          ),
+          capabilitiesOf(form).profileSelection ? deps.cache.readProfiles(account) : null,
+          deps.cache.readBlockedToday(account, today()),
+        ]);
     cached?.catch(ignoreHere);
     // Why the deciding entry is on its list (lib/notes): this account's one key, read alongside;
     // only the records of the host and its parent domains (the entries that can decide) are checked.
-    const entryNotes =
-      key === ''
-        ? undefined
-        : notes
-            .readSome(
-              account,
-              placing.then(
-                ({ host }) =>
-                  (domain: string) =>
-                    host === domain || host?.endsWith(`.${domain}`) === true,
-              ),
-            )
-            .catch(() => undefined);
+    const entryNotes = !hasKey
+      ? undefined
+      : notes
+          .readSome(
+            account,
+            placing.then(
+              ({ host }) =>
+                (domain: string) =>
+                  host === domain || host?.endsWith(`.${domain}`) === true,
+            ),
+          )
+          .catch(() => undefined);
 
     const [place, { addedTlds, defaultBlocks, outbox, settled }] = await Promise.all([placing, stored]);
     const firstView = (view: PopupState) => {
@@ -220,7 +221,7 @@ export function createPopupController(deps: PopupDeps) {
   /** The API client and fetchers, with the settings read at start; null while no key is set. */
   async function connect(): Promise<Connection | null> {
     const remote = await deps.loadRemote();
-    const api = await remote.createConfiguredClient({ settings: clientSettings });
+    const api = await remote.createConfiguredClient({ settings: await clientSettings });
     return api === null ? null : { remote, api };
   }
 

@@ -12,6 +12,7 @@
  * alone can read) hold no secret: settings names and list scopes. No zod and no WXT here: the
  * classic script bundles this file on its own and must stay tiny.
  */
+import { STORED_API_KEY } from '@/lib/account/key-fingerprint';
 import { type MirrorArea, type MirrorCheck, readMirror } from './start-mirror';
 
 /** The localStorage key holding the storage keys the last opening read (JSON array). */
@@ -26,8 +27,16 @@ type StoredValues = Record<string, unknown>;
 export interface ReadBatch {
   keys: readonly string[];
   values: Promise<StoredValues>;
-  /** Where the start mirror is used (start-mirror.ts): what it and storage answered, to compare. */
-  check?: Promise<MirrorCheck>;
+  /**
+   * Where the start mirror is used (start-mirror.ts): what it and storage answered, to compare;
+   * asks storage the first time (once). The API key is taken from storage's answer alone.
+   */
+  check?: () => Promise<MirrorCheck>;
+  /**
+   * The API key's fingerprint, as the mirror holds it (null: no key is set); undefined when the
+   * values are storage's, or the key was not read.
+   */
+  keyFingerprint?: Promise<string | null | undefined>;
 }
 
 export interface EarlyReads extends ReadBatch {
@@ -96,23 +105,32 @@ export function askForKeys<Key, Answer>(
 /**
  * `keys`' values, asked at once: the first script asks before it reads the tab, whose API costs
  * Firefox ~2 ms to set up on its first call (docs/architecture.md, "Where the popup's time goes").
- * With a mirror, its values when it holds every key, else storage's; storage is read either way,
- * for the comparison (`check`). A `get` that throws becomes a failed read.
+ * With a mirror, its values when it holds every key; storage is asked only when it does not, or
+ * for the comparison (`check`), which the modules ask for once they are in: asked by the first
+ * script as well, storage's answers cost Firefox's popup ~3.5 ms before its verdict (measured,
+ * docs/architecture.md, "The start mirror"). A `get` that throws becomes a failed read.
  */
 function readKeys(areas: StartAreas, keys: readonly string[]): ReadBatch {
-  const stored = readStorage(areas.local, keys);
-  if (!areas.mirror || keys.length === 0) return { keys, values: stored };
+  if (!areas.mirror || keys.length === 0) return { keys, values: readStorage(areas.local, keys) };
+  let asked: Promise<StoredValues> | undefined;
+  const stored = () => {
+    asked ??= readStorage(areas.local, keys);
+    return asked;
+  };
   const mirrored = readMirror(areas.mirror, keys);
-  const values = mirrored.then((fromMirror) => fromMirror ?? stored);
+  const values = mirrored.then((fromMirror) => fromMirror?.values ?? stored());
   values.catch(() => {});
-  const check = Promise.all([
-    mirrored,
-    stored.then(
-      (answer) => answer,
-      () => null,
-    ),
-  ]).then(([fromMirror, fromStorage]) => ({ keys, mirrored: fromMirror, stored: fromStorage }));
-  return { keys, values, check };
+  const check = () =>
+    mirrored.then((fromMirror) =>
+      stored()
+        .then(
+          (answer) => answer,
+          () => null,
+        )
+        .then((fromStorage) => ({ keys, mirrored: fromMirror?.records ?? null, stored: fromStorage })),
+    );
+  const keyFingerprint = mirrored.then((fromMirror) => fromMirror?.keyFingerprint);
+  return { keys, values, check, keyFingerprint };
 }
 
 function readStorage(area: LocalStorageArea, keys: readonly string[]): Promise<StoredValues> {
@@ -176,6 +194,11 @@ export interface EarlyReadSource {
   remember(hints: HintStore, keys: readonly string[]): void;
   /** What the start mirror and storage answered, per batch, where the mirror is used. */
   mirrorChecks(): Promise<MirrorCheck[]>;
+  /**
+   * The API key's fingerprint from the start mirror (null: no key is set), once it has answered;
+   * undefined when the mirror did not answer for it (storage's answer brings the key itself).
+   */
+  keyFingerprint(): Promise<string | null | undefined>;
 }
 
 const LOCAL = 'local:';
@@ -193,6 +216,7 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
       readSoFar: () => [],
       remember: () => {},
       mirrorChecks: async () => [],
+      keyFingerprint: async () => undefined,
     };
   }
   const waiting = new Set(reads.keys);
@@ -203,11 +227,18 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
       () => null,
     );
   const early = settled(reads.values);
+  // Where the start mirror answered, storage is asked now, once the modules are in and before
+  // this page writes anything: its answer is compared with the mirror's after the first view,
+  // and brings the API key, which is never in the mirror (start-mirror.ts).
+  const earlyCheck = reads.check?.();
+  const earlyStored = earlyCheck ? earlyCheck.then(({ stored }) => stored) : early;
+  const fromStorageOnly = (key: string) => key === `${LOCAL}${STORED_API_KEY}`;
   const later = reads.later;
   /** The later batch, once the tab has named its keys; its keys wait like the early ones. */
-  const laterBatch = later?.batch.then(({ keys, values }) => ({
+  const laterBatch = later?.batch.then(({ keys, values, check }) => ({
     waiting: new Set(keys),
     values: settled(values),
+    check: check?.(),
   }));
 
   /** `taken` from one batch's answer, or from storage when that batch failed. */
@@ -233,17 +264,21 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
         laterValues = batch.values;
       }
       if (taken.length === 0 && takenLater.length === 0) return readNow([...keys]);
-      const [fromEarly, fromLater, others] = await Promise.all([
-        taken.length > 0 ? fromBatch(taken, early, readNow) : new Map(),
+      const takenStored = taken.filter(fromStorageOnly);
+      const takenEarly = taken.filter((key) => !fromStorageOnly(key));
+      const [fromStored, fromEarly, fromLater, others] = await Promise.all([
+        takenStored.length > 0 ? fromBatch(takenStored, earlyStored, readNow) : new Map(),
+        takenEarly.length > 0 ? fromBatch(takenEarly, early, readNow) : new Map(),
         takenLater.length > 0 ? fromBatch(takenLater, laterValues, readNow) : new Map(),
         rest.length > 0 ? readNow(rest) : new Map(),
       ]);
-      return new Map([...fromEarly, ...fromLater, ...others]);
+      return new Map([...fromStored, ...fromEarly, ...fromLater, ...others]);
     },
     readSoFar: () => [...asked],
+    keyFingerprint: () => reads.keyFingerprint ?? Promise.resolve(undefined),
     async mirrorChecks() {
-      const batches = [reads, ...(later ? [await later.batch] : [])];
-      return Promise.all(batches.flatMap((batch) => (batch.check ? [batch.check] : [])));
+      const laterCheck = (await laterBatch)?.check;
+      return Promise.all([earlyCheck, laterCheck].filter((check) => check !== undefined));
     },
     remember(hints, keys) {
       try {

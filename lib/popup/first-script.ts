@@ -7,7 +7,7 @@
  * No WXT browser import: the polyfill would make the script as big as what it runs ahead of;
  * both browsers' own APIs return promises. (Nor zod: what it reads is checked where it is used.)
  */
-import { fingerprintOfKey } from '@/lib/account/key-fingerprint';
+import { fingerprintOfKey, STORED_API_KEY } from '@/lib/account/key-fingerprint';
 import { bucketKeysFor, scopeOfBucketKey } from '@/lib/cache/list-buckets';
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { applyCachedTheme, pageLocalStorage } from '@/lib/theme/first-paint';
@@ -15,9 +15,6 @@ import { publishEarlyReads, startEarlyReads } from './early-reads';
 import { markStep } from './mark-step';
 import { publishEarlyTab, readTabAddress, type TabAddress } from './read-tab';
 import { startMirrorUsed } from './start-mirror';
-
-/** Where the API key is stored (`apiKeyItem`, lib/settings/storage.ts, without WXT's `local:`). */
-export const STORED_API_KEY = 'apiKey';
 
 type StorageArea = { get(keys: string[]): Promise<Record<string, unknown>> };
 

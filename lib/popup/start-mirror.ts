@@ -8,15 +8,20 @@
  * where `storage.session` (held in memory by the parent process) answered in ~9. Chromium answers
  * `storage.local` sooner than its modules load, so it reads storage alone (`START_SOURCE`).
  *
- * The mirror is never trusted alone: storage is read at the same time as today, and once the
+ * The mirror is never trusted alone: storage is read at the same time as before, and once the
  * first view is shown the two answers are compared (`auditMirror`). What differs is mirrored
  * again, and the popup's page opens anew from it (the caller's choice). The worker forgets the
  * copy of any key that changes (`forgetMirrored`), so the next opening reads storage for it.
  * Storage stays the only place a value is written; the mirror is memory only, for extension pages
  * only, and is gone when the browser closes.
  *
+ * The API key is never copied: it is kept in `storage.local` only (docs/service-api.md, "API key
+ * storage"). The mirror holds its fingerprint, which is all the first view needs of it (the
+ * account it is, or that there is none); the key itself comes from storage's answer.
+ *
  * No zod and no WXT: the popup's first script bundles this file.
  */
+import { fingerprintOfKey, STORED_API_KEY } from '@/lib/account/key-fingerprint';
 
 type StoredValues = Record<string, unknown>;
 
@@ -31,8 +36,12 @@ export function startMirrorUsed(browserName: string = import.meta.env.BROWSER): 
 const MIRROR_PREFIX = 'popupStart:';
 export const mirrorKey = (key: string): string => MIRROR_PREFIX + key;
 
-/** A mirrored key: `{ value }` when storage holds one, `{}` when it holds none. */
-type MirrorRecord = { value?: unknown };
+/**
+ * A mirrored key: `{ value }` when storage holds one, `{}` when it holds none; for the API key,
+ * `{ fingerprint }` when a key is set, `{}` when none is.
+ */
+type MirrorRecord = { value?: unknown; fingerprint?: string };
+type MirrorRecords = Record<string, MirrorRecord>;
 
 export interface MirrorArea {
   get(keys: string[]): Promise<Record<string, unknown>>;
@@ -40,30 +49,53 @@ export interface MirrorArea {
   remove(keys: string[]): Promise<void>;
 }
 
-/** The values of `keys` in the mirror's answer, or null unless every key is mirrored. */
-export function fromMirror(keys: readonly string[], answer: Record<string, unknown>): StoredValues | null {
-  const values: StoredValues = {};
+/** What the mirror answered for a batch of keys, when it held every one of them. */
+export interface Mirrored {
+  /** The records, as the mirror holds them (to compare with storage's). */
+  records: MirrorRecords;
+  /** The values of the keys, the API key left out. */
+  values: StoredValues;
+  /** The API key's fingerprint; null when no key is set; undefined when the key was not asked. */
+  keyFingerprint?: string | null;
+}
+
+/** The mirror's answer for `keys`, or null unless every key is mirrored. */
+export function fromMirror(keys: readonly string[], answer: Record<string, unknown>): Mirrored | null {
+  const mirrored: Mirrored = { records: {}, values: {} };
   for (const key of keys) {
     const record = answer[mirrorKey(key)];
     if (typeof record !== 'object' || record === null) return null;
-    if ('value' in record) values[key] = (record as MirrorRecord).value;
+    const { value, fingerprint } = record as MirrorRecord;
+    mirrored.records[mirrorKey(key)] = record;
+    if (key === STORED_API_KEY)
+      mirrored.keyFingerprint = typeof fingerprint === 'string' ? fingerprint : null;
+    else if ('value' in record) mirrored.values[key] = value;
   }
-  return values;
+  return mirrored;
+}
+
+/** The mirror's record of one key, as storage answered it: the API key by its fingerprint only. */
+function mirrorRecord(key: string, values: StoredValues): MirrorRecord {
+  if (!(key in values)) return {};
+  const value = values[key];
+  if (key !== STORED_API_KEY) return { value };
+  return typeof value === 'string' && value !== '' ? { fingerprint: fingerprintOfKey(value) } : {};
 }
 
 /** The mirror's records of `keys`, as storage answered them. */
-export function mirrorRecords(keys: readonly string[], values: StoredValues): Record<string, MirrorRecord> {
-  return Object.fromEntries(keys.map((key) => [mirrorKey(key), key in values ? { value: values[key] } : {}]));
+export function mirrorRecords(keys: readonly string[], values: StoredValues): MirrorRecords {
+  return Object.fromEntries(keys.map((key) => [mirrorKey(key), mirrorRecord(key, values)]));
 }
 
-/** Both answers hold the same value (or both none): stored values are JSON (WXT storage). */
-const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+/** Both records say the same (stored values are JSON, WXT storage). */
+const sameRecord = (a: MirrorRecord | undefined, b: MirrorRecord | undefined) =>
+  JSON.stringify(a) === JSON.stringify(b);
 
-/** The mirror's values of `keys`, or null when any is not mirrored or the read fails. */
+/** The mirror's answer for `keys`, or null when any is not mirrored or the read fails. */
 export function readMirror(
   mirror: Pick<MirrorArea, 'get'>,
   keys: readonly string[],
-): Promise<StoredValues | null> {
+): Promise<Mirrored | null> {
   try {
     return mirror.get(keys.map(mirrorKey)).then(
       (answer) => fromMirror(keys, answer),
@@ -77,8 +109,8 @@ export function readMirror(
 /** One batch of start reads as the first script took it: what the mirror and storage answered. */
 export interface MirrorCheck {
   keys: readonly string[];
-  /** The mirror's values, which the popup used; null when it used storage's. */
-  mirrored: StoredValues | null;
+  /** The mirror's records, which the popup used; null when it used storage's answer. */
+  mirrored: MirrorRecords | null;
   /** Storage's answer; null when that read failed. */
   stored: StoredValues | null;
 }
@@ -104,7 +136,8 @@ export async function auditMirror(check: MirrorCheck, areas: MirrorAreas): Promi
     await fillMirror(areas, keys, stored);
     return 'filled';
   }
-  const stale = keys.filter((key) => !sameValue(mirrored[key], stored[key]));
+  const fromStorage = mirrorRecords(keys, stored);
+  const stale = keys.filter((key) => !sameRecord(mirrored[mirrorKey(key)], fromStorage[mirrorKey(key)]));
   if (stale.length === 0) return 'fresh';
   await fillMirror(areas, stale, stored);
   return 'stale';
@@ -116,9 +149,10 @@ export async function auditMirror(check: MirrorCheck, areas: MirrorAreas): Promi
  * forget) is caught here, and one after it is forgotten by the worker.
  */
 async function fillMirror(areas: MirrorAreas, keys: readonly string[], values: StoredValues): Promise<void> {
-  await areas.session.set(mirrorRecords(keys, values));
-  const now = await areas.readStored(keys);
-  const changed = keys.filter((key) => !sameValue(now[key], values[key]));
+  const records = mirrorRecords(keys, values);
+  await areas.session.set(records);
+  const now = mirrorRecords(keys, await areas.readStored(keys));
+  const changed = keys.filter((key) => !sameRecord(now[mirrorKey(key)], records[mirrorKey(key)]));
   if (changed.length > 0) await areas.session.remove(changed.map(mirrorKey));
 }
 

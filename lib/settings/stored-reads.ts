@@ -37,6 +37,14 @@ export function storageKeysReadSoFar(): readonly string[] {
   return earlyReads.readSoFar();
 }
 
+/**
+ * The API key's fingerprint as the popup's start mirror holds it (null: no key is set), or
+ * undefined when the mirror did not answer for it (lib/popup/start-mirror.ts).
+ */
+export function startKeyFingerprint(): Promise<string | null | undefined> {
+  return earlyReads.keyFingerprint();
+}
+
 /** Keeps `keys` (from `storageKeysReadSoFar`) for the next opening's early reads. */
 export function rememberEarlyReads(
   hints: Pick<Storage, 'getItem' | 'setItem'> | undefined,

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint } from '@/lib/account/identity';
-import { fingerprintOfKey } from '@/lib/account/key-fingerprint';
-import { STORED_API_KEY } from '@/lib/popup/first-script';
+import { fingerprintOfKey, STORED_API_KEY } from '@/lib/account/key-fingerprint';
 import { apiKeyItem } from '@/lib/settings/storage';
 
 const nodeFingerprint = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 16);

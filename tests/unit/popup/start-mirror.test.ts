@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { startEarlyReads } from '@/lib/popup/early-reads';
+import { fingerprintOfKey } from '@/lib/account/key-fingerprint';
+import { createEarlyReadSource, publishEarlyReads, startEarlyReads } from '@/lib/popup/early-reads';
 import {
   auditMirror,
   forgetMirrored,
@@ -26,82 +27,152 @@ describe('where the popup takes its start values from', () => {
   });
 
   it('a mirror holding every key answers without waiting for storage, a key with no value included', async () => {
-    await session().set(mirrorRecords(['apiKey', 'outbox'], { apiKey: 'k-1' }));
-    const reads = startEarlyReads({ local: neverAnswers, mirror: session() }, hints(['apiKey', 'outbox']));
-    expect(await reads.values).toEqual({ apiKey: 'k-1' });
+    await session().set(mirrorRecords(['chosenProfile', 'outbox'], { chosenProfile: 'kids1' }));
+    const reads = startEarlyReads(
+      { local: neverAnswers, mirror: session() },
+      hints(['chosenProfile', 'outbox']),
+    );
+    expect(await reads.values).toEqual({ chosenProfile: 'kids1' });
+  });
+
+  it('storage is asked only once the modules are in (for the comparison), not by the first script', async () => {
+    await session().set(mirrorRecords(['chosenProfile'], { chosenProfile: 'kids1' }));
+    const get = vi.fn(async () => ({ chosenProfile: 'kids1' }));
+    const reads = startEarlyReads({ local: { get }, mirror: session() }, hints(['chosenProfile']));
+    expect(await reads.values).toEqual({ chosenProfile: 'kids1' });
+    expect(get).not.toHaveBeenCalled();
+    const scope = {};
+    publishEarlyReads(reads, scope);
+    const source = createEarlyReadSource(scope);
+    expect(await source.mirrorChecks()).toEqual([
+      {
+        keys: ['chosenProfile'],
+        mirrored: mirrorRecords(['chosenProfile'], { chosenProfile: 'kids1' }),
+        stored: { chosenProfile: 'kids1' },
+      },
+    ]);
+    expect(get).toHaveBeenCalledTimes(1);
   });
 
   it('a mirror missing one key leaves the whole batch to storage', async () => {
-    await session().set(mirrorRecords(['apiKey'], { apiKey: 'old key' }));
-    await fakeBrowser.storage.local.set({ apiKey: 'k-2', outbox: [] });
-    const reads = startEarlyReads(
-      { local: fakeBrowser.storage.local, mirror: session() },
-      hints(['apiKey', 'outbox']),
-    );
-    expect(await reads.values).toEqual({ apiKey: 'k-2', outbox: [] });
+    await session().set(mirrorRecords(['chosenProfile'], { chosenProfile: 'old' }));
+    await fakeBrowser.storage.local.set({ chosenProfile: 'kids1', outbox: [] });
+    const areas = { local: fakeBrowser.storage.local, mirror: session() };
+    const reads = startEarlyReads(areas, hints(['chosenProfile', 'outbox']));
+    expect(await reads.values).toEqual({ chosenProfile: 'kids1', outbox: [] });
+    expect(await reads.keyFingerprint).toBeUndefined();
   });
 
   it('a mirror that fails to answer leaves the batch to storage', async () => {
-    await fakeBrowser.storage.local.set({ apiKey: 'k-3' });
+    await fakeBrowser.storage.local.set({ chosenProfile: 'kids1' });
     const failing = { get: () => Promise.reject(new Error('no session storage')) };
-    const reads = startEarlyReads({ local: fakeBrowser.storage.local, mirror: failing }, hints(['apiKey']));
-    expect(await reads.values).toEqual({ apiKey: 'k-3' });
+    const reads = startEarlyReads(
+      { local: fakeBrowser.storage.local, mirror: failing },
+      hints(['chosenProfile']),
+    );
+    expect(await reads.values).toEqual({ chosenProfile: 'kids1' });
+  });
+});
+
+describe('the API key and the mirror', () => {
+  it('the mirror holds the key’s fingerprint, never the key', () => {
+    const records = mirrorRecords(['apiKey', 'outbox'], { apiKey: 'secret-key-1', outbox: [] });
+    expect(JSON.stringify(records)).not.toContain('secret-key-1');
+    expect(records[mirrorKey('apiKey')]).toEqual({ fingerprint: fingerprintOfKey('secret-key-1') });
+    expect(mirrorRecords(['apiKey'], {})[mirrorKey('apiKey')]).toEqual({});
+    expect(mirrorRecords(['apiKey'], { apiKey: '' })[mirrorKey('apiKey')]).toEqual({});
+  });
+
+  it('from the mirror the popup gets the fingerprint at once, and the key from storage’s answer', async () => {
+    await session().set(mirrorRecords(['apiKey', 'outbox'], { apiKey: 'k-1', outbox: ['queued'] }));
+    let answerStorage: (values: Record<string, unknown>) => void = () => {};
+    const stored = new Promise<Record<string, unknown>>((resolve) => {
+      answerStorage = resolve;
+    });
+    const reads = startEarlyReads(
+      { local: { get: () => stored }, mirror: session() },
+      hints(['apiKey', 'outbox']),
+    );
+    expect(await reads.values).toEqual({ outbox: ['queued'] });
+    expect(await reads.keyFingerprint).toBe(fingerprintOfKey('k-1'));
+
+    const scope = {};
+    publishEarlyReads(reads, scope);
+    const source = createEarlyReadSource(scope);
+    const readNow = vi.fn(async () => new Map<string, unknown>());
+    expect(await source.read(['local:outbox'], readNow)).toEqual(new Map([['local:outbox', ['queued']]]));
+    const key = source.read(['local:apiKey'], readNow);
+    answerStorage({ apiKey: 'k-1', outbox: ['queued'] });
+    expect(await key).toEqual(new Map([['local:apiKey', 'k-1']]));
+    expect(readNow).not.toHaveBeenCalled();
+  });
+
+  it('a mirror that says no key is set gives no fingerprint', async () => {
+    await session().set(mirrorRecords(['apiKey'], {}));
+    const reads = startEarlyReads({ local: neverAnswers, mirror: session() }, hints(['apiKey']));
+    expect(await reads.keyFingerprint).toBeNull();
+  });
+
+  it('another key in storage than the mirror’s fingerprint stands for is stale', async () => {
+    const mirrored = mirrorRecords(['apiKey'], { apiKey: 'old-key' });
+    const outcome = await auditMirror(
+      { keys: ['apiKey'], mirrored, stored: { apiKey: 'new-key' } },
+      { session: session(), readStored: async () => ({ apiKey: 'new-key' }) },
+    );
+    expect(outcome).toBe('stale');
+    expect(await session().get(mirrorKey('apiKey'))).toEqual({
+      [mirrorKey('apiKey')]: { fingerprint: fingerprintOfKey('new-key') },
+    });
   });
 });
 
 describe('auditMirror: the mirror compared with storage once the first view is shown', () => {
+  const keys = ['connection', 'chosenProfile'];
   const areas = () => ({ session: session(), readStored: readLocal });
-  const check = (mirrored: MirrorCheck['mirrored'], stored: MirrorCheck['stored']): MirrorCheck => ({
-    keys: ['apiKey', 'chosenProfile'],
-    mirrored,
+  /** What the popup read: the mirror's values (null: it read storage's) and storage's answer. */
+  const check = (mirrored: Record<string, unknown> | null, stored: MirrorCheck['stored']): MirrorCheck => ({
+    keys,
+    mirrored: mirrored === null ? null : mirrorRecords(keys, mirrored),
     stored,
   });
 
   it('the same values: fresh, and nothing is written', async () => {
     const set = vi.spyOn(session(), 'set');
-    const outcome = await auditMirror(
-      check({ apiKey: 'k', chosenProfile: { id: 1 } }, { apiKey: 'k', chosenProfile: { id: 1 } }),
-      areas(),
-    );
-    expect(outcome).toBe('fresh');
+    const same = { connection: 'c', chosenProfile: { id: 1 } };
+    expect(await auditMirror(check(same, { ...same }), areas())).toBe('fresh');
     expect(set).not.toHaveBeenCalled();
   });
 
   it('a value storage no longer holds: stale, and the mirror then holds storage’s', async () => {
-    await fakeBrowser.storage.local.set({ apiKey: 'new key' });
-    const outcome = await auditMirror(check({ apiKey: 'old key' }, { apiKey: 'new key' }), areas());
-    expect(outcome).toBe('stale');
-    const reads = startEarlyReads({ local: neverAnswers, mirror: session() }, hints(['apiKey']));
-    expect(await reads.values).toEqual({ apiKey: 'new key' });
+    await fakeBrowser.storage.local.set({ connection: 'new' });
+    expect(await auditMirror(check({ connection: 'old' }, { connection: 'new' }), areas())).toBe('stale');
+    const reads = startEarlyReads({ local: neverAnswers, mirror: session() }, hints(['connection']));
+    expect(await reads.values).toEqual({ connection: 'new' });
   });
 
   it('a value removed from storage is stale too', async () => {
-    const outcome = await auditMirror(check({ apiKey: 'removed key' }, {}), areas());
-    expect(outcome).toBe('stale');
-    expect(await session().get(mirrorKey('apiKey'))).toEqual({ [mirrorKey('apiKey')]: {} });
+    expect(await auditMirror(check({ connection: 'removed' }, {}), areas())).toBe('stale');
+    expect(await session().get(mirrorKey('connection'))).toEqual({ [mirrorKey('connection')]: {} });
   });
 
   it('read from storage: every key is mirrored for the next opening', async () => {
-    await fakeBrowser.storage.local.set({ apiKey: 'k' });
-    expect(await auditMirror(check(null, { apiKey: 'k' }), areas())).toBe('filled');
-    const reads = startEarlyReads(
-      { local: neverAnswers, mirror: session() },
-      hints(['apiKey', 'chosenProfile']),
-    );
-    expect(await reads.values).toEqual({ apiKey: 'k' });
+    await fakeBrowser.storage.local.set({ connection: 'c' });
+    expect(await auditMirror(check(null, { connection: 'c' }), areas())).toBe('filled');
+    const reads = startEarlyReads({ local: neverAnswers, mirror: session() }, hints(keys));
+    expect(await reads.values).toEqual({ connection: 'c' });
   });
 
   it('a value that changed while it was being mirrored is not mirrored', async () => {
-    // Storage answered `k` at start; it holds `k2` by the time the copy is written.
-    await fakeBrowser.storage.local.set({ apiKey: 'k2' });
-    expect(await auditMirror(check(null, { apiKey: 'k' }), areas())).toBe('filled');
-    const mirrored = await session().get([mirrorKey('apiKey'), mirrorKey('chosenProfile')]);
+    // Storage answered `c` at start; it holds `c2` by the time the copy is written.
+    await fakeBrowser.storage.local.set({ connection: 'c2' });
+    expect(await auditMirror(check(null, { connection: 'c' }), areas())).toBe('filled');
+    const mirrored = await session().get([mirrorKey('connection'), mirrorKey('chosenProfile')]);
     expect(mirrored).toEqual({ [mirrorKey('chosenProfile')]: {} });
   });
 
   it('storage that failed to answer: nothing is compared or written', async () => {
     const set = vi.spyOn(session(), 'set');
-    expect(await auditMirror(check({ apiKey: 'k' }, null), areas())).toBe('unchecked');
+    expect(await auditMirror(check({ connection: 'c' }, null), areas())).toBe('unchecked');
     expect(set).not.toHaveBeenCalled();
   });
 });

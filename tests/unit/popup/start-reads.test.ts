@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { fingerprintOfKey } from '@/lib/account/key-fingerprint';
 import { readStartSettings } from '@/lib/popup/start-reads';
 import {
   apiKeyItem,
@@ -17,8 +18,9 @@ describe('the settings the popup reads as it opens', () => {
     await chosenProfileItem.setValue('kids1');
     const get = vi.spyOn(fakeBrowser.storage.local, 'get');
     const settings = await readStartSettings();
+    expect(await settings.key).toBe('k');
+    expect(settings.keyFingerprint).toBe(fingerprintOfKey('k'));
     expect(settings).toMatchObject({
-      key: 'k',
       connection: { baseUrl: 'http://127.0.0.1:9', form: 'A' },
       chosenProfile: 'kids1',
       outbox: [],
