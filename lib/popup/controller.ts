@@ -38,6 +38,7 @@ import {
   scopeKey,
   settledChangesItem,
 } from '@/lib/settings/storage';
+import { startComparisonRead } from '@/lib/settings/stored-reads';
 import type { TabAddress } from './read-tab';
 import { type AskWorkerForDomains, registrableDomainsOf } from './registrable';
 import { readStartSettings } from './start-reads';
@@ -211,8 +212,11 @@ export function createPopupController(deps: PopupDeps) {
     const asked = registrableDomainsOf([host], deps.askWorkerForDomains ?? (async () => null));
     const registrable = asked.then(([found]) => {
       const domain = found ?? host;
-      // Not awaited: a failed write only means the worker is asked again next time.
-      registrableDomainsItem.setValue(rememberRegistrable(remembered, host, domain)).catch(ignoreHere);
+      // Not awaited: a failed write only means the worker is asked again next time. Written once
+      // storage has answered the start mirror's comparison read, which it must not change.
+      startComparisonRead()
+        .then(() => registrableDomainsItem.setValue(rememberRegistrable(remembered, host, domain)))
+        .catch(ignoreHere);
       return domain;
     });
     return { host, tabId, registrable };

@@ -195,6 +195,11 @@ export interface EarlyReadSource {
   /** What the start mirror and storage answered, per batch, where the mirror is used. */
   mirrorChecks(): Promise<MirrorCheck[]>;
   /**
+   * Settles once storage has answered the early batch's comparison read (at once where the mirror
+   * is not used): a write of one of its keys before that would pass for a change the mirror missed.
+   */
+  comparedReadDone(): Promise<void>;
+  /**
    * The API key's fingerprint from the start mirror (null: no key is set), once it has answered;
    * undefined when the mirror did not answer for it (storage's answer brings the key itself).
    */
@@ -216,6 +221,7 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
       readSoFar: () => [],
       remember: () => {},
       mirrorChecks: async () => [],
+      comparedReadDone: async () => {},
       keyFingerprint: async () => undefined,
     };
   }
@@ -276,6 +282,7 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
     },
     readSoFar: () => [...asked],
     keyFingerprint: () => reads.keyFingerprint ?? Promise.resolve(undefined),
+    comparedReadDone: () => (earlyCheck ? earlyCheck.then(() => {}) : Promise.resolve()),
     async mirrorChecks() {
       const laterCheck = (await laterBatch)?.check;
       return Promise.all([earlyCheck, laterCheck].filter((check) => check !== undefined));

@@ -8,8 +8,9 @@
  * where `storage.session` (held in memory by the parent process) answered in ~9. Chromium answers
  * `storage.local` sooner than its modules load, so it reads storage alone (`START_SOURCE`).
  *
- * The mirror is never trusted alone: storage is read at the same time as before, and once the
- * first view is shown the two answers are compared (`auditMirror`). What differs is mirrored
+ * The mirror is never trusted alone: storage is read too, once the modules are in and before the
+ * page writes anything, and once the first view is shown the two answers are compared
+ * (`auditMirror`). What differs is mirrored
  * again, and the popup's page opens anew from it (the caller's choice). The worker forgets the
  * copy of any key that changes (`forgetMirrored`), so the next opening reads storage for it.
  * Storage stays the only place a value is written; the mirror is memory only, for extension pages

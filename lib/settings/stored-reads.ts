@@ -45,6 +45,14 @@ export function startKeyFingerprint(): Promise<string | null | undefined> {
   return earlyReads.keyFingerprint();
 }
 
+/**
+ * Settles once storage has answered what the popup's start mirror is compared with: the popup
+ * writes a key it read at start only after that (lib/popup/start-mirror.ts).
+ */
+export function startComparisonRead(): Promise<void> {
+  return earlyReads.comparedReadDone();
+}
+
 /** Keeps `keys` (from `storageKeysReadSoFar`) for the next opening's early reads. */
 export function rememberEarlyReads(
   hints: Pick<Storage, 'getItem' | 'setItem'> | undefined,

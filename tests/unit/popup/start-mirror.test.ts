@@ -54,6 +54,31 @@ describe('where the popup takes its start values from', () => {
     expect(get).toHaveBeenCalledTimes(1);
   });
 
+  it('the popup’s own writes wait until storage has answered the comparison read', async () => {
+    await session().set(mirrorRecords(['registrableDomains'], { registrableDomains: {} }));
+    let answerStorage: (values: Record<string, unknown>) => void = () => {};
+    const stored = new Promise<Record<string, unknown>>((resolve) => {
+      answerStorage = resolve;
+    });
+    const reads = startEarlyReads(
+      { local: { get: () => stored }, mirror: session() },
+      hints(['registrableDomains']),
+    );
+    const scope = {};
+    publishEarlyReads(reads, scope);
+    const source = createEarlyReadSource(scope);
+    let done = false;
+    void source.comparedReadDone().then(() => {
+      done = true;
+    });
+    await reads.values;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(done).toBe(false);
+    answerStorage({ registrableDomains: {} });
+    await expect(source.comparedReadDone()).resolves.toBeUndefined();
+    expect(done).toBe(true);
+  });
+
   it('a mirror missing one key leaves the whole batch to storage', async () => {
     await session().set(mirrorRecords(['chosenProfile'], { chosenProfile: 'old' }));
     await fakeBrowser.storage.local.set({ chosenProfile: 'kids1', outbox: [] });
