@@ -46,8 +46,9 @@ export function startKeyFingerprint(): Promise<string | null | undefined> {
 }
 
 /**
- * Settles once storage has answered what the popup's start mirror is compared with: the popup
- * writes a key it read at start only after that (lib/popup/start-mirror.ts).
+ * Asks storage for what the popup's start mirror is compared with (the popup asks when its first
+ * view is set) and settles once it has answered: the popup writes a key it read at start only
+ * after that (lib/popup/start-mirror.ts).
  */
 export function startComparisonRead(): Promise<void> {
   return earlyReads.comparedReadDone();
