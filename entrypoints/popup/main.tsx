@@ -12,12 +12,7 @@ import { askWorkerForDomains } from '@/lib/popup/registrable';
 import { reopenOnce, startMirrorUsed } from '@/lib/popup/start-mirror';
 import { retryOutbox, submitChange } from '@/lib/popup/worker-requests';
 import { themeItem } from '@/lib/settings/storage';
-import {
-  auditStartMirror,
-  rememberEarlyReads,
-  startComparisonRead,
-  storageKeysReadSoFar,
-} from '@/lib/settings/stored-reads';
+import { auditStartMirror, rememberEarlyReads, storageKeysReadSoFar } from '@/lib/settings/stored-reads';
 import { pageLocalStorage } from '@/lib/theme/first-paint';
 import { followStoredTheme, whenIdle } from '@/lib/theme/theme';
 import './style.css';
@@ -53,8 +48,6 @@ const controller = createPopupController({
   // reads ahead of the verdict (in Firefox each key is a request of its own, with its own event).
   onFirstView: () => {
     markStep('first-view');
-    // Firefox: storage is asked for what the start mirror answered, to compare once idle.
-    if (startMirrorUsed()) void startComparisonRead();
     const firstViewKeys = storageKeysReadSoFar();
     whenIdle(() => {
       rememberEarlyReads(pageLocalStorage(), firstViewKeys);

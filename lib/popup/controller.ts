@@ -77,7 +77,7 @@ export function createPopupController(deps: PopupDeps) {
   /** Bumped on each profile switch: answers for an earlier scope are dropped. */
   let generation = 0;
   /** The client's settings as read at start, so a refresh need not read them again. */
-  let clientSettings: (() => Promise<ClientSettings>) | undefined;
+  let clientSettings: Promise<ClientSettings> | undefined;
   /** Today's statistics on their way (fetchStatistics), so they are never asked for twice at once. */
   let statsFetch: Promise<unknown> | null = null;
   /** Page diagnosis asked for today's statistics (requestStatistics): it asks once per opening. */
@@ -113,7 +113,8 @@ export function createPopupController(deps: PopupDeps) {
     placing.catch(ignoreHere);
     const { key, keyFingerprint, connection, chosenProfile, timeoutMs } = await stored;
     // The key itself is needed only to call the service; the first view needs its fingerprint.
-    clientSettings = async () => ({ key: await key(), connection, timeoutMs });
+    clientSettings = key.then((storedKey) => ({ key: storedKey, connection, timeoutMs }));
+    clientSettings.catch(ignoreHere);
     const form = connection.form;
     const profile = profileFor(form, chosenProfile);
     const scope = scopeKey(form, profile);
@@ -224,7 +225,7 @@ export function createPopupController(deps: PopupDeps) {
   /** The API client and fetchers, with the settings read at start; null while no key is set. */
   async function connect(): Promise<Connection | null> {
     const remote = await deps.loadRemote();
-    const api = await remote.createConfiguredClient({ settings: await clientSettings?.() });
+    const api = await remote.createConfiguredClient({ settings: await clientSettings });
     return api === null ? null : { remote, api };
   }
 

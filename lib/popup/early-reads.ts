@@ -195,9 +195,8 @@ export interface EarlyReadSource {
   /** What the start mirror and storage answered, per batch, where the mirror is used. */
   mirrorChecks(): Promise<MirrorCheck[]>;
   /**
-   * Asks storage for the comparison reads (the early batch's and the later one's), if not yet
-   * asked, and settles once they have answered (at once where the mirror is not used): a write of
-   * one of their keys before that would pass for a change the mirror missed.
+   * Settles once storage has answered the early batch's comparison read (at once where the mirror
+   * is not used): a write of one of its keys before that would pass for a change the mirror missed.
    */
   comparedReadDone(): Promise<void>;
   /**
@@ -234,30 +233,19 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
       () => null,
     );
   const early = settled(reads.values);
-  // Where the start mirror answered, storage is asked when the first view is set, or sooner when
-  // something needs it (the API key, which is never in the mirror, start-mirror.ts); asked while
-  // the verdict is on its way, its answers cost Firefox's popup ~1.5 ms before it. Its answer is
-  // compared with the mirror's after the first view.
-  let earlyCheck: Promise<MirrorCheck> | undefined;
-  const checkEarly = () => {
-    earlyCheck ??= reads.check?.();
-    return earlyCheck;
-  };
-  const earlyStored = () => checkEarly()?.then(({ stored }) => stored) ?? early;
+  // Where the start mirror answered, storage is asked now, once the modules are in and before
+  // this page writes anything: its answer is compared with the mirror's after the first view,
+  // and brings the API key, which is never in the mirror (start-mirror.ts).
+  const earlyCheck = reads.check?.();
+  const earlyStored = earlyCheck ? earlyCheck.then(({ stored }) => stored) : early;
   const fromStorageOnly = (key: string) => key === `${LOCAL}${STORED_API_KEY}`;
   const later = reads.later;
   /** The later batch, once the tab has named its keys; its keys wait like the early ones. */
   const laterBatch = later?.batch.then(({ keys, values, check }) => ({
     waiting: new Set(keys),
     values: settled(values),
-    check,
+    check: check?.(),
   }));
-  /** The later batch's comparison read, asked with the early one's (the same moment). */
-  let laterCheck: Promise<MirrorCheck | undefined> | undefined;
-  const checkLater = () => {
-    laterCheck ??= laterBatch?.then(({ check }) => check?.()) ?? Promise.resolve(undefined);
-    return laterCheck;
-  };
 
   /** `taken` from one batch's answer, or from storage when that batch failed. */
   async function fromBatch(taken: string[], answer: Promise<StoredValues | null>, readNow: ReadNow) {
@@ -285,7 +273,7 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
       const takenStored = taken.filter(fromStorageOnly);
       const takenEarly = taken.filter((key) => !fromStorageOnly(key));
       const [fromStored, fromEarly, fromLater, others] = await Promise.all([
-        takenStored.length > 0 ? fromBatch(takenStored, earlyStored(), readNow) : new Map(),
+        takenStored.length > 0 ? fromBatch(takenStored, earlyStored, readNow) : new Map(),
         takenEarly.length > 0 ? fromBatch(takenEarly, early, readNow) : new Map(),
         takenLater.length > 0 ? fromBatch(takenLater, laterValues, readNow) : new Map(),
         rest.length > 0 ? readNow(rest) : new Map(),
@@ -294,10 +282,10 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
     },
     readSoFar: () => [...asked],
     keyFingerprint: () => reads.keyFingerprint ?? Promise.resolve(undefined),
-    comparedReadDone: () => Promise.all([checkEarly(), checkLater()]).then(() => {}),
+    comparedReadDone: () => (earlyCheck ? earlyCheck.then(() => {}) : Promise.resolve()),
     async mirrorChecks() {
-      const checks = await Promise.all([checkEarly(), checkLater()]);
-      return checks.filter((check) => check !== undefined);
+      const laterCheck = (await laterBatch)?.check;
+      return Promise.all([earlyCheck, laterCheck].filter((check) => check !== undefined));
     },
     remember(hints, keys) {
       try {

@@ -38,11 +38,8 @@ type ValuesByName<Items extends Record<string, ValidatedItem<unknown>>> = {
 export type StartSettings = ValuesByName<typeof START_ITEMS> & {
   /** The test-only client time limit (apiTimeoutForTestsItem); null, unread, in the shipped build. */
   timeoutMs: number | null;
-  /**
-   * Reads the stored API key ('' when none); in Firefox, from storage's answer to the start
-   * mirror's comparison read, which the first view does not wait for.
-   */
-  key: () => Promise<string>;
+  /** The stored API key ('' when none), which in Firefox may come after the rest. */
+  key: Promise<string>;
   /** The key's fingerprint (lib/account/identity.ts), `NO_KEY` when no key is set. */
   keyFingerprint: string;
 };
@@ -68,9 +65,10 @@ export async function readStartSettings(): Promise<StartSettings> {
   let settings: StartSettings;
   if (mirrored === undefined) {
     const { key, ...values } = await readStartItems({ key: apiKeyItem });
-    settings = { ...values, key: async () => key, keyFingerprint: await keyFingerprint(key) };
+    settings = { ...values, key: Promise.resolve(key), keyFingerprint: await keyFingerprint(key) };
   } else {
-    const key = () => apiKeyItem.getValue();
+    const key = apiKeyItem.getValue();
+    key.catch(() => {});
     settings = { ...(await readStartItems({})), key, keyFingerprint: mirrored ?? NO_KEY };
   }
   markStep('settings');

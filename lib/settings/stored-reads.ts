@@ -46,9 +46,8 @@ export function startKeyFingerprint(): Promise<string | null | undefined> {
 }
 
 /**
- * Asks storage for what the popup's start mirror is compared with (the popup asks when its first
- * view is set) and settles once it has answered: the popup writes a key it read at start only
- * after that (lib/popup/start-mirror.ts).
+ * Settles once storage has answered what the popup's start mirror is compared with: the popup
+ * writes a key it read at start only after that (lib/popup/start-mirror.ts).
  */
 export function startComparisonRead(): Promise<void> {
   return earlyReads.comparedReadDone();

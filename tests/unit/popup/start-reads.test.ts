@@ -18,7 +18,7 @@ describe('the settings the popup reads as it opens', () => {
     await chosenProfileItem.setValue('kids1');
     const get = vi.spyOn(fakeBrowser.storage.local, 'get');
     const settings = await readStartSettings();
-    expect(await settings.key()).toBe('k');
+    expect(await settings.key).toBe('k');
     expect(settings.keyFingerprint).toBe(fingerprintOfKey('k'));
     expect(settings).toMatchObject({
       connection: { baseUrl: 'http://127.0.0.1:9', form: 'A' },
