@@ -44,7 +44,7 @@ export function startPopupEarly(page: {
   });
   // The cached lists' buckets the last opening read were its site's: this opening reads its own
   // site's, in the scopes the last one read, as soon as the tab is known.
-  // In Firefox the start mirror answers first (start-mirror.ts); storage is read as well.
+  // In Firefox the start mirror answers (start-mirror.ts); storage only when it lacks a key.
   const mirror = startMirrorUsed() ? api.storage.session : undefined;
   const areas = { local: api.storage.local, ...(mirror ? { mirror } : {}) };
   const reads = startEarlyReads(areas, hints ?? { getItem: () => null }, {
