@@ -133,7 +133,11 @@ function readKeys(areas: StartAreas, keys: readonly string[]): ReadBatch {
   return { keys, values, check, keyFingerprint };
 }
 
-function readStorage(area: LocalStorageArea, keys: readonly string[]): Promise<StoredValues> {
+/**
+ * `keys`' raw values in storage, asked in the way this browser answers soonest (`askForKeys`). A
+ * `get` that throws becomes a failed read.
+ */
+export function readStorage(area: LocalStorageArea, keys: readonly string[]): Promise<StoredValues> {
   let values: Promise<StoredValues>;
   try {
     values =

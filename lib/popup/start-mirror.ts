@@ -10,9 +10,9 @@
  *
  * The mirror is never trusted alone: storage is read too, once the modules are in and before the
  * page writes anything, and once the first view is shown the two answers are compared
- * (`auditMirror`). What differs is mirrored
- * again, and the popup's page opens anew from it (the caller's choice). The worker forgets the
- * copy of any key that changes (`forgetMirrored`), so the next opening reads storage for it.
+ * (`auditMirror`). What differs is mirrored again, and the popup's page opens anew from it (the
+ * caller's choice). The worker forgets the copy of any key that changes (`forgetMirrored`), so the
+ * next opening reads storage for it.
  * Storage stays the only place a value is written; the mirror is memory only, for extension pages
  * only, and is gone when the browser closes.
  *

@@ -3,7 +3,7 @@
  * first script already asked for (lib/popup/early-reads.ts) instead of asking again.
  */
 import { type StorageItemKey, storage } from 'wxt/utils/storage';
-import { askForKeys, createEarlyReadSource } from '@/lib/popup/early-reads';
+import { askForKeys, createEarlyReadSource, readStorage } from '@/lib/popup/early-reads';
 import { auditMirror, type MirrorArea, type MirrorOutcome } from '@/lib/popup/start-mirror';
 
 /** Answers the popup's classic script already asked for (lib/popup/early-reads.ts); other pages have none. */
@@ -71,9 +71,8 @@ export async function auditStartMirror(areas: {
 }): Promise<MirrorOutcome> {
   const checks = await earlyReads.mirrorChecks();
   const { session, local } = areas;
-  // Raw answers, as the first script's were: one call, or in Firefox one per key.
-  const readStored = async (keys: readonly string[]) =>
-    Object.assign({}, ...(await askForKeys(keys, (some) => local.get(some)))) as Record<string, unknown>;
+  // Raw answers, read as the first script's were.
+  const readStored = (keys: readonly string[]) => readStorage(local, keys);
   const outcomes = await Promise.all(checks.map((check) => auditMirror(check, { session, readStored })));
   return OUTCOME_ORDER.find((outcome) => outcomes.includes(outcome)) ?? 'unchecked';
 }
