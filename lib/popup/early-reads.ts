@@ -106,23 +106,24 @@ export function askForKeys<Key, Answer>(
  * `keys`' values, asked at once: the first script asks before it reads the tab, whose API costs
  * Firefox ~2 ms to set up on its first call (docs/architecture.md, "Where the popup's time goes").
  * With a mirror, its values when it holds every key; storage is asked only when it does not, or
- * for the comparison (`check`), which the modules ask for once they are in: asked by the first
- * script as well, storage's answers cost Firefox's popup ~3.5 ms before its verdict (measured,
- * docs/architecture.md, "The start mirror"). A `get` that throws becomes a failed read.
+ * for the comparison (`check`), which the page asks for once its first view is shown: asked
+ * sooner, storage's calls and answers come before the verdict (docs/architecture.md, "The start
+ * mirror"). The comparison needs no key's answer early, so it asks in one `get`
+ * (`readStorage`'s `'together'`). A `get` that throws becomes a failed read.
  */
 function readKeys(areas: StartAreas, keys: readonly string[]): ReadBatch {
   if (!areas.mirror || keys.length === 0) return { keys, values: readStorage(areas.local, keys) };
   let asked: Promise<StoredValues> | undefined;
-  const stored = () => {
-    asked ??= readStorage(areas.local, keys);
+  const stored = (way: ReadWay) => {
+    asked ??= readStorage(areas.local, keys, way);
     return asked;
   };
   const mirrored = readMirror(areas.mirror, keys);
-  const values = mirrored.then((fromMirror) => fromMirror?.values ?? stored());
+  const values = mirrored.then((fromMirror) => fromMirror?.values ?? stored('soonest'));
   values.catch(() => {});
   const check = () =>
     mirrored.then((fromMirror) =>
-      stored()
+      stored('together')
         .then(
           (answer) => answer,
           () => null,
@@ -134,18 +135,28 @@ function readKeys(areas: StartAreas, keys: readonly string[]): ReadBatch {
 }
 
 /**
- * `keys`' raw values in storage, asked in the way this browser answers soonest (`askForKeys`). A
- * `get` that throws becomes a failed read.
+ * How `readStorage` asks: `'soonest'` as this browser answers each key soonest (`askForKeys`),
+ * for answers someone waits for; `'together'` in one `get`, the fewest calls, for answers nothing
+ * waits for (each call costs Firefox's page a little of its own thread).
  */
-export function readStorage(area: LocalStorageArea, keys: readonly string[]): Promise<StoredValues> {
+export type ReadWay = 'soonest' | 'together';
+
+/** `keys`' raw values in storage, asked as `way` says. A `get` that throws becomes a failed read. */
+export function readStorage(
+  area: LocalStorageArea,
+  keys: readonly string[],
+  way: ReadWay = 'soonest',
+): Promise<StoredValues> {
   let values: Promise<StoredValues>;
   try {
     values =
       keys.length === 0
         ? Promise.resolve({})
-        : askForKeys(keys, (some) => area.get(some)).then(
-            (answers): StoredValues => Object.assign({}, ...answers),
-          );
+        : way === 'together'
+          ? area.get([...keys])
+          : askForKeys(keys, (some) => area.get(some)).then(
+              (answers): StoredValues => Object.assign({}, ...answers),
+            );
   } catch (error) {
     values = Promise.reject(error);
   }
@@ -237,18 +248,30 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
       () => null,
     );
   const early = settled(reads.values);
-  // Where the start mirror answered, storage is asked now, once the modules are in and before
-  // this page writes anything: its answer is compared with the mirror's after the first view,
-  // and brings the API key, which is never in the mirror (start-mirror.ts).
-  const earlyCheck = reads.check?.();
-  const earlyStored = earlyCheck ? earlyCheck.then(({ stored }) => stored) : early;
+  // Where the start mirror answered, storage is asked for the same keys only once the comparison
+  // is wanted (`mirrorChecks`, after the first view) or a write waits for it (`comparedReadDone`):
+  // asked as soon as the modules were in, its calls and answers cost Firefox's popup 1 to 3 ms
+  // before its verdict (docs/architecture.md, "The start mirror"). It brings the API key, which
+  // is never in the mirror (start-mirror.ts): the key waits for it without asking for it; only a
+  // call to the service needs the key, and none comes before the first view.
+  let askComparison = () => {};
+  const comparisonAsked = new Promise<void>((resolve) => {
+    askComparison = resolve;
+  });
+  const earlyCheck = reads.check && comparisonAsked.then(reads.check);
+  // Where the mirror did not answer the batch, storage did, the key included.
+  const earlyStored = earlyCheck
+    ? (reads.keyFingerprint ?? Promise.resolve(undefined)).then((mirrored) =>
+        mirrored === undefined ? early : earlyCheck.then(({ stored }) => stored),
+      )
+    : early;
   const fromStorageOnly = (key: string) => key === `${LOCAL}${STORED_API_KEY}`;
   const later = reads.later;
   /** The later batch, once the tab has named its keys; its keys wait like the early ones. */
   const laterBatch = later?.batch.then(({ keys, values, check }) => ({
     waiting: new Set(keys),
     values: settled(values),
-    check: check?.(),
+    check: check && comparisonAsked.then(check),
   }));
 
   /** `taken` from one batch's answer, or from storage when that batch failed. */
@@ -286,8 +309,12 @@ export function createEarlyReadSource(scope: object = globalThis): EarlyReadSour
     },
     readSoFar: () => [...asked],
     keyFingerprint: () => reads.keyFingerprint ?? Promise.resolve(undefined),
-    comparedReadDone: () => (earlyCheck ? earlyCheck.then(() => {}) : Promise.resolve()),
+    comparedReadDone() {
+      askComparison();
+      return earlyCheck ? earlyCheck.then(() => {}) : Promise.resolve();
+    },
     async mirrorChecks() {
+      askComparison();
       const laterCheck = (await laterBatch)?.check;
       return Promise.all([earlyCheck, laterCheck].filter((check) => check !== undefined));
     },
