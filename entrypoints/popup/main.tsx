@@ -9,7 +9,7 @@ import { markStep } from '@/lib/popup/mark-step';
 import { openOptionsPage } from '@/lib/popup/options-page';
 import { readTabAddress, takeEarlyTab } from '@/lib/popup/read-tab';
 import { askWorkerForDomains } from '@/lib/popup/registrable';
-import { reopenOnce, startMirrorUsed } from '@/lib/popup/start-mirror';
+import { inputSince, reopenOnce, startMirrorUsed } from '@/lib/popup/start-mirror';
 import { retryOutbox, submitChange } from '@/lib/popup/worker-requests';
 import { themeItem } from '@/lib/settings/storage';
 import { auditStartMirror, rememberEarlyReads, storageKeysReadSoFar } from '@/lib/settings/stored-reads';
@@ -25,6 +25,9 @@ useMessageLookup(texts.lookup);
 
 /** The first script's reading of the tab (popup-start.ts), or one started now. */
 const readTab = () => takeEarlyTab() ?? readTabAddress(browser.tabs, location.search);
+
+/** Whether the user has clicked or typed here: a stale start mirror then no longer reopens the page. */
+const userActed = inputSince(document);
 
 const cache = createViewCache();
 const controller = createPopupController({
@@ -52,10 +55,12 @@ const controller = createPopupController({
     whenIdle(() => {
       rememberEarlyReads(pageLocalStorage(), firstViewKeys);
       texts.remember();
-      // Firefox: the start mirror is compared with storage; shown stale, the page opens anew.
+      // Firefox: the start mirror is compared with storage (asked for only now, off the verdict's
+      // path); shown stale, the page opens anew unless the user has acted in it.
       if (startMirrorUsed()) {
         void auditStartMirror({ session: browser.storage.session, local: browser.storage.local }).then(
-          (outcome) => reopenOnce(outcome, { sessionStorage, reload: () => location.reload() }),
+          (outcome) =>
+            reopenOnce(outcome, { sessionStorage, reload: () => location.reload(), acted: userActed }),
           () => {},
         );
       }

@@ -8,11 +8,11 @@
  * where `storage.session` (held in memory by the parent process) answered in ~9. Chromium answers
  * `storage.local` sooner than its modules load, so it reads storage alone (`START_SOURCE`).
  *
- * The mirror is never trusted alone: storage is read too, once the modules are in and before the
- * page writes anything, and once the first view is shown the two answers are compared
- * (`auditMirror`). What differs is mirrored again, and the popup's page opens anew from it (the
- * caller's choice). The worker forgets the copy of any key that changes (`forgetMirrored`), so the
- * next opening reads storage for it.
+ * The mirror is never trusted alone: once the first view is shown, storage is read too and the
+ * two answers are compared (`auditMirror`); a write the page makes before that waits for that
+ * read (early-reads.ts `comparedReadDone`). What differs is mirrored again, and the popup's page
+ * opens anew from it (the caller's choice, `reopenOnce`). The worker forgets the copy of any key
+ * that changes (`forgetMirrored`), so the next opening reads storage for it.
  * Storage stays the only place a value is written; the mirror is memory only, for extension pages
  * only, and is gone when the browser closes.
  *
@@ -171,22 +171,40 @@ const REOPENED_FLAG = 'startMirrorReopened';
 /**
  * Opens the page anew, once: the popup showed values its mirror held and storage no longer does,
  * and the mirror now holds storage's. A second stale outcome in a row only clears the flag (a
- * mirror that cannot be written must not make the popup reload for ever).
+ * mirror that cannot be written must not make the popup reload for ever). Never once the user
+ * has clicked or typed in the page (`acted`, from `inputSince`): the page must not reload under
+ * their hand, and their own change (a profile chosen, a site listed) also makes storage differ
+ * from what the page showed; the mirror is corrected all the same, for the next opening.
  */
 export function reopenOnce(
   outcome: MirrorOutcome,
-  page: { sessionStorage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>; reload(): void },
+  page: {
+    sessionStorage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+    reload(): void;
+    acted?: () => boolean;
+  },
 ): boolean {
   try {
     if (page.sessionStorage.getItem(REOPENED_FLAG) !== null) {
       page.sessionStorage.removeItem(REOPENED_FLAG);
       return false;
     }
-    if (outcome !== 'stale') return false;
+    if (outcome !== 'stale' || page.acted?.() === true) return false;
     page.sessionStorage.setItem(REOPENED_FLAG, '1');
   } catch {
     return false;
   }
   page.reload();
   return true;
+}
+
+/** True once the user has pressed a pointer or a key in `page` since this was called. */
+export function inputSince(page: Pick<EventTarget, 'addEventListener'>): () => boolean {
+  let acted = false;
+  const noteInput = () => {
+    acted = true;
+  };
+  for (const type of ['pointerdown', 'keydown'])
+    page.addEventListener(type, noteInput, { capture: true, once: true, passive: true });
+  return () => acted;
 }

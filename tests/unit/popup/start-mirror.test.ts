@@ -5,6 +5,7 @@ import { createEarlyReadSource, publishEarlyReads, startEarlyReads } from '@/lib
 import {
   auditMirror,
   forgetMirrored,
+  inputSince,
   type MirrorCheck,
   mirrorKey,
   mirrorRecords,
@@ -256,6 +257,18 @@ describe('reopenOnce', () => {
     expect(reopenOnce('fresh', shown)).toBe(false);
     expect(reopenOnce('filled', shown)).toBe(false);
     expect(reopenOnce('stale', shown)).toBe(true);
+    expect(shown.reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('never under the user’s hand: once they have clicked or typed, the page stays', () => {
+    const shown = page();
+    const target = new EventTarget();
+    const acted = inputSince(target);
+    expect(reopenOnce('stale', { ...shown, acted })).toBe(true);
+    shown.sessionStorage.removeItem('startMirrorReopened');
+    target.dispatchEvent(new Event('keydown'));
+    expect(acted()).toBe(true);
+    expect(reopenOnce('stale', { ...shown, acted })).toBe(false);
     expect(shown.reload).toHaveBeenCalledTimes(1);
   });
 
