@@ -3,6 +3,7 @@ import { defineConfig } from 'wxt';
 import { DIAGNOSIS_TEST_BUILD_TEMPLATE, diagnosisManifestEntries } from './lib/diagnosis/manifest';
 import { barePopupEntry } from './scripts/build/bench-popup-variant';
 import { inlinePageCss } from './scripts/build/inline-page-css';
+import { buildPopupAlone } from './scripts/build/popup-own-build';
 
 // Firefox needs a fixed add-on id so storage survives reinstalls and tests can find it.
 const GECKO_ID = 'dns-filter-companion@example.org';
@@ -65,6 +66,8 @@ export default defineConfig({
     ],
   },
   hooks: {
+    // The popup is built on its own, so it opens with one module (scripts/build/popup-own-build.ts).
+    'entrypoints:grouped': (_wxt, groups) => buildPopupAlone(groups),
     // A bench or test build must never become a store archive.
     'zip:start': () => {
       if (BENCH_BUILD || DIAGNOSIS_TEST_BUILD || TIMEOUT_TEST_BUILD)
