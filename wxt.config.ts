@@ -4,6 +4,7 @@ import { DIAGNOSIS_TEST_BUILD_TEMPLATE, diagnosisManifestEntries } from './lib/d
 import { barePopupEntry } from './scripts/build/bench-popup-variant';
 import { inlinePageCss } from './scripts/build/inline-page-css';
 import { buildPopupAlone } from './scripts/build/popup-own-build';
+import { preloadPageModule } from './scripts/build/preload-page-module';
 
 // Firefox needs a fixed add-on id so storage survives reinstalls and tests can find it.
 const GECKO_ID = 'dns-filter-companion@example.org';
@@ -77,10 +78,12 @@ export default defineConfig({
     },
   },
   vite: () => ({
-    // The popup's stylesheet goes into popup.html (scripts/build/inline-page-css.ts says why).
+    // The popup's stylesheet goes into popup.html, and its module is asked for before its first
+    // script (scripts/build/inline-page-css.ts and preload-page-module.ts say why).
     plugins: [
       preact(),
       inlinePageCss(['popup/index.html']),
+      preloadPageModule(['popup/index.html']),
       ...(BENCH_BUILD === 'bare' ? [barePopupEntry()] : []),
     ],
     // The diagnosis test build offers a 10-second temporary allow (lib/diagnosis/temporary-allow.ts);

@@ -1,0 +1,28 @@
+import type { Plugin } from 'vite';
+
+/**
+ * Asks for the named pages' module script before their first script: a
+ * `<link rel="modulepreload">` of it, put ahead of the first `<script>` in the page. The popup's
+ * first script is a classic one that the parser waits for (entrypoints/popup-start.ts). Firefox
+ * did not begin fetching the module below it until that script had run, so the module arrived
+ * 7–13 ms after it; asked for first, it arrives 6–8 ms after, and the verdict ~3.5 ms sooner
+ * (docs/architecture.md, "Where the popup's time goes"). Chromium's preload scanner already
+ * fetched it early; the link changes nothing there.
+ */
+export function preloadPageModule(pages: readonly string[]): Plugin {
+  return {
+    name: 'preload-page-module',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { filename }) {
+        if (!pages.some((page) => filename.endsWith(page))) return html;
+        const module = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>/.exec(html);
+        const firstScript = html.indexOf('<script');
+        if (!module || firstScript === -1) return html;
+        const link = `<link rel="modulepreload" crossorigin href="${module[1]}">\n    `;
+        return html.slice(0, firstScript) + link + html.slice(firstScript);
+      },
+    },
+  };
+}
