@@ -5,7 +5,8 @@
  * "Checked once, vouched for after"). One static import of the wrong module brings either back
  * and costs every opening milliseconds, which no test of behaviour would notice. And they are one
  * file: the popup is built on its own (scripts/build/popup-own-build.ts), so no chunk it shares
- * with the options page is a second module to load as it opens.
+ * with the options page is a second module to load as it opens; and the page asks for that module
+ * before its first script (scripts/build/preload-page-module.ts).
  *
  * Run after the builds: `npx tsx scripts/check-popup-modules.ts` (npm test does).
  */
@@ -39,6 +40,12 @@ for (const build of BUILDS) {
     );
     failures++;
   }
+  const html = readFileSync(join(dir, 'popup.html'), 'utf8');
+  const preload = html.indexOf(`<link rel="modulepreload" crossorigin href="/${modules[0]}">`);
+  if (preload === -1 || preload > html.indexOf('<script')) {
+    console.error(`${build}: popup.html does not ask for its module before its first script`);
+    failures++;
+  }
   for (const file of initial.files) {
     const code = readFileSync(join(dir, file), 'utf8');
     for (const { library, text } of MARKERS) {
@@ -49,6 +56,8 @@ for (const build of BUILDS) {
     }
   }
   if (failures === 0)
-    console.log(`${build}: the popup's first script and its one module have no zod and no polyfill`);
+    console.log(
+      `${build}: the popup's first script and its one module (asked for first) have no zod and no polyfill`,
+    );
 }
 process.exit(failures === 0 ? 0 : 1);
