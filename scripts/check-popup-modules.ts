@@ -6,7 +6,8 @@
  * and costs every opening milliseconds, which no test of behaviour would notice. And they are one
  * file: the popup is built on its own (scripts/build/popup-own-build.ts), so no chunk it shares
  * with the options page is a second module to load as it opens; and the page asks for that module
- * before its first script (scripts/build/preload-page-module.ts).
+ * before its first script (scripts/build/preload-page-module.ts). And every file its lazy
+ * imports fetch first is in the build.
  *
  * Run after the builds: `npx tsx scripts/check-popup-modules.ts` (npm test does).
  */
@@ -24,6 +25,16 @@ const MARKERS = [
   { library: 'the WebExtension polyfill', text: 'The message port closed before a response was received' },
 ];
 
+/**
+ * The files a chunk's lazy imports fetch before they run (Vite's `__vite__mapDeps` list, paths
+ * from the build folder). One that is missing fails that import: the popup's stylesheet is in
+ * its page, not a file (scripts/build/inline-page-css.ts), so no chunk may name it here.
+ */
+function preloadedFiles(code: string): string[] {
+  const list = /__vite__mapDeps=.*?m\.f=(\[[^\]]*\])/.exec(code)?.[1];
+  return list ? (JSON.parse(list) as string[]) : [];
+}
+
 let failures = 0;
 for (const build of BUILDS) {
   const dir = join(ROOT, '.output', build);
@@ -32,7 +43,16 @@ for (const build of BUILDS) {
     failures++;
     continue;
   }
-  const { initial } = sizeOfPage(dir, 'popup.html');
+  const { initial, lazy } = sizeOfPage(dir, 'popup.html');
+  for (const file of [...initial.files, ...lazy.files]) {
+    const missing = preloadedFiles(readFileSync(join(dir, file), 'utf8')).filter(
+      (needed) => !existsSync(join(dir, needed)),
+    );
+    if (missing.length > 0) {
+      console.error(`${build}: ${file} loads ${missing.join(', ')} first, which the build does not have`);
+      failures++;
+    }
+  }
   const modules = initial.files.filter((file) => file.startsWith('chunks/'));
   if (modules.length !== 1) {
     console.error(

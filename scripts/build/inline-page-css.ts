@@ -23,6 +23,11 @@ export function inlinePageCss(pages: readonly string[]): Plugin {
             const css = String(asset.source);
             // Only this page uses it (Vite emits one stylesheet per page).
             delete bundle[file];
+            // Nor is it a file for a lazily loaded chunk to fetch first: the page has it already.
+            // (Vite's preload list for a dynamic import names the stylesheets of the chunks it
+            // imports, the page's own module among them; a missing file fails that import.)
+            for (const chunk of Object.values(bundle))
+              if (chunk.type === 'chunk') chunk.viteMetadata?.importedCss.delete(file);
             // `</style` inside the CSS would end the element early; our CSS has none, but be sure.
             return `<style>${css.replaceAll('</style', '<\\/style')}</style>`;
           },

@@ -26,6 +26,17 @@ describe('inlinePageCss', () => {
     expect(bundle).toEqual({});
   });
 
+  it('no chunk asks for the inlined stylesheet when it is loaded later (the file is gone)', () => {
+    const lazyChunk = { type: 'chunk', viteMetadata: { importedCss: new Set(['assets/popup-1.css']) } };
+    const bundle: Record<string, unknown> = {
+      'assets/popup-1.css': { type: 'asset', source: 'body{margin:0}' },
+      'chunks/popup-1.js': lazyChunk,
+    };
+    transform('/src/entrypoints/popup/index.html', page('popup-1.css'), bundle);
+    expect(Object.keys(bundle)).toEqual(['chunks/popup-1.js']);
+    expect(lazyChunk.viteMetadata.importedCss.size).toBe(0);
+  });
+
   it('leaves other pages and their stylesheet files alone', () => {
     const bundle: Record<string, unknown> = {
       'assets/options-1.css': { type: 'asset', source: 'body{margin:0}' },
