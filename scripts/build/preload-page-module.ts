@@ -17,7 +17,8 @@ export function preloadPageModule(pages: readonly string[]): Plugin {
       order: 'post',
       handler(html, { filename }) {
         if (!pages.some((page) => filename.endsWith(page))) return html;
-        const module = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>/.exec(html);
+        // The page's own module, a file of the extension: not the dev server's scripts (`wxt`).
+        const module = /<script type="module"[^>]*\ssrc="(\/[^"]+)"[^>]*><\/script>/.exec(html);
         const firstScript = html.indexOf('<script');
         if (!module || firstScript === -1) return html;
         const link = `<link rel="modulepreload" crossorigin href="${module[1]}">\n    `;

@@ -26,6 +26,17 @@ describe('preloadPageModule', () => {
     expect(html.match(/modulepreload/g)).toHaveLength(1);
   });
 
+  it("preloads the extension's own module, never the dev server's client (wxt dev)", () => {
+    const devPage = page.replace(
+      '<meta charset="utf-8">',
+      '<script type="module" src="http://localhost:3000/@vite/client"></script>\n    <meta charset="utf-8">',
+    );
+    const html = transform('/src/entrypoints/popup/index.html', devPage);
+    expect(html.match(/<link rel="modulepreload"[^>]*>/g)).toEqual([
+      '<link rel="modulepreload" crossorigin href="/chunks/popup-1.js">',
+    ]);
+  });
+
   it('leaves other pages, and pages without a module script, as they are', () => {
     expect(transform('/src/entrypoints/options/index.html', page)).toBe(page);
     const classicOnly = '<head><script src="/popup-start.js"></script></head>';
