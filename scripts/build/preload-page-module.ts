@@ -9,6 +9,9 @@ import type { Plugin } from 'vite';
  * (docs/architecture.md, "Where the popup's time goes"). Chromium's preload scanner found the
  * module anyway; there the link did no harm (its verdict came ~1 ms sooner after the first script).
  */
+/** The link that asks for the module at `src` (as the page's script names it) before it is needed. */
+export const modulePreloadLink = (src: string) => `<link rel="modulepreload" crossorigin href="${src}">`;
+
 export function preloadPageModule(pages: readonly string[]): Plugin {
   return {
     name: 'preload-page-module',
@@ -21,8 +24,7 @@ export function preloadPageModule(pages: readonly string[]): Plugin {
         const module = /<script type="module"[^>]*\ssrc="(\/[^"]+)"[^>]*><\/script>/.exec(html);
         const firstScript = html.indexOf('<script');
         if (!module || firstScript === -1) return html;
-        const link = `<link rel="modulepreload" crossorigin href="${module[1]}">\n    `;
-        return html.slice(0, firstScript) + link + html.slice(firstScript);
+        return `${html.slice(0, firstScript)}${modulePreloadLink(module[1]!)}\n    ${html.slice(firstScript)}`;
       },
     },
   };
