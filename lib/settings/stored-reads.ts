@@ -71,7 +71,7 @@ export async function auditStartMirror(areas: {
 }): Promise<MirrorOutcome> {
   const checks = await earlyReads.mirrorChecks();
   const { session, local } = areas;
-  // Raw answers, read as the first script's were, in one get: nothing waits for any one key's.
+  // Raw answers, unchecked like the first script's, but in one get: nothing waits for any one key's.
   const readStored = (keys: readonly string[]) => readStorage(local, keys, 'together');
   const outcomes = await Promise.all(checks.map((check) => auditMirror(check, { session, readStored })));
   return OUTCOME_ORDER.find((outcome) => outcomes.includes(outcome)) ?? 'unchecked';
