@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -126,10 +126,31 @@ function countSuite(reportPath, exitCode) {
     failed: (report.numFailedTests ?? 0) + filesFailedToLoad,
     skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
   };
+  const failures = failedTests(report);
   // Vitest can fail a run without failing a test (an unhandled error, a teardown crash).
-  if (exitCode !== 0 && counts.failed === 0) return { ...counts, failed: 1, note: `exit code ${exitCode}` };
-  return counts;
+  if (exitCode !== 0 && counts.failed === 0)
+    return { ...counts, failed: 1, failures, note: `exit code ${exitCode}` };
+  return { ...counts, failures };
 }
+
+/**
+ * Which tests failed, each with the first line of its message: the summary repeats them, because
+ * a CI log is often read from its end only, far below the failure's own output.
+ */
+function failedTests(report) {
+  const failures = [];
+  for (const file of report.testResults ?? []) {
+    const where = relative(ROOT, file.name ?? '');
+    const failedInFile = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    if (file.status === 'failed' && failedInFile.length === 0)
+      failures.push(`${where}: ${firstLine(file.message) || 'failed to load'}`);
+    for (const test of failedInFile)
+      failures.push(`${where} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+  }
+  return failures;
+}
+
+const firstLine = (text) => (text ?? '').trim().split('\n')[0].slice(0, 240);
 
 const line = (text) =>
   console.log(`\n\u2500\u2500\u2500\u2500 ${text} ${'\u2500'.repeat(Math.max(4, 90 - text.length))}`);
@@ -168,6 +189,7 @@ for (const result of results) {
   const time = result.seconds ? `  (${result.seconds} s)` : '';
   const note = result.note ? `  [${result.note}]` : '';
   console.log(`${result.status.padEnd(7)} ${result.name}${counts}${skipped}${time}${note}`);
+  for (const failure of result.failures ?? []) console.log(`          \u2717 ${failure}`);
 }
 const total = (key) => results.reduce((sum, result) => sum + result[key], 0);
 const passed = total('passed');
