@@ -11,5 +11,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     teardownTimeout: 30_000,
+    // expect.poll waits for what a person would wait for (a status, a list, a switch): vitest's
+    // default of 1 s is shorter than a busy two-core CI machine sometimes takes to re-render.
+    // A poll still fails if the awaited state never comes; it only takes longer to say so.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

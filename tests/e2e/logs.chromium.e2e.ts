@@ -249,8 +249,7 @@ describe('Logs section (Chromium)', () => {
     // The service stops producing the log once the download is cancelled.
     const generated = emulator.admin.dumpProgress().bytesGenerated;
     expect(generated).toBeLessThan(BIG_DAY_MB * 1024 * 1024);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(emulator.admin.dumpProgress().activeDumps).toBe(0);
+    await expect.poll(() => emulator.admin.dumpProgress().activeDumps).toBe(0);
     // Lines received so far are browsable.
     await byRole(page, 'table', `Raw log lines of ${bigDay()}`).wait();
     expect(await allByRole(page, 'progressbar', 'Raw log download')).toHaveLength(0);
