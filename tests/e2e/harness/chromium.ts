@@ -106,12 +106,17 @@ function createSession(
   const extensionUrl = (path: string) => `${origin}/${path.replace(/^\//, '')}`;
   const popups = new Set<Page>();
 
-  const waitForExtensionPage = async (path: string): Promise<Page> => {
-    const target = await browser.waitForTarget((t) => t.url().startsWith(extensionUrl(path)));
-    const page = await target.asPage();
-    await page.waitForFunction(() => document.readyState === 'complete');
-    return page;
-  };
+  /**
+   * The options tab the worker opens on install (entrypoints/background: `openOptionsPage`). Until
+   * it has, a test must not open options.html itself: Chromium would load the install's page into
+   * that tab, a navigation in the middle of the test (seen on a busy machine, where the worker's
+   * onInstalled ran after the test's tab had opened).
+   */
+  let installPageTarget: ReturnType<Browser['waitForTarget']> | undefined;
+  const installPageOpened = () =>
+    (installPageTarget ??= browser.waitForTarget((t) => t.url().startsWith(extensionUrl('options.html')), {
+      timeout: 20_000,
+    }));
 
   return {
     browserName: 'chromium',
@@ -131,9 +136,14 @@ function createSession(
       return worker;
     },
 
-    firstRunPage: () => waitForExtensionPage('options.html'),
+    async firstRunPage() {
+      const page = await (await installPageOpened()).asPage();
+      await page.waitForFunction(() => document.readyState === 'complete');
+      return page;
+    },
 
     async openOptions() {
+      await installPageOpened();
       const page = await browser.newPage();
       await page.goto(extensionUrl('options.html'), { waitUntil: 'load' });
       return page;
