@@ -59,8 +59,11 @@ const controller = createPopupController({
       // path); shown stale, the page opens anew unless the user has acted in it.
       if (startMirrorUsed()) {
         void auditStartMirror({ session: browser.storage.session, local: browser.storage.local }).then(
-          (outcome) =>
-            reopenOnce(outcome, { sessionStorage, reload: () => location.reload(), acted: userActed }),
+          (outcome) => {
+            // The mirror now holds what storage does: the next opening may start from it.
+            markStep('mirror-checked');
+            reopenOnce(outcome, { sessionStorage, reload: () => location.reload(), acted: userActed });
+          },
           () => {},
         );
       }
