@@ -60,8 +60,9 @@ const controller = createPopupController({
       if (startMirrorUsed()) {
         void auditStartMirror({ session: browser.storage.session, local: browser.storage.local }).then(
           (outcome) => {
-            // The mirror now holds what storage does: the next opening may start from it.
-            markStep('mirror-checked');
+            // The mirror now holds what storage does; the mark says whether this opening could
+            // start from it (`mirror-fresh`) or not (docs/architecture.md, "The start mirror").
+            markStep(`mirror-${outcome}`);
             reopenOnce(outcome, { sessionStorage, reload: () => location.reload(), acted: userActed });
           },
           () => {},
