@@ -1,5 +1,8 @@
 import type { Plugin } from 'vite';
 
+/** The link that asks for the module at `src` (as the page's script names it) before it is needed. */
+export const modulePreloadLink = (src: string) => `<link rel="modulepreload" crossorigin href="${src}">`;
+
 /**
  * Asks for the named pages' module script before their first script: a
  * `<link rel="modulepreload">` of it, put ahead of the first `<script>` in the page. The popup's
@@ -9,9 +12,6 @@ import type { Plugin } from 'vite';
  * (docs/architecture.md, "Where the popup's time goes"). Chromium's preload scanner found the
  * module anyway; there the link did no harm (its verdict came ~1 ms sooner after the first script).
  */
-/** The link that asks for the module at `src` (as the page's script names it) before it is needed. */
-export const modulePreloadLink = (src: string) => `<link rel="modulepreload" crossorigin href="${src}">`;
-
 export function preloadPageModule(pages: readonly string[]): Plugin {
   return {
     name: 'preload-page-module',
