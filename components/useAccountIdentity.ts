@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { AccountIdentity } from '@/lib/account/identity';
+import type { AccountIdentity } from '@/lib/identity/identity';
 import { apiKeyItem, connectionItem, storedAccountIdentity } from '@/lib/settings/storage';
 
 /** The identity of the account configured now (a key, or none), following Setup; null until read. */

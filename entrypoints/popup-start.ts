@@ -5,7 +5,6 @@ import { startPopupEarly } from '@/lib/popup/first-script';
  * says what it does).
  *
  * Parser-blocking on purpose: it is tiny, and a parser-blocking script is fetched first, while
- * the browser's preload scanner goes on fetching the modules. Measured against `async` and
- * `defer` (scripts/bench), this order gave the popup its verdict soonest.
+ * the browser's preload scanner goes on fetching the modules.
  */
 export default defineUnlistedScript(() => startPopupEarly({ document, location }));

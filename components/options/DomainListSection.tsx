@@ -1,9 +1,9 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
-import { type BulkOutcome, runBulkAdd } from '@/lib/account/bulk-add';
-import { parseDomainLines } from '@/lib/account/domain-lines';
-import { filterDomains, withDomain, withoutDomain } from '@/lib/account/sorted-domains';
 import type { DomainListKind } from '@/lib/api/types';
 import { formatNumber, t, tn } from '@/lib/i18n';
+import { type BulkOutcome, runBulkAdd } from '@/lib/lists/bulk-add';
+import { parseDomainLines } from '@/lib/lists/domain-lines';
+import { filterDomains, withDomain, withoutDomain } from '@/lib/lists/sorted-domains';
 import { type EntryRecord, recordMatches } from '@/lib/notes';
 import { FailureNotice, StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';

@@ -1,6 +1,6 @@
 import { useMemo } from 'preact/hooks';
-import { domainsOnBothLists, sortDomains } from '@/lib/account/sorted-domains';
 import type { DomainListKind } from '@/lib/api/types';
+import { domainsOnBothLists, sortDomains } from '@/lib/lists/sorted-domains';
 import { useRemoteData } from '../useRemoteData';
 import { useAccount } from './account-context';
 import { DomainListSection } from './DomainListSection';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
-import { networkRows } from '@/lib/account/networks';
 import { ApiError } from '@/lib/api/errors';
 import { t } from '@/lib/i18n';
+import { networkRows } from '@/lib/lists/networks';
 import { validateIpv4, validateNetworkLabel } from '@/lib/validation';
 import { useConfirm } from '../ConfirmDialog';
 import { FailureNotice, StatusMessage } from '../StatusMessage';

@@ -7,6 +7,7 @@ import { type RouteContext, type SectionRoute, sectionsInView, type ViewId } fro
 import { changesForOtherAccounts } from '@/lib/outbox';
 import { outboxItem } from '@/lib/settings/storage';
 import { MenuIcon } from '../icons/Icon';
+import { UnreadableNotice } from '../UnreadableNotice';
 import { useAccountIdentity } from '../useAccountIdentity';
 import { useConfiguredClient } from '../useConfiguredClient';
 import { useStoredValue } from '../useStoredValue';
@@ -161,6 +162,7 @@ export function OptionsApp({
             <OptionsNav id={NAV_ID} context={context} current={current} unsaved={unsaved} onChoose={choose} />
           )}
           <main class="options" ref={main}>
+            <UnreadableNotice />
             <Pane shown={shows('overview')}>
               {configured.state === 'ready' ? (
                 <OverviewSection

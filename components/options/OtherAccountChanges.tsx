@@ -1,9 +1,9 @@
 import { useId } from 'preact/hooks';
-import { type AccountIdentity, NO_KEY, UNKNOWN_KEY } from '@/lib/account/identity';
 import { followedAccounts } from '@/lib/accounts';
 import { ApiError } from '@/lib/api/errors';
 import { describeForm } from '@/lib/api/forms';
 import { t, tn } from '@/lib/i18n';
+import { type AccountIdentity, NO_KEY, UNKNOWN_KEY } from '@/lib/identity/identity';
 import { WorkerUnanswered, worker } from '@/lib/messaging/worker-client';
 import { changesForOtherAccounts, describeChange, type OtherAccountChanges } from '@/lib/outbox';
 import { outboxItem } from '@/lib/settings/storage';

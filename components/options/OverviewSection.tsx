@@ -1,8 +1,8 @@
 import { useEffect, useId, useMemo, useRef } from 'preact/hooks';
-import type { AccountIdentity } from '@/lib/account/identity';
 import { describeForm } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { formatNumber, messageLocale, t, tn } from '@/lib/i18n';
+import type { AccountIdentity } from '@/lib/identity/identity';
 import type { DaySummary } from '@/lib/logs/stats';
 import { hourlyChartLabel } from '@/lib/logs/stats';
 import { worker } from '@/lib/messaging/worker-client';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { accountsItem, connectionItem, parkedAt } from '@/lib/settings/storage';
+import { accountsItem, connectionItem } from '@/lib/settings/storage';
 import { whenIdle } from '@/lib/theme/theme';
 import { type AccountChoice, AccountSwitcher } from '../AccountSwitcher';
 
@@ -20,21 +20,16 @@ async function readChoices(): Promise<Choices | null> {
   const { displayName } = await import('@/lib/accounts/store');
   return {
     activeId: stored.active,
-    accounts: await Promise.all(
-      stored.accounts.map(async (entry) => ({
-        id: entry.id,
-        name: displayName({
-          name: entry.name,
-          connection:
-            entry.id === stored.active
-              ? activeConnection
-              : await connectionItem.check(
-                  entry.parked?.[connectionItem.key] ?? null,
-                  parkedAt(entry.id, connectionItem.key),
-                ),
-        }),
-      })),
-    ),
+    accounts: stored.accounts.map((entry) => ({
+      id: entry.id,
+      name: displayName({
+        name: entry.name,
+        connection:
+          entry.id === stored.active
+            ? activeConnection
+            : connectionItem.fromStored(entry.parked?.[connectionItem.key] ?? null),
+      }),
+    })),
   };
 }
 

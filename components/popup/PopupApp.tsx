@@ -16,6 +16,7 @@ import {
   sectionOf,
 } from '@/lib/popup/view';
 import { AllowedIcon, ClockIcon, WarningIcon } from '../icons/Icon';
+import { UnreadableNotice } from '../UnreadableNotice';
 import { PopupHeader } from './PopupHeader';
 import { usePageDiagnosis, useTemporaryAllows } from './page-facts';
 import { TemporaryAllow } from './TemporaryAllow';
@@ -78,6 +79,7 @@ export function PopupApp({ controller, openOptions, mark, loadExtras, now = Date
         {extras && state.phase !== 'starting' && state.phase !== 'no-key' && (
           <extras.RegistrationWarning openOptions={() => openOptions('dynamic-ip')} now={now} />
         )}
+        <UnreadableNotice />
       </main>
     </>
   );

@@ -32,7 +32,7 @@ export interface TemporaryAllowProps {
   domain: string;
   /** Form A profile; undefined in Form B. */
   profile: string | undefined;
-  /** The account identity (lib/account/identity.ts): an allow made in another account is not this one's. */
+  /** The account identity (lib/identity/identity.ts): an allow made in another account is not this one's. */
   account: string;
   /** Where the popup's lists put the domain; null while unknown. */
   membership: Membership | null;

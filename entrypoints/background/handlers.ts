@@ -1,6 +1,7 @@
 /**
  * What the worker does for each browser event. `index.ts` registers these at the top level.
  */
+
 import { browser } from 'wxt/browser';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { notify } from '@/lib/badge';
@@ -12,7 +13,7 @@ import { createMessageListener, createRequestHandlers } from '@/lib/messaging/ha
 import type { ListChange } from '@/lib/messaging/protocol';
 import { REGISTRATION_ALARM, REGISTRATION_RETRY_ALARM, registrationAlarmTarget } from '@/lib/network';
 import { OUTBOX_ALARM } from '@/lib/outbox';
-import { forgetMirrored, startMirrorUsed } from '@/lib/popup/start-mirror';
+import { migrateStoredValues } from '@/lib/settings/migrate';
 import {
   accountKeysItem,
   accountsItem,
@@ -54,6 +55,12 @@ export function run(job: () => Promise<unknown>): void {
 }
 
 /** Install, update and browser start: put alarms, menu and badge in line with storage. */
+/** Installed or updated: stored values are brought to this version's shape first (lib/settings/migrate.ts). */
+export async function setUpAfterInstall(): Promise<void> {
+  await migrateStoredValues().catch((error) => console.warn('Stored values were not migrated', error));
+  await setUp();
+}
+
 export async function setUp(): Promise<void> {
   await forgetRecordsOfEarlierSession().catch(() => undefined);
   await Promise.allSettled([syncRegistrationAlarm(), rebuildContextMenu(), refreshBadge()]);
@@ -174,9 +181,6 @@ export async function onStorageChanged(changes: Record<string, unknown>, area: s
   if (area !== 'local') return;
   const changed = Object.keys(changes);
   const jobs: Promise<unknown>[] = [];
-  // The popup's copies of changed values are forgotten: its next opening reads storage for them.
-  const session = startMirrorUsed() ? browser.storage.session : undefined;
-  if (session) jobs.push(forgetMirrored(session, changed));
   // An account's dynamic IP settings are in its entry while it is not the active one.
   if (changed.includes(key(dynamicIpSettingsItem)) || changed.includes(key(accountsItem))) {
     jobs.push(syncRegistrationAlarm());

@@ -1,6 +1,15 @@
 import { browser } from 'wxt/browser';
 import { registerDiagnosis } from './diagnosis';
-import { onAlarm, onCommand, onMenuClicked, onMessage, onStorageChanged, run, setUp } from './handlers';
+import {
+  onAlarm,
+  onCommand,
+  onMenuClicked,
+  onMessage,
+  onStorageChanged,
+  run,
+  setUp,
+  setUpAfterInstall,
+} from './handlers';
 
 export default defineBackground(() => {
   // Listeners are registered synchronously here: an MV3 worker may be woken by any of them, and
@@ -8,8 +17,9 @@ export default defineBackground(() => {
   browser.runtime.onInstalled.addListener(({ reason }) => {
     // A new user lands on setup: nothing works until a key is saved.
     if (reason === 'install') void browser.runtime.openOptionsPage();
-    // Menus are created here (they outlive the worker); alarms only when missing.
-    run(setUp);
+    // Stored values are migrated first; menus are created here (they outlive the worker); alarms
+    // only when missing.
+    run(setUpAfterInstall);
   });
   browser.runtime.onStartup.addListener(() => run(setUp));
   browser.runtime.onMessage.addListener((message, sender) => onMessage(message, sender));

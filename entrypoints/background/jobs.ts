@@ -3,7 +3,6 @@
  * nothing is kept in worker globals, because the worker can be stopped between any two events.
  */
 import { browser } from 'wxt/browser';
-import { readConfiguredAccounts, readCurrentAccount } from '@/lib/account/current';
 import { forgetAccount } from '@/lib/accounts/forget';
 import { readAccounts } from '@/lib/accounts/store';
 import { applyBadge, type BadgeState, computeBadge, notify } from '@/lib/badge';
@@ -27,6 +26,7 @@ import {
 } from '@/lib/diagnosis/unbreak';
 import { registrableDomain } from '@/lib/filtering/domain';
 import { t } from '@/lib/i18n';
+import { readConfiguredAccounts, readCurrentAccount } from '@/lib/identity/current';
 import { buildMenuItems, readMenuInput, rebuildMenus, refreshProfilesCache } from '@/lib/menus';
 import type {
   ChangeOutcome,

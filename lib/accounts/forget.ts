@@ -6,14 +6,15 @@
  * same origin, form and key entered twice) stays: it is that account's too. The service is not
  * asked to unregister anything: removing an account from this browser changes nothing there.
  */
-import { type AccountId, accountIdentity } from '@/lib/account/identity';
+
+import { cachedListsItem } from '@/lib/cache/cached-lists';
+import { type AccountId, accountIdentity } from '@/lib/identity/identity';
 import { notes } from '@/lib/notes';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively } from '@/lib/outbox/lease';
 import {
   cachedBlockedTodayItem,
   cachedListsIndexItem,
-  cachedListsItem,
   leasesItem,
   outboxItem,
   profilesCacheItem,

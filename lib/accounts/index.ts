@@ -5,13 +5,14 @@
  * What belongs to an account (docs/architecture.md, "Several accounts"): its key, service origin
  * and API form, its dynamic IP settings and last outcome, its raw-log guard, its chosen profiles
  * and the records the service cannot give back (lib/accounts/store.ts ACCOUNT_ITEMS); and, by its
- * identity (lib/account/identity.ts), its queued changes, caches, registered addresses and
+ * identity (lib/identity/identity.ts), its queued changes, caches, registered addresses and
  * temporary allows. Every page and the worker's "current account" is the active one.
  */
-import { type AccountIdentity, accountIdentity } from '@/lib/account/identity';
+
 import { ApiError } from '@/lib/api/errors';
 import type { ApiForm } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
+import { type AccountIdentity, accountIdentity } from '@/lib/identity/identity';
 import {
   checkDynamicIpDraft,
   type DynamicIpDraft,
@@ -65,7 +66,7 @@ export interface AccountSummary {
   form: ApiForm;
   active: boolean;
   hasKey: boolean;
-  /** The identity its queued changes, caches and temporary allows carry (lib/account/identity.ts). */
+  /** The identity its queued changes, caches and temporary allows carry (lib/identity/identity.ts). */
   identity: AccountIdentity;
   dynamicIp: DynamicIpSettings;
   /** The last dynamic IP registration of this account; null before the first. */

@@ -2,7 +2,7 @@
  * Where each account's settings are kept. The ACTIVE account's key, connection and other
  * per-account values are in the items every page and the worker already read (`apiKeyItem`,
  * `connectionItem`, `dynamicIpSettingsItem` …: "the active account's view"), so everything that
- * reads the current account (lib/account/current.ts `readCurrentAccount`) reads the active one.
+ * reads the current account (lib/identity/current.ts `readCurrentAccount`) reads the active one.
  * Every other account's values are parked in its entry of `accountsItem`, its key in
  * `accountKeysItem`. Each value is in exactly one place; switching moves the outgoing account's
  * values into its entry and the incoming one's out of its entry, in ONE storage write, so no
@@ -12,12 +12,13 @@
  * pages and the worker). Pages that write the active account's items directly (Setup, Dynamic
  * IP) write the active account's values, as before.
  */
-import { storage } from 'wxt/utils/storage';
 import { exclusively, randomId } from '@/lib/outbox/lease';
+import { entriesOf, getValues, type StoredItem, writeRaw } from '@/lib/settings/item';
 import {
   type AccountEntry,
   accountKeysItem,
   accountsItem,
+  activeKeyEntries,
   addedTldsItem,
   apiKeyItem,
   type ConnectionSettings,
@@ -29,12 +30,9 @@ import {
   lastLogDumpItem,
   MAX_ACCOUNTS,
   managedProfileItem,
-  parkedAt,
   type RegistrationOutcome,
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
-import { getValues } from '@/lib/settings/stored-reads';
-import type { ValidatedItem } from '@/lib/settings/validated-item';
 
 /**
  * The per-account items besides the key: what an account takes with it when another one becomes
@@ -50,10 +48,10 @@ export const ACCOUNT_ITEMS = [
   managedProfileItem,
   addedTldsItem,
   defaultBlockItem,
-] as const satisfies readonly ValidatedItem<unknown>[];
+] as const satisfies readonly StoredItem<unknown>[];
 
 type AccountItem = (typeof ACCOUNT_ITEMS)[number];
-type ValueOf<I> = I extends ValidatedItem<infer T> ? T : never;
+type ValueOf<I> = I extends StoredItem<infer T> ? T : never;
 
 /** One account as stored, with its values wherever they are kept now. */
 export interface StoredAccount {
@@ -124,16 +122,12 @@ async function stateOf(raw: Raw): Promise<AccountsState> {
       const isActive = entry.id === activeId;
       // The active account's values were checked as they were read; a parked one is checked here.
       const values = new Map<string, unknown>(
-        await Promise.all(
-          ACCOUNT_ITEMS.map(
-            async (item, index) =>
-              [
-                item.key,
-                isActive
-                  ? raw.active[index]
-                  : await item.check(entry.parked?.[item.key] ?? null, parkedAt(entry.id, item.key)),
-              ] as const,
-          ),
+        ACCOUNT_ITEMS.map(
+          (item, index) =>
+            [
+              item.key,
+              isActive ? raw.active[index] : item.fromStored(entry.parked?.[item.key] ?? null),
+            ] as const,
         ),
       );
       const account: StoredAccount = {
@@ -210,16 +204,10 @@ export async function updateAccounts<T>(
     };
     const outcome = change(state, draft);
     if (outcome === null) return null;
-    await storage.setItems([
-      {
-        key: accountsItem.key,
-        value: await accountsItem.validate({
-          active: outcome.draft.activeId,
-          accounts: outcome.draft.entries,
-        }),
-      },
-      { key: accountKeysItem.key, value: outcome.draft.keys },
-    ]);
+    await writeRaw('local', {
+      ...(await entriesOf(accountsItem, { active: outcome.draft.activeId, accounts: outcome.draft.entries })),
+      ...(await entriesOf(accountKeysItem, outcome.draft.keys)),
+    });
     return outcome.result;
   });
 }
@@ -240,10 +228,10 @@ export async function writeAccountValue<I extends AccountItem>(
     const entry = entries.find((candidate) => candidate.id === accountId);
     if (!entry) return false;
     if (raw.accounts.active === accountId) {
-      await (item as ValidatedItem<unknown>).setValue(value);
+      await (item as StoredItem<unknown>).setValue(value);
       return true;
     }
-    const checked = await (item as ValidatedItem<unknown>).validate(value);
+    const checked = await (item as StoredItem<unknown>).validate(value);
     await accountsItem.setValue({
       active: raw.accounts.active,
       accounts: entries.map((candidate) =>
@@ -279,13 +267,13 @@ export async function activateAccount(id: string): Promise<boolean> {
     });
     const { [id]: incomingKey = '', ...keys } = raw.keys;
     if (raw.activeKey !== '') keys[currentId] = raw.activeKey;
-    await storage.setItems([
-      { key: accountsItem.key, value: await accountsItem.validate({ active: id, accounts: entries }) },
-      { key: accountKeysItem.key, value: keys },
-      { key: apiKeyItem.key, value: incomingKey },
+    await writeRaw('local', {
+      ...(await entriesOf(accountsItem, { active: id, accounts: entries })),
+      ...(await entriesOf(accountKeysItem, keys)),
+      ...(await activeKeyEntries(incomingKey)),
       // A value never set reads as its item's fallback.
-      ...ACCOUNT_ITEMS.map((item) => ({ key: item.key, value: target.parked?.[item.key] ?? null })),
-    ]);
+      ...Object.fromEntries(ACCOUNT_ITEMS.map((item) => [item.name, target.parked?.[item.key] ?? null])),
+    });
     return true;
   });
 }

@@ -1,4 +1,4 @@
-import { type AccountIdentity, accountIdentity } from '@/lib/account/identity';
+import { type AccountIdentity, accountIdentity } from '@/lib/identity/identity';
 import { type Followable, followableRead } from '@/lib/settings/follow';
 import {
   apiKeyItem,
@@ -53,7 +53,7 @@ export type ConfiguredClient =
       state: 'ready';
       client: DnsFilterApi;
       connection: ConnectionSettings;
-      /** The account these settings name (lib/account/identity.ts): what caches and changes are tagged with. */
+      /** The account these settings name (lib/identity/identity.ts): what caches and changes are tagged with. */
       account: AccountIdentity;
     };
 

@@ -117,3 +117,10 @@ export const scopeOf = (form: ApiForm, profile: string | undefined): string =>
 /** The profile to send: the given one where the form can select profiles, else none. */
 export const profileFor = (form: ApiForm, profile: string | undefined): string | undefined =>
   FORMS[form].capabilities.profileSelection ? profile : undefined;
+
+/**
+ * Data kept per scope: a profile in Form A, the whole account in Form B. The form is part of the
+ * key so switching forms never mixes the two accounts' views.
+ */
+export const scopeKey = (form: ApiForm, profile: string | undefined): string =>
+  `${form}:${scopeOf(form, profile)}`;

@@ -20,6 +20,16 @@ const HASHED_BUCKETS = 64;
 /** The bucket of single-label entries (TLDs). */
 export const SINGLE_LABEL_BUCKET = HASHED_BUCKETS;
 
+/**
+ * Where one account's lists of one scope are stored (./cached-lists.ts): the scope and the account
+ * both name it, so switching between two accounts (lib/accounts) keeps each one's lists instead of
+ * one fetch replacing the other's. The budget (./storage-room.ts) counts them all together.
+ */
+export const listsStorageScope = (scope: string, account: string) => `${scope} ${account}`;
+
+/** The storage name of a scope's head (./cached-lists.ts), before its storage scope. */
+export const CACHED_LISTS_PREFIX = 'cachedLists:';
+
 /** Every stored bucket's key starts with this (lib/cache/storage-room.ts frees them all). */
 export const CACHED_LISTS_BUCKET_PREFIX = 'cachedListsBucket:';
 
@@ -29,23 +39,6 @@ export const CACHED_LISTS_BUCKET_PREFIX = 'cachedListsBucket:';
  */
 export const bucketKey = (scope: string, bucket: number) =>
   `${CACHED_LISTS_BUCKET_PREFIX}${bucket}:${scope}` as const;
-
-const BUCKET_KEY = new RegExp(`^${CACHED_LISTS_BUCKET_PREFIX}\\d+:(.+)$`);
-
-/** The scope of a bucket's storage key; null for any other key. */
-export function scopeOfBucketKey(key: string): string | null {
-  return BUCKET_KEY.exec(key)?.[1] ?? null;
-}
-
-/**
- * The storage keys of the buckets `host` needs, in each scope named by a bucket key among
- * `keys` (the popup's first script: the scopes the last opening read, for this opening's site).
- */
-export function bucketKeysFor(keys: readonly string[], host: string): string[] {
-  const scopes = new Set(keys.map(scopeOfBucketKey).filter((scope) => scope !== null));
-  const buckets = bucketsFor([host]);
-  return [...scopes].flatMap((scope) => buckets.map((bucket) => bucketKey(scope, bucket)));
-}
 
 /** 32-bit FNV-1a of a string's UTF-16 code units: stable across browsers and releases. */
 function fnv1a(text: string): number {

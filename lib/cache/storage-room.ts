@@ -13,15 +13,10 @@
  *   every cached view and is tried once more (`withRoom`). Only if that fails too is the write
  *   lost, and its caller says so to the user.
  */
-import { browser } from '@wxt-dev/browser';
+import { browser } from 'wxt/browser';
 import { exclusively } from '@/lib/outbox/lease';
-import {
-  CACHED_LISTS_BUCKET_PREFIX,
-  type CachedLists,
-  cachedBlockedTodayItem,
-  cachedListsIndexItem,
-  cachedListsItem,
-} from '@/lib/settings/storage';
+import { type CachedLists, cachedBlockedTodayItem, cachedListsIndexItem } from '@/lib/settings/storage';
+import { CACHED_LISTS_BUCKET_PREFIX, cachedListsItem } from './cached-lists';
 
 /**
  * Characters of cached lists kept across all scopes: enough for one profile with 2 × 100k

@@ -1,12 +1,13 @@
 /**
  * The popup's cached views of the service, each with the time it was fetched, in storage.local
  * (items in lib/settings/storage.ts). Reading never calls the service; lib/cache/refresh.ts
- * fetches and writes. A view of another account (its identity, lib/account/identity.ts) reads as missing.
+ * fetches and writes. A view of another account (its identity, lib/identity/identity.ts) reads as missing.
  */
 import { packDomains, unpackDomains } from '@/lib/filtering/domain-index';
-import { cachedBlockedTodayItem, cachedListsItem, profilesCacheItem } from '@/lib/settings/storage';
+import { cachedBlockedTodayItem, profilesCacheItem } from '@/lib/settings/storage';
+import { cachedListsItem } from './cached-lists';
 import { isFresh } from './freshness';
-import { bucketsCover, bucketsFor } from './list-buckets';
+import { bucketsCover, bucketsFor, listsStorageScope } from './list-buckets';
 import { type ChangeLike, replayChanges } from './list-changes';
 import { storeListsWithinBudget } from './storage-room';
 
@@ -14,13 +15,6 @@ export interface CachedView<T> {
   value: T;
   fetchedAt: number;
 }
-
-/**
- * Where one account's lists of one scope are stored (`cachedListsItem`): the scope and the account
- * both name it, so switching between two accounts (lib/accounts) keeps each one's lists instead of
- * one fetch replacing the other's. The budget (./storage-room.ts) counts them all together.
- */
-export const listsStorageScope = (scope: string, account: string) => `${scope} ${account}`;
 
 /** Judged when asked, not when read: a popup may stay open past the freshness window. */
 export function isFreshView(view: CachedView<unknown> | null, now: number): boolean {

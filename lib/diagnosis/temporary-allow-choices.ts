@@ -3,9 +3,10 @@
  * offers, the running allow of its domain, and the time left. Apart so the popup's first modules
  * stay small (docs/architecture.md, "Where the popup's time goes").
  */
-import type { AccountId } from '@/lib/account/identity';
+
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { t, tn } from '@/lib/i18n';
+import type { AccountId } from '@/lib/identity/identity';
 import type { TemporaryAllow } from '@/lib/settings/storage';
 
 const HOUR = 60 * 60_000;
@@ -41,7 +42,7 @@ export interface TemporaryAllowTarget {
   domain: string;
   /** Form A profile; undefined in Form B. */
   profile?: string | undefined;
-  /** The account identity (lib/account/identity.ts). */
+  /** The account identity (lib/identity/identity.ts). */
   account: AccountId;
 }
 

@@ -11,11 +11,12 @@
  * no entry at all, so an expiry never removes an entry the user made permanent. A later change of the same domain by
  * the user (keep it, remove it, blocklist it) ends the temporary allow without undoing anything.
  */
-import type { CurrentAccount } from '@/lib/account/current';
-import type { AccountId } from '@/lib/account/identity';
+
 import { DEFAULT_PROFILE, profileFor } from '@/lib/api/forms';
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { t } from '@/lib/i18n';
+import type { CurrentAccount } from '@/lib/identity/current';
+import type { AccountId } from '@/lib/identity/identity';
 import type { ChangeOutcome, ListChange, TemporaryAllowResponse } from '@/lib/messaging/protocol';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively } from '@/lib/outbox/lease';
@@ -98,9 +99,9 @@ export function placementFromOutbox(
 }
 
 export interface TemporaryAllowDeps {
-  /** The active account, with its client (lib/account/current.ts): new allows are made in it. */
+  /** The active account, with its client (lib/identity/current.ts): new allows are made in it. */
   getAccount(): Promise<CurrentAccount>;
-  /** Every account of this browser (lib/account/current.ts); default: the active one only. */
+  /** Every account of this browser (lib/identity/current.ts); default: the active one only. */
   getAccounts?(): Promise<CurrentAccount[]>;
   /** Sends a change through the outbox and waits for its outcome (lib/outbox submitChange). */
   submit(change: ListChange): Promise<ChangeOutcome>;

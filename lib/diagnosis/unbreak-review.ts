@@ -3,9 +3,10 @@
  * a while the site really loaded ("needed") and which it never did, in one sentence. Pure, and
  * kept apart from the worker's side so the popup loads only this.
  */
-import type { AccountId } from '@/lib/account/identity';
+
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { t, tn } from '@/lib/i18n';
+import type { AccountId } from '@/lib/identity/identity';
 import type { UnbreakDomain, UnbreakSession } from '@/lib/settings/storage';
 import { endTimeText } from './temporary-allow';
 

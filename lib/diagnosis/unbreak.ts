@@ -15,11 +15,12 @@
  *   (MAX_UNBREAK_SESSIONS, MAX_UNBREAK_DOMAINS, reviews dropped a week after they end), so a
  *   worker stopped between two events, or a browser restart, loses nothing.
  */
-import type { CurrentAccount } from '@/lib/account/current';
+
 import { DEFAULT_PROFILE, profileFor } from '@/lib/api/forms';
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t, tn } from '@/lib/i18n';
+import type { CurrentAccount } from '@/lib/identity/current';
 import {
   type ChangeOutcome,
   type ListChange,
@@ -42,7 +43,7 @@ const MAX_LOADS = 1_000_000;
 export type UnbreakRequest = Omit<RequestOf<'unbreak'>, 'type'>;
 
 export interface UnbreakDeps {
-  /** The account configured now (lib/account/current.ts); only its identity is read here. */
+  /** The account configured now (lib/identity/current.ts); only its identity is read here. */
   getAccount(): Promise<Pick<CurrentAccount, 'identity'>>;
   /** Allows one entry for a while (temporary-allow.ts `startTemporaryAllow`, with the worker's deps). */
   allowForAWhile(request: TemporaryAllowRequest): Promise<TemporaryAllowResponse>;

@@ -6,6 +6,9 @@
 
 const IPV4_SHAPE = /^\d{1,3}(\.\d{1,3}){3}$/;
 
+/** A page's host as this browser keeps it (a note's page, a change's page): never a whole address. */
+export const PAGE_HOST = /^[a-z0-9._-]{1,253}$/i;
+
 /**
  * The domain a page belongs to for filtering, or null when there is nothing the service could
  * filter: non-web schemes (`chrome:`, `about:`, `file:`, `moz-extension:`), bare IP addresses,

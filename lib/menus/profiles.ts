@@ -2,9 +2,10 @@
  * The profiles the menu offers, from `profilesCacheItem`: menus are built in `onInstalled`
  * and must not wait for the network, so the last listed profiles are kept in storage.
  */
-import type { CurrentAccount } from '@/lib/account/current';
+
 import { displayName, readAccounts } from '@/lib/accounts/store';
 import { capabilitiesOf } from '@/lib/api/forms';
+import type { CurrentAccount } from '@/lib/identity/current';
 import {
   chosenProfileItem,
   contextMenuSettingsItem,

@@ -5,6 +5,7 @@
  * (`z.lazy`): every page loads this module, and most never parse a request.
  */
 import * as z from 'zod/mini';
+import { PAGE_HOST } from '@/lib/filtering/hostname';
 
 /**
  * Where a list change was made. lib/notes records it with each entry added from this browser
@@ -22,9 +23,7 @@ export const CHANGE_SOURCES = [
 export type ChangeSource = (typeof CHANGE_SOURCES)[number];
 
 /** A page's host name (never a whole address: no scheme, path or query can pass). */
-export const pageHostSchema = z.lazy(() =>
-  z.string().check(z.minLength(1), z.maxLength(253), z.regex(/^[a-z0-9._-]+$/i)),
-);
+export const pageHostSchema = z.lazy(() => z.string().check(z.regex(PAGE_HOST)));
 
 /** A one-click change to a domain list, as the popup, the context menu or a shortcut asks for it. */
 export const listChangeSchema = z.lazy(() =>

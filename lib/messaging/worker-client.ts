@@ -3,7 +3,7 @@
  * through `ask`, which checks the answer with the schema its request promises
  * (protocol.ts `responseSchemas`). The answer is a trust boundary like any other.
  */
-import { browser } from '@wxt-dev/browser';
+import { browser } from 'wxt/browser';
 import type * as z from 'zod/mini';
 import { type ListChange, type Request, type RequestOf, type ResponseOf, responseSchemas } from './protocol';
 

@@ -3,10 +3,11 @@
  * lease, runs one registration and stores its outcome, and keeps the alarms in line with the
  * settings. Everything it remembers is in storage (lib/settings/storage.ts).
  */
-import type { ConfiguredAccount, CurrentAccount } from '@/lib/account/current';
+
 import { readAccounts, writeAccountValue } from '@/lib/accounts/store';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
+import type { ConfiguredAccount, CurrentAccount } from '@/lib/identity/current';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively, tryAcquireLease } from '@/lib/outbox/lease';
 import {
@@ -42,10 +43,10 @@ const LEASE_TTL_MS = 90_000;
 const USER_WAIT_STEP_MS = 250;
 
 export interface DynamicIpDeps {
-  /** The active account, with its client (lib/account/current.ts). */
+  /** The active account, with its client (lib/identity/current.ts). */
   getAccount: () => Promise<CurrentAccount>;
   /**
-   * Every account of this browser with its own client (lib/account/current.ts
+   * Every account of this browser with its own client (lib/identity/current.ts
    * `readConfiguredAccounts`): an account registers with its own key at its own origin. Default:
    * the active account only.
    */

@@ -15,7 +15,7 @@ export interface RegistrationTarget {
   label: string;
   /** Form A profile; undefined in Form B (whole account). */
   profile: string | undefined;
-  /** The account identity (lib/account/identity.ts): deletions only ever happen in the account that registered. */
+  /** The account identity (lib/identity/identity.ts): deletions only ever happen in the account that registered. */
   account: string;
 }
 

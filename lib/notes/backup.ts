@@ -4,9 +4,9 @@
  * last wins and a note is never lost), within the same bounds as ever.
  */
 import * as z from 'zod/mini';
+import type { StoredItem } from '@/lib/settings/item';
 import { accountIdSchema } from '@/lib/settings/schemas';
-import type { ValidatedItem } from '@/lib/settings/validated-item';
-import { MAX_ENTRIES_PER_ACCOUNT, NOTES_ACCOUNTS_KEY } from './entries';
+import { MAX_ENTRIES_PER_ACCOUNT } from './entries';
 import { entryRecordSchema } from './schema';
 import type { NotesByAccount, NotesStore } from './store';
 
@@ -15,23 +15,11 @@ export const notesBackupSchema = z.lazy(() =>
 );
 
 /** The backup's view of the records: reads every account's, writes by merging. */
-export function notesBackupItem(store: NotesStore): ValidatedItem<NotesByAccount> {
-  const check = async (raw: unknown): Promise<NotesByAccount> => {
-    const parsed = notesBackupSchema.safeParse(raw);
-    return parsed.success ? parsed.data : {};
-  };
+export function notesBackupItem(
+  store: NotesStore,
+): Pick<StoredItem<NotesByAccount>, 'getValue' | 'setValue'> {
   return {
-    key: NOTES_ACCOUNTS_KEY,
-    fallback: {},
-    version: 1,
-    check,
-    validate: async (value) => notesBackupSchema.parse(value),
     getValue: () => store.exportAll(),
     setValue: (value) => store.importAll(notesBackupSchema.parse(value)),
-    removeValue: async () => {
-      const all = await store.exportAll();
-      for (const [account, entries] of Object.entries(all)) await store.forget(account, entries);
-    },
-    watch: () => () => undefined,
   };
 }

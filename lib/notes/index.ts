@@ -8,9 +8,8 @@
  * Writers: the worker (outbox) and the options page. The popup only reads, one key: the
  * configured account's records.
  */
-import { storage } from 'wxt/utils/storage';
 import { exclusively } from '@/lib/outbox/lease';
-import { readStoredValue } from '@/lib/settings/stored-reads';
+import { readRaw, removeRaw, watchRaw, writeRaw } from '@/lib/settings/item';
 import { createNotesStore, type NotesStorage } from './store';
 
 export { originLine, recordMatches, verdictAddition } from './describe';
@@ -25,15 +24,15 @@ export {
 export { followDirectEdits, followQueued, followSettled } from './record';
 export { type AccountNotesAccess, createNotesStore, notesAccessFor } from './store';
 
-type Key = Parameters<typeof storage.getItem>[0];
+const bare = (key: string) => key.replace(/^local:/, '');
 
-/** storage.local through WXT; reads take the popup's early answers when there are any. */
+/** storage.local; reads take the popup's early answers when there are any (lib/settings/item.ts). */
 export const browserNotesStorage: NotesStorage = {
-  get: (key) => readStoredValue(key as Key),
+  get: async (key) => (await readRaw('local', [bare(key)]))[bare(key)] ?? null,
   set: (values) =>
-    storage.setItems(Object.entries(values).map(([key, value]) => ({ key: key as Key, value }))),
-  remove: (keys) => storage.removeItems(keys as Key[]),
-  watch: (key, callback) => storage.watch(key as Key, callback),
+    writeRaw('local', Object.fromEntries(Object.entries(values).map(([key, value]) => [bare(key), value]))),
+  remove: (keys) => removeRaw('local', keys.map(bare)),
+  watch: (key, callback) => watchRaw('local', bare(key), callback),
 };
 
 /** The store every page and the worker use. */

@@ -5,8 +5,9 @@
  * (`followDirectEdits`). No surface records anything itself: the change carries its `source` and
  * the tab's host (`page`).
  */
-import { parseAccountId } from '@/lib/account/identity';
+
 import { scopeOf } from '@/lib/api/forms';
+import { parseAccountId } from '@/lib/identity/identity';
 import type { ListChange } from '@/lib/messaging/protocol';
 import { outboxItem } from '@/lib/settings/storage';
 import { type EntryAddress, sameEntry } from './entries';

@@ -1,7 +1,7 @@
 /**
  * The zod schemas of the notes (./entries.ts says what they are and how they are bounded), and
- * reading a stored value of any version. Loaded only when a value must be checked or written:
- * a value as zod accepted it before is used without it (lib/settings/vouched.ts).
+ * reading a stored value of any version. Loaded only when a value must be written or is not in the
+ * current shape (./shapes.ts).
  */
 import * as z from 'zod/mini';
 import { CHANGE_SOURCES, pageHostSchema } from '@/lib/messaging/protocol';

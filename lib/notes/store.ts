@@ -5,8 +5,6 @@
  */
 import type { ChangeSource } from '@/lib/messaging/protocol';
 import { MAX_ACCOUNTS } from '@/lib/settings/storage';
-import { checkStoredValue, inOrder } from '@/lib/settings/validated-item';
-import type { VouchedValues } from '@/lib/settings/vouched';
 import {
   type AccountNotes,
   cleanNote,
@@ -19,6 +17,7 @@ import {
   sameEntry,
   withinBound,
 } from './entries';
+import { accountNotes } from './shapes';
 
 /** The schemas, loaded when a value must be checked or written (./schema.ts). */
 const loadSchema = () => import('./schema');
@@ -37,8 +36,6 @@ export interface NotesDeps {
   now?: () => number;
   /** Runs `fn` alone among the extension's pages and worker (lib/outbox/lease.ts `exclusively`). */
   exclusively: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
-  /** Values zod accepted before (lib/settings/vouched.ts); this page's when not given. */
-  vouched?: VouchedValues;
 }
 
 /** An entry just added from this browser. */
@@ -54,25 +51,17 @@ export function createNotesStore(deps: NotesDeps) {
   const now = deps.now ?? Date.now;
 
   /**
-   * A stored value in the current shape as it is (vouched for, or checked and then vouched for);
-   * anything else through `parseAccountNotes`, which upgrades older versions.
+   * A stored value in the current shape as it is (./shapes.ts, no zod); anything else through
+   * `parseAccountNotes`, which upgrades older versions and reads a damaged value as no notes.
    */
-  async function checkNotes(key: string, raw: unknown): Promise<AccountNotes> {
+  async function checkNotes(raw: unknown): Promise<AccountNotes> {
     if (raw === null || raw === undefined) return EMPTY_NOTES;
-    const current = await checkStoredValue(
-      key,
-      raw,
-      async () => (await loadSchema()).accountNotesSchema,
-      null,
-      { vouched: deps.vouched },
-    );
-    return current ?? (await loadSchema()).parseAccountNotes(raw);
+    if (accountNotes(raw)) return raw as AccountNotes;
+    return (await loadSchema()).parseAccountNotes(raw);
   }
 
-  const read = async (account: string): Promise<AccountNotes> => {
-    const key = notesKeyOf(account);
-    return checkNotes(key, await deps.storage.get(key));
-  };
+  const read = async (account: string): Promise<AccountNotes> =>
+    checkNotes(await deps.storage.get(notesKeyOf(account)));
 
   const readAccounts = async (): Promise<Record<string, number>> =>
     (await loadSchema()).parseNotesAccounts(await deps.storage.get(NOTES_ACCOUNTS_KEY));
@@ -113,8 +102,7 @@ export function createNotesStore(deps: NotesDeps) {
     read,
     /**
      * The account's records of the domains `keep` accepts (given when known: the storage read
-     * starts at once). All of them are checked the first time (then vouched for: the popup reads
-     * them on every opening, lib/settings/vouched.ts).
+     * starts at once).
      */
     async readSome(
       account: string,
@@ -125,11 +113,13 @@ export function createNotesStore(deps: NotesDeps) {
     },
     /** Calls back with the account's records whenever they change; returns the unwatch function. */
     follow(account: string, callback: (notes: AccountNotes) => void): () => void {
-      const key = notesKeyOf(account);
-      return deps.storage.watch(
-        key,
-        inOrder((raw) => checkNotes(key, raw), callback),
-      );
+      // In the order the changes came: a value that needs its schema loaded is never overtaken
+      // by a later one in the current shape.
+      let last: Promise<unknown> = Promise.resolve();
+      return deps.storage.watch(notesKeyOf(account), (raw) => {
+        const checked = checkNotes(raw);
+        last = Promise.all([checked, last.catch(() => undefined)]).then(([value]) => callback(value));
+      });
     },
 
     /**

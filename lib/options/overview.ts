@@ -73,7 +73,7 @@ export interface OverviewDeps {
     DnsFilterApi,
     'listProfiles' | 'listDomainsByProfile' | 'listNetworks' | 'listLogDays' | 'getStats'
   >;
-  /** Identity of the configured account (lib/account/identity.ts). */
+  /** Identity of the configured account (lib/identity/identity.ts). */
   accountId: string;
   readLocal: () => Promise<LocalState>;
 }

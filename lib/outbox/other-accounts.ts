@@ -4,7 +4,7 @@
  * them (options page) and decides: keep them for their account, sent when it is configured
  * again, or discard them (after a confirmation on the page).
  */
-import { type AccountId, type AccountIdentity, parseAccountId, UNKNOWN_KEY } from '@/lib/account/identity';
+import { type AccountId, type AccountIdentity, parseAccountId, UNKNOWN_KEY } from '@/lib/identity/identity';
 import { type OutboxEntry, outboxItem } from '@/lib/settings/storage';
 import { exclusively } from './lease';
 

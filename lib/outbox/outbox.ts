@@ -8,7 +8,7 @@
  * a change that cannot be sent yet holds the ones behind it. A new click goes before the changes
  * for other domains, so its sender hears about it first (`submitChange`).
  *
- * Each change belongs to the account it was made for (lib/account/identity.ts) and is sent only
+ * Each change belongs to the account it was made for (lib/identity/identity.ts) and is sent only
  * while that account is the one configured: after a new key, origin or form, the changes of the
  * account before wait, in order, and hold nothing of the new one (./other-accounts.ts).
  *
@@ -16,13 +16,14 @@
  * it for quota (lib/cache/storage-room.ts); a change that still cannot be stored is refused with
  * a message, never dropped in silence.
  */
-import type { CurrentAccount } from '@/lib/account/current';
-import type { AccountId } from '@/lib/account/identity';
+
 import { attempts, listName } from '@/lib/api/attempts';
 import { ApiError, isApiError } from '@/lib/api/errors';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { isQuotaError, withRoom } from '@/lib/cache/storage-room';
 import { t } from '@/lib/i18n';
+import type { CurrentAccount } from '@/lib/identity/current';
+import type { AccountId } from '@/lib/identity/identity';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import { followQueued, followSettled, notes } from '@/lib/notes';
 import {
@@ -62,10 +63,10 @@ export const SUBMIT_WAIT_MS = 20_000;
 const WAIT_STEP_MS = 200;
 
 export interface OutboxDeps {
-  /** The active account, with its client (lib/account/current.ts): new changes are made for it. */
+  /** The active account, with its client (lib/identity/current.ts): new changes are made for it. */
   getAccount: () => Promise<CurrentAccount>;
   /**
-   * Every account of this browser, each with its own client (lib/account/current.ts
+   * Every account of this browser, each with its own client (lib/identity/current.ts
    * `readConfiguredAccounts`): each one's changes are delivered with its own key to its own
    * origin, whichever is active. Default: the active account only.
    */

@@ -5,7 +5,6 @@
  * (state.ts); the components subscribe to it (components/popup/PopupApp.tsx).
  */
 
-import { identityOf, NO_KEY } from '@/lib/account/identity';
 import { listName } from '@/lib/api/attempts';
 import type { ClientSettings } from '@/lib/api/configured-client';
 import { isApiError } from '@/lib/api/errors';
@@ -27,6 +26,7 @@ import {
 } from '@/lib/cache/view-cache';
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t } from '@/lib/i18n';
+import { identityOf, NO_KEY } from '@/lib/identity/identity';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import { notes, recordOf } from '@/lib/notes';
 import {
@@ -38,7 +38,6 @@ import {
   scopeKey,
   settledChangesItem,
 } from '@/lib/settings/storage';
-import { startComparisonRead } from '@/lib/settings/stored-reads';
 import type { TabAddress } from './read-tab';
 import { type AskWorkerForDomains, registrableDomainsOf } from './registrable';
 import { readStartSettings } from './start-reads';
@@ -76,8 +75,8 @@ export function createPopupController(deps: PopupDeps) {
   const disposers: Array<() => void> = [];
   /** Bumped on each profile switch: answers for an earlier scope are dropped. */
   let generation = 0;
-  /** The client's settings as read at start, so a refresh need not read them again. */
-  let clientSettings: Promise<ClientSettings> | undefined;
+  /** The client's settings as read at start (the key when first needed), so a refresh need not read them again. */
+  let clientSettings: (() => Promise<ClientSettings>) | undefined;
   /** Today's statistics on their way (fetchStatistics), so they are never asked for twice at once. */
   let statsFetch: Promise<unknown> | null = null;
   /** Page diagnosis asked for today's statistics (requestStatistics): it asks once per opening. */
@@ -113,8 +112,7 @@ export function createPopupController(deps: PopupDeps) {
     placing.catch(ignoreHere);
     const { key, keyFingerprint, connection, chosenProfile, timeoutMs } = await stored;
     // The key itself is needed only to call the service; the first view needs its fingerprint.
-    clientSettings = key.then((storedKey) => ({ key: storedKey, connection, timeoutMs }));
-    clientSettings.catch(ignoreHere);
+    clientSettings = async () => ({ key: await key(), connection, timeoutMs });
     const form = connection.form;
     const profile = profileFor(form, chosenProfile);
     const scope = scopeKey(form, profile);
@@ -212,11 +210,8 @@ export function createPopupController(deps: PopupDeps) {
     const asked = registrableDomainsOf([host], deps.askWorkerForDomains ?? (async () => null));
     const registrable = asked.then(([found]) => {
       const domain = found ?? host;
-      // Not awaited: a failed write only means the worker is asked again next time. Written once
-      // storage has answered the start mirror's comparison read, which it must not change.
-      startComparisonRead()
-        .then(() => registrableDomainsItem.setValue(rememberRegistrable(remembered, host, domain)))
-        .catch(ignoreHere);
+      // Not awaited: a failed write only means the worker is asked again next time.
+      registrableDomainsItem.setValue(rememberRegistrable(remembered, host, domain)).catch(ignoreHere);
       return domain;
     });
     return { host, tabId, registrable };
@@ -225,7 +220,9 @@ export function createPopupController(deps: PopupDeps) {
   /** The API client and fetchers, with the settings read at start; null while no key is set. */
   async function connect(): Promise<Connection | null> {
     const remote = await deps.loadRemote();
-    const api = await remote.createConfiguredClient({ settings: await clientSettings });
+    const api = await remote.createConfiguredClient(
+      clientSettings ? { settings: await clientSettings() } : {},
+    );
     return api === null ? null : { remote, api };
   }
 

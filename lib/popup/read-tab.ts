@@ -25,19 +25,3 @@ export async function readTabAddress(tabs: TabsApi, search: string): Promise<Tab
   const [tab] = await tabs.query({ active: true, currentWindow: true });
   return { id: tab?.id, url: tab?.url };
 }
-
-const EARLY_TAB = '__dnsFilterEarlyTab';
-
-/** Left by the first script for the popup's modules. */
-export function publishEarlyTab(tab: Promise<TabAddress>, scope: object = globalThis): void {
-  // Handled here too: the modules may never take it (a popup closed at once).
-  tab.catch(() => {});
-  Object.defineProperty(scope, EARLY_TAB, { value: tab, configurable: true });
-}
-
-/** The first script's reading of the tab, once; undefined when there is none (then read it now). */
-export function takeEarlyTab(scope: object = globalThis): Promise<TabAddress> | undefined {
-  const tab = (scope as Record<string, Promise<TabAddress> | undefined>)[EARLY_TAB];
-  if (tab) Reflect.deleteProperty(scope, EARLY_TAB);
-  return tab;
-}

@@ -47,7 +47,7 @@ export interface ReadyState {
   /** Form A: the chosen profile; Form B: undefined (whole account). */
   profile: string | undefined;
   scope: string;
-  /** The configured account's identity (lib/account/identity.ts): views and changes of another are not shown. */
+  /** The configured account's identity (lib/identity/identity.ts): views and changes of another are not shown. */
   account: string;
   profiles: CachedView<readonly string[]> | null;
   lists: CachedView<ListsView> | null;

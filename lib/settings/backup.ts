@@ -31,7 +31,6 @@
  * options page call the service as soon as the connection is stored, so nothing is stored before.
  */
 import * as z from 'zod/mini';
-import { accountIdentity } from '@/lib/account/identity';
 import {
   type AccountsState,
   accountValue,
@@ -45,6 +44,7 @@ import {
 import { FORMS } from '@/lib/api/forms';
 import { DIAGNOSIS_PERMISSIONS, type PermissionSet } from '@/lib/diagnosis/permissions';
 import { t, tn } from '@/lib/i18n';
+import { accountIdentity } from '@/lib/identity/identity';
 import { lookupPermissionOrigins, validateLookupUrl } from '@/lib/network/settings-form';
 import { notes } from '@/lib/notes';
 import { notesBackupItem, notesBackupSchema } from '@/lib/notes/backup';
@@ -63,6 +63,7 @@ import {
   validateNetworkLabel,
   validateProfileReference,
 } from '@/lib/validation';
+import type { StoredItem } from './item';
 import { connectionSchema, dynamicIpSettingsSchema, themeSchema } from './schemas';
 import {
   ACCOUNT_NAME_MAX,
@@ -78,7 +79,6 @@ import {
   MAX_ACCOUNTS,
   themeItem,
 } from './storage';
-import type { ValidatedItem } from './validated-item';
 
 export const BACKUP_FORMAT = 'dns-filter-companion-settings';
 /** Bump when the file's shape changes, and teach `parseBackup` to read the older versions. */
@@ -152,7 +152,8 @@ interface SettingDefinition<T> {
   /** The setting's name in the import report, in the browser's language. */
   label: () => string;
   schema: z.ZodMiniType<T>;
-  item: ValidatedItem<T>;
+  /** Where the setting is stored: read to merge, written when imported. */
+  item: Pick<StoredItem<T>, 'getValue' | 'setValue'>;
   /** The forms' own checks, beyond the shape; may normalise the value. */
   check?: (value: T) => Validation<T>;
   /** Records merge with what this browser has; settings replace it. */

@@ -1,16 +1,15 @@
 /**
- * The zod schemas of every storage item (./storage.ts). Apart from the items so a page that finds
- * its stored values as zod accepted them before loads no zod at all (./vouched.ts,
- * docs/architecture.md "Checked once, vouched for after"): an item loads this module the first
- * time it must check a value, and every write. Import schemas from here, types from ./storage.ts.
+ * The zod schemas of every storage item (./storage.ts), checked on every write, import and
+ * migration; reads trust the structure alone (./shapes.ts), so a page that only reads never loads
+ * this module (docs/architecture.md, "Storage"). Import schemas from here, types from ./storage.ts.
  *
  * Named schemas are `z.lazy`, built on first use: the options page and the worker load this
  * module whole and use a few of them.
  */
 import * as z from 'zod/mini';
-import { ACCOUNT_ID_PATTERN } from '@/lib/account/identity';
 import { API_FORMS } from '@/lib/api/forms';
 import { SINGLE_LABEL_BUCKET } from '@/lib/cache/list-buckets';
+import { ACCOUNT_ID_PATTERN } from '@/lib/identity/identity';
 import { listChangeSchema, MAX_UNBREAK_DOMAINS } from '@/lib/messaging/protocol';
 import {
   ACCOUNT_NAME_MAX,
@@ -28,7 +27,7 @@ import { THEME_CHOICES } from './theme-choice';
 // at the first parse, be refused, and have the refusal reported.
 z.config({ jitless: true });
 
-/** What storage accepts as an account id (lib/account/identity.ts). */
+/** What storage accepts as an account id (lib/identity/identity.ts). */
 export const accountIdSchema = z.lazy(() => z.string().check(z.regex(ACCOUNT_ID_PATTERN)));
 
 export const apiFormSchema = z.enum(API_FORMS);
@@ -112,7 +111,7 @@ export const registeredAddressSchema = z.lazy(() =>
   z.object({
     ip: z.string(),
     profile: z.optional(z.string()),
-    /** lib/account/identity.ts: an address registered in another account is never deleted from this one. */
+    /** lib/identity/identity.ts: an address registered in another account is never deleted from this one. */
     account: accountIdSchema,
     at: z.number(),
   }),
@@ -174,7 +173,7 @@ export const leaseSchema = z.lazy(() =>
  * One scope's whitelist and blocklist as last fetched, each packed in one string
  * (`packDomains` in lib/filtering/domain-index.ts: canonical, sorted, one per line) so the popup
  * reads and searches them without building anything, with the time of the fetch. `account` is
- * the account identity (lib/account/identity.ts): a view of another account is ignored. Views
+ * the account identity (lib/identity/identity.ts): a view of another account is ignored. Views
  * stored before identities (tagged `<form> <baseUrl>`) read as missing: the popup fetches again.
  */
 export const cachedListsSchema = z.lazy(() =>
@@ -276,7 +275,7 @@ export const unbreakDomainSchema = z.lazy(() =>
 export const unbreakSessionSchema = z.lazy(() =>
   z.object({
     id: z.string().check(z.minLength(1), z.maxLength(300)),
-    /** The account identity it was made in (lib/account/identity.ts). */
+    /** The account identity it was made in (lib/identity/identity.ts). */
     account: accountIdSchema,
     /** Form A profile; absent in Form B (whole account). */
     profile: z.optional(z.string()),
@@ -301,6 +300,9 @@ export type UnbreakDomain = z.infer<typeof unbreakDomainSchema>;
 
 /** `apiKeyItem` (./storage.ts). */
 export const apiKeyItemSchema = z.lazy(() => z.string());
+
+/** `apiKeyFingerprintItem` (./storage.ts): 16 hex digits, or empty when not worked out yet. */
+export const apiKeyFingerprintItemSchema = z.lazy(() => z.string().check(z.regex(/^(?:[0-9a-f]{16})?$/)));
 
 /** `accountKeysItem` (./storage.ts). */
 export const accountKeysItemSchema = z.lazy(() => z.record(z.string(), z.string().check(z.maxLength(512))));

@@ -1,5 +1,5 @@
 /**
- * Queued changes belong to the account they were made for (lib/account/identity.ts), in Chromium
+ * Queued changes belong to the account they were made for (lib/identity/identity.ts), in Chromium
  * against two emulators on two ports: two accounts. A change queued while the first is down is
  * never sent to the second once Setup points there; the options page shows it as waiting for the
  * other account, and "Send to that account when it is back" delivers it there after switching back.

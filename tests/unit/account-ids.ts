@@ -1,11 +1,11 @@
 /**
  * Account ids for tests, worked out with Node's own SHA-256 (independently of
- * lib/account/identity.ts, whose fingerprint they thereby check) and synchronously.
+ * lib/identity/identity.ts, whose fingerprint they thereby check) and synchronously.
  */
 import { createHash } from 'node:crypto';
-import type { CurrentAccount } from '@/lib/account/current';
-import { type AccountIdentity, identityOf, NO_KEY } from '@/lib/account/identity';
 import type { ApiForm, DnsFilterApi } from '@/lib/api/types';
+import type { CurrentAccount } from '@/lib/identity/current';
+import { type AccountIdentity, identityOf, NO_KEY } from '@/lib/identity/identity';
 
 export function fingerprintOf(key: string): string {
   return key === '' ? NO_KEY : createHash('sha256').update(key).digest('hex').slice(0, 16);

@@ -234,7 +234,7 @@ describe('the right-click menu and shortcuts act on the active account', () => {
 
 describe('the per-account items', () => {
   it('have no migrations: parked copies carry no version record', () => {
-    expect(ACCOUNT_ITEMS.filter((item) => item.migrates).map((item) => item.key)).toEqual([]);
+    expect(ACCOUNT_ITEMS.filter((item) => item.migrations).map((item) => item.key)).toEqual([]);
   });
 
   it('damaged accounts storage loses nothing of the active setup', async () => {

@@ -6,11 +6,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import type { ConfiguredAccount } from '@/lib/account/current';
-import { readConfiguredAccounts, readCurrentAccount } from '@/lib/account/current';
 import { createAccounts } from '@/lib/accounts';
 import { forgetAccount } from '@/lib/accounts/forget';
 import { activateAccount, readAccounts } from '@/lib/accounts/store';
+import { cachedListsItem } from '@/lib/cache/cached-lists';
+import type { ConfiguredAccount } from '@/lib/identity/current';
+import { readConfiguredAccounts, readCurrentAccount } from '@/lib/identity/current';
 import type { ListChange } from '@/lib/messaging/protocol';
 import {
   registerOnce,
@@ -25,7 +26,6 @@ import {
   apiKeyItem,
   cachedBlockedTodayItem,
   cachedListsIndexItem,
-  cachedListsItem,
   connectionItem,
   dynamicIpSettingsItem,
   leasesItem,

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import type { CurrentAccount } from '@/lib/account/current';
 import {
   expireTemporaryAllows,
   forgetTemporaryAllowFor,
@@ -14,6 +13,7 @@ import {
   type TemporaryAllowDeps,
   timeLeftText,
 } from '@/lib/diagnosis/temporary-allow';
+import type { CurrentAccount } from '@/lib/identity/current';
 import type { ListChange } from '@/lib/messaging/protocol';
 import { deliverPending, enqueueChange, type OutboxDeps, submitChange } from '@/lib/outbox';
 import { connectionItem, outboxItem, type TemporaryAllow, temporaryAllowsItem } from '@/lib/settings/storage';

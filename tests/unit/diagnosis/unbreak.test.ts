@@ -5,7 +5,6 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import type { CurrentAccount } from '@/lib/account/current';
 import { TEMPORARY_ALLOW_ALARM, type TemporaryAllowDeps } from '@/lib/diagnosis/temporary-allow';
 import {
   afterLoad,
@@ -16,6 +15,7 @@ import {
 } from '@/lib/diagnosis/unbreak';
 import { reviewForSite, reviewOf, reviewText } from '@/lib/diagnosis/unbreak-review';
 import { registrableDomain } from '@/lib/filtering/domain';
+import type { CurrentAccount } from '@/lib/identity/current';
 import type { OutboxDeps } from '@/lib/outbox';
 import { MAX_UNBREAK_SESSIONS, type UnbreakSession, unbreakSessionsItem } from '@/lib/settings/storage';
 import type { FakeClient } from '../../fakes/fake-client';

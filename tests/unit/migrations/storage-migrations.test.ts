@@ -1,7 +1,8 @@
 /**
  * Every storage item of lib/settings/storage.ts, read from what each released version of its
- * shape stored (tests/fixtures/storage/<key>/v<N>.json): the value must come out upgraded through
- * the item's migrations to the current shape, never silently replaced by the fallback.
+ * shape stored (tests/fixtures/storage/<key>/v<N>.json): once the worker has migrated stored values
+ * (lib/settings/migrate.ts, at install and update), the value must read in the current shape, never
+ * silently replaced by the fallback.
  *
  * When an item's version is bumped, this test fails until a fixture of the new version is added
  * (and the old fixtures keep proving the migration). When an item is added, likewise.
@@ -41,7 +42,10 @@ const fixtures: (Fixture & { file: string })[] = readdirSync(FIXTURES).flatMap((
     })),
 );
 
-type StorageModule = typeof import('@/lib/settings/storage');
+type StorageModule = typeof import('@/lib/settings/storage') & {
+  cachedListsItem: typeof import('@/lib/cache/cached-lists').cachedListsItem;
+  migrateStoredValues: typeof import('@/lib/settings/migrate').migrateStoredValues;
+};
 interface ReadableItem {
   key: string;
   fallback?: unknown;
@@ -67,6 +71,7 @@ const SCOPED_ITEMS: Record<
 function storedItems(m: StorageModule): Map<string, ReadableItem> {
   const items = new Map<string, ReadableItem>();
   for (const [name, value] of Object.entries(m)) {
+    if (name === 'cachedListsItem') continue;
     const candidate = value as Partial<ReadableItem> | null;
     if (
       candidate !== null &&
@@ -79,10 +84,15 @@ function storedItems(m: StorageModule): Map<string, ReadableItem> {
   return items;
 }
 
-/** storage.ts loaded afresh, so each item runs its migrations against what the fixture stored. */
+/** storage.ts loaded afresh, with the worker's migrations and the cached lists' item. */
 async function freshStorageModule(): Promise<StorageModule> {
   vi.resetModules();
-  return import('@/lib/settings/storage');
+  const [storage, { cachedListsItem }, { migrateStoredValues }] = await Promise.all([
+    import('@/lib/settings/storage'),
+    import('@/lib/cache/cached-lists'),
+    import('@/lib/settings/migrate'),
+  ]);
+  return { ...storage, cachedListsItem, migrateStoredValues };
 }
 
 function areaOf(key: string) {
@@ -146,6 +156,7 @@ describe('each stored version is read back in the current shape', () => {
     if (!item) throw new Error(`${fixture.item} is not exported by lib/settings/storage.ts`);
     expect(item.key).toBe(fixture.key);
 
+    await m.migrateStoredValues();
     const value = await item.getValue();
 
     expect(value).toEqual(fixture.expected);

@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { AccountsSettings, ActiveAccountBar } from '@/components/options/AccountsSettings';
 import { PopupAccountSwitcher } from '@/components/popup/PopupAccountSwitcher';
-import { accountIdentity } from '@/lib/account/identity';
 import { createAccounts, listAccounts } from '@/lib/accounts';
 import { forgetAccount } from '@/lib/accounts/forget';
+import { accountIdentity } from '@/lib/identity/identity';
 import { requestSchema } from '@/lib/messaging/protocol';
 import { accountKeysItem, apiKeyItem, connectionItem, outboxItem } from '@/lib/settings/storage';
 

@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { ageText, FRESH_FOR_MS, isFresh, localDate } from '@/lib/cache/freshness';
+import { listsStorageScope } from '@/lib/cache/list-buckets';
 import { type ChangeLike, inverseChange, type Membership, replayChanges } from '@/lib/cache/list-changes';
-import { createViewCache, isFreshView, listsStorageScope } from '@/lib/cache/view-cache';
+import { createViewCache, isFreshView } from '@/lib/cache/view-cache';
 
 beforeEach(() => fakeBrowser.reset());
 

@@ -1,38 +1,92 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { EARLY_READ_KEYS_HINT } from '@/lib/popup/early-reads';
+/**
+ * The popup's first script (lib/popup/first-script.ts) asks for the fixed start values and the
+ * tab before the modules load, then for the site's lists; the modules take each answer once
+ * (lib/settings/early-answers.ts) and ask storage for anything else.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
 import { type ExtensionApi, startPopupEarly } from '@/lib/popup/first-script';
-import { takeEarlyTab } from '@/lib/popup/read-tab';
+import { START_NAMES } from '@/lib/popup/start-keys';
+import { dropEarlyAnswers, useEarlyAnswers } from '@/lib/settings/early-answers';
+import { connectionItem, outboxItem } from '@/lib/settings/storage';
 
-afterEach(() => localStorage.clear());
+const FINGERPRINT = '0123456789abcdef';
+const STORED: Record<string, unknown> = {
+  connection: { baseUrl: 'https://dns.example', form: 'A' },
+  apiKeyFingerprint: FINGERPRINT,
+  chosenProfile: 'kids',
+};
+
+function fakeApi(calls: string[], stored = STORED): ExtensionApi {
+  return {
+    storage: {
+      local: {
+        get: async (keys) => {
+          calls.push(`get ${keys.join(',')}`);
+          return Object.fromEntries(keys.filter((key) => key in stored).map((key) => [key, stored[key]]));
+        },
+      },
+    },
+    tabs: {
+      get: async () => ({ url: 'https://news.example.org/' }),
+      query: async () => {
+        calls.push('tab');
+        return [{ id: 3, url: 'https://news.example.org/' }];
+      },
+    },
+  };
+}
+
+beforeEach(() => fakeBrowser.reset());
+afterEach(() => dropEarlyAnswers());
 
 describe('the popup’s first script', () => {
-  it('asks for the stored keys before the tab (Firefox sets up the tabs API on its first call), and for the site’s buckets once the tab is known', async () => {
-    localStorage.setItem(
-      EARLY_READ_KEYS_HINT,
-      JSON.stringify(['apiKey', 'connection', 'cachedListsBucket:7:A:default']),
-    );
+  it('asks for the start values before the tab, and for the site’s lists and notes once both are known', async () => {
     const calls: string[] = [];
-    const api: ExtensionApi = {
-      storage: {
-        local: {
-          get: async (keys) => {
-            calls.push(`get ${keys.join(',')}`);
-            return Object.fromEntries(keys.map((key) => [key, `stored ${key}`]));
-          },
-        },
-      },
-      tabs: {
-        get: async () => ({ url: 'https://news.example.org/' }),
-        query: async () => {
-          calls.push('tab');
-          return [{ id: 3, url: 'https://news.example.org/' }];
-        },
-      },
-    };
-    startPopupEarly({ document, location: { search: '' } as Location, api });
-    expect(calls.slice(0, 2)).toEqual([expect.stringMatching(/^get apiKey/), 'tab']);
-    expect(await takeEarlyTab()).toEqual({ id: 3, url: 'https://news.example.org/' });
+    startPopupEarly({ document, location: { search: '' } as Location, api: fakeApi(calls) });
+    expect(calls).toEqual([`get ${START_NAMES.join(',')}`, 'tab']);
+    expect(await useEarlyAnswers()).toEqual({ id: 3, url: 'https://news.example.org/' });
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(calls.at(-1)).toMatch(/^get cachedListsBucket:\d+:A:default/);
+    const account = `A https://dns.example ${FINGERPRINT}`;
+    expect(calls[2]).toMatch(
+      new RegExp(`^get cachedLists:A:kids ${account},cachedListsBucket:\\d+:A:kids ${account},`),
+    );
+    expect(calls[2]).toContain(`listNotes:${account}`);
+  });
+
+  it('asks for nothing more while no key is set', async () => {
+    const calls: string[] = [];
+    startPopupEarly({
+      document,
+      location: { search: '' } as Location,
+      api: fakeApi(calls, { connection: STORED.connection }),
+    });
+    await useEarlyAnswers();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls).toEqual([`get ${START_NAMES.join(',')}`, 'tab']);
+  });
+});
+
+describe('the modules’ reads', () => {
+  it('take each early answer once; a later read of the same key asks storage', async () => {
+    await fakeBrowser.storage.local.set({ connection: { baseUrl: 'https://later.example', form: 'B' } });
+    startPopupEarly({ document, location: { search: '' } as Location, api: fakeApi([]) });
+    useEarlyAnswers();
+    const get = vi.spyOn(fakeBrowser.storage.local, 'get');
+    expect(await connectionItem.getValue()).toEqual(STORED.connection);
+    expect(get).not.toHaveBeenCalled();
+    expect(await connectionItem.getValue()).toEqual({ baseUrl: 'https://later.example', form: 'B' });
+    expect(get).toHaveBeenCalledTimes(1);
+  });
+
+  it('ask storage for what the first script could not read', async () => {
+    await outboxItem.setValue([]);
+    const api = fakeApi([]);
+    api.storage.local.get = () => Promise.reject(new Error('storage is busy'));
+    startPopupEarly({ document, location: { search: '' } as Location, api });
+    useEarlyAnswers();
+    const get = vi.spyOn(fakeBrowser.storage.local, 'get');
+    expect(await outboxItem.getValue()).toEqual([]);
+    expect(get).toHaveBeenCalledTimes(1);
   });
 });

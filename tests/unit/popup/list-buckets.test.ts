@@ -5,16 +5,10 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import {
-  bucketKeysFor,
-  bucketsCover,
-  bucketsFor,
-  SINGLE_LABEL_BUCKET,
-  scopeOfBucketKey,
-} from '@/lib/cache/list-buckets';
-import { createViewCache, listsStorageScope } from '@/lib/cache/view-cache';
+import { cachedListsItem } from '@/lib/cache/cached-lists';
+import { bucketsCover, bucketsFor, listsStorageScope, SINGLE_LABEL_BUCKET } from '@/lib/cache/list-buckets';
+import { createViewCache } from '@/lib/cache/view-cache';
 import { packedDomainIndex, selfAndParents } from '@/lib/filtering/domain-index';
-import { cachedListsItem } from '@/lib/settings/storage';
 
 beforeEach(() => fakeBrowser.reset());
 
@@ -139,24 +133,5 @@ describe('buckets', () => {
     expect(Object.keys(await fakeBrowser.storage.local.get(null)).filter((k) => k.includes(SCOPE))).toEqual(
       [],
     );
-  });
-});
-
-describe('the keys the popup’s first script reads for its site', () => {
-  it('names the buckets of the site in each scope the last opening read', () => {
-    const remembered = [
-      `cachedListsBucket:3:A:default`,
-      `cachedListsBucket:64:A:default`,
-      'cachedListsBucket:9:A:kids',
-    ];
-    const keys = bucketKeysFor([...remembered, 'apiKey'], 'www.example.com');
-    const buckets = bucketsFor(['www.example.com']);
-    expect(keys.sort()).toEqual(
-      ['A:default', 'A:kids']
-        .flatMap((scope) => buckets.map((bucket) => `cachedListsBucket:${bucket}:${scope}`))
-        .sort(),
-    );
-    expect(scopeOfBucketKey('cachedListsBucket:12:A:my:profile#2')).toBe('A:my:profile#2');
-    expect(scopeOfBucketKey('cachedLists:A:default')).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { publishEarlyTab, readTabAddress, takeEarlyTab } from '@/lib/popup/read-tab';
+import { readTabAddress } from '@/lib/popup/read-tab';
 
 function tabsApi() {
   return {
@@ -21,21 +21,5 @@ describe('readTabAddress', () => {
   it('a tab the extension may not read comes back without an address', async () => {
     const tabs = { ...tabsApi(), query: async () => [{}] };
     expect(await readTabAddress(tabs, '')).toEqual({ url: undefined });
-  });
-});
-
-describe('the first script’s reading of the tab', () => {
-  it('is taken once; later the popup reads the tab itself', async () => {
-    const scope = {};
-    publishEarlyTab(Promise.resolve({ id: 4, url: 'https://early.example/' }), scope);
-    expect(await takeEarlyTab(scope)).toEqual({ id: 4, url: 'https://early.example/' });
-    expect(takeEarlyTab(scope)).toBeUndefined();
-  });
-
-  it('a failed reading is not an unhandled rejection before the popup takes it', async () => {
-    const scope = {};
-    publishEarlyTab(Promise.reject(new Error('No tab with id: 7')), scope);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await expect(takeEarlyTab(scope)).rejects.toThrow('No tab with id');
   });
 });

@@ -6,7 +6,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { identityOf } from '@/lib/account/identity';
+import { identityOf } from '@/lib/identity/identity';
 import { notes, recordOf } from '@/lib/notes';
 import { deliverPending, type OutboxDeps, submitChange } from '@/lib/outbox';
 import { offline } from '../../fakes/fake-client';

@@ -7,7 +7,6 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { parseDomainLines } from '@/lib/account/domain-lines';
 import {
   ApiError,
   categoriesResponseSchema,
@@ -22,6 +21,7 @@ import {
   statsResponseSchema,
   successBodySchema,
 } from '@/lib/api';
+import { parseDomainLines } from '@/lib/lists/domain-lines';
 import { createScannedLine, parseLogLine, scanLogLine } from '@/lib/logs/parse-line';
 import { summariseDay } from '@/lib/logs/stats';
 import { parseLookupAnswer } from '@/lib/network/ip-lookup';

@@ -8,6 +8,7 @@ import { fakeBrowser } from 'wxt/testing';
 import { createApiClient } from '@/lib/api/client';
 import { ApiError } from '@/lib/api/errors';
 import type { DnsFilterApi } from '@/lib/api/types';
+import { cachedListsItem } from '@/lib/cache/cached-lists';
 import { storeListsWithinBudget } from '@/lib/cache/storage-room';
 import { createViewCache } from '@/lib/cache/view-cache';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
@@ -25,7 +26,6 @@ import {
 } from '@/lib/outbox';
 import {
   cachedListsIndexItem,
-  cachedListsItem,
   outboxItem,
   type SettledChange,
   settledChangesItem,

@@ -14,7 +14,6 @@
 
 import { API_FORMS, isApiForm } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
-import { fingerprintOfKey } from './key-fingerprint';
 
 /** A stable string naming one account: `<form> <origin> <fingerprint>`. Compare with `===`. */
 export type AccountId = string;
@@ -53,13 +52,15 @@ function originOf(baseUrl: string): string {
 }
 
 /**
- * The first 16 hex digits of the key's SHA-256; `NO_KEY` for an empty key. Hashed here rather than
- * by `crypto.subtle` (./sha256.ts says why: the popup computes it on every opening), and once per
- * page (./key-fingerprint.ts: the popup's first script may have done it already).
+ * The first 16 hex digits of the key's SHA-256 (of its UTF-8 bytes); `NO_KEY` for an empty key.
+ * Worked out when a key is saved, imported or switched to, and stored beside it
+ * (`apiKeyFingerprintItem`), so the popup finds its account without the key (docs/architecture.md,
+ * "Opening the popup").
  */
 export async function keyFingerprint(key: string): Promise<string> {
   if (key === '') return NO_KEY;
-  return fingerprintOfKey(key);
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key));
+  return [...new Uint8Array(digest).slice(0, 8)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 export function identityOf(parts: {

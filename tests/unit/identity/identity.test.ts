@@ -6,7 +6,7 @@ import {
   keyFingerprint,
   NO_KEY,
   parseAccountId,
-} from '@/lib/account/identity';
+} from '@/lib/identity/identity';
 import { accountIdSchema } from '@/lib/settings/schemas';
 import { fingerprintOf } from '../account-ids';
 

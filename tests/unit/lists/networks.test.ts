@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { networkRows } from '@/lib/account/networks';
+import { networkRows } from '@/lib/lists/networks';
 
 describe('networkRows', () => {
   it('marks only the rows with the current address and sorts addresses numerically', () => {

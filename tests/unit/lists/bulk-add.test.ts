@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type BulkProgress, runBulkAdd } from '@/lib/account/bulk-add';
 import { ApiError } from '@/lib/api/errors';
+import { type BulkProgress, runBulkAdd } from '@/lib/lists/bulk-add';
 
 describe('runBulkAdd', () => {
   it('makes one call per domain, in order, and reports progress after each', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDomainLines, splitDomainLines } from '@/lib/account/domain-lines';
+import { parseDomainLines, splitDomainLines } from '@/lib/lists/domain-lines';
 
 describe('splitDomainLines', () => {
   it.each([

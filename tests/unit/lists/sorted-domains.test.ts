@@ -6,7 +6,7 @@ import {
   sortDomains,
   withDomain,
   withoutDomain,
-} from '@/lib/account/sorted-domains';
+} from '@/lib/lists/sorted-domains';
 
 const domainArb = fc.stringMatching(/^[a-z0-9]{1,6}\.(com|org|de)$/);
 
