@@ -8,8 +8,7 @@
  * --only=sizes,verdict,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
  * `firefox` Firefox's), --quick (fewer runs, for trying the script itself); while working on the
  * popup: --pairs=N and --big-pairs=N (openings of each real popup, normal and with large lists),
- * --no-tab (only the real popups, not the in-tab figures); --bare measures the bench's bare
- * reference popup in place of the product's (scripts/bench/bare-popup/README.md; real popups only).
+ * --no-tab (only the real popups, not the in-tab figures).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -31,14 +30,8 @@ import { measureWorker } from './worker.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
-/**
- * The extension measured: the shipped one, or with --bare the same with the bare reference popup
- * (scripts/bench/bare-popup/README.md), whose sizes are not the product's.
- */
-const bare = args.includes('--bare');
-const VARIANT = bare ? 'bare' : 'shipped';
-const MEASURED_BUILD = join(ROOT, `.output/bench-${VARIANT}-chrome-mv3`);
-const MEASURED_FIREFOX_BUILD = join(ROOT, `.output/bench-${VARIANT}-firefox-mv3`);
+const MEASURED_BUILD = join(ROOT, '.output/bench-shipped-chrome-mv3');
+const MEASURED_FIREFOX_BUILD = join(ROOT, '.output/bench-shipped-firefox-mv3');
 const FLOOR_BUILDS: Record<FloorTarget, string> = {
   chrome: join(ROOT, '.output/bench-floor-extension-chrome'),
   firefox: join(ROOT, '.output/bench-floor-extension-firefox'),
@@ -71,7 +64,7 @@ const RUNS = {
   ...countArg('big-pairs'),
 };
 /** Only the real popups: the in-tab figures (popup.ts) are left out. */
-const realPopupsOnly = bare || args.includes('--no-tab');
+const realPopupsOnly = args.includes('--no-tab');
 /** Accounts besides the measured one: the popup's goals hold with five accounts configured. */
 const OTHER_ACCOUNTS = 4;
 /** After each real popup closes, before the next opening. */
@@ -87,7 +80,7 @@ function build(browser: 'chrome' | 'firefox'): void {
   const result = spawnSync('npx', ['wxt', 'build', '-b', browser], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: { ...process.env, WXT_BENCH: VARIANT },
+    env: { ...process.env, WXT_BENCH: 'shipped' },
   });
   if (result.status !== 0)
     throw new Error(`The ${browser} build failed:\n${result.stdout}\n${result.stderr}`);
@@ -142,7 +135,6 @@ async function measureFirefox(
       pairs: RUNS.pairs,
       bigListPairs: RUNS.bigListPairs,
       pauseMs: PAUSE_MS,
-      bare,
       log,
     });
   } finally {
@@ -224,7 +216,7 @@ async function main(): Promise<void> {
     log('Verdict lookup in Node…');
     figures.push(...measureVerdictLookup({ runs: RUNS.verdict }));
   }
-  if (groups.has('sizes') && !bare) figures.push(...bundleFigures());
+  if (groups.has('sizes')) figures.push(...bundleFigures());
 
   if (browserGroups) {
     const statsDay = dateDaysAgo(30);
@@ -275,7 +267,6 @@ async function main(): Promise<void> {
                 pairs: RUNS.pairs,
                 bigListPairs: RUNS.bigListPairs,
                 pauseMs: PAUSE_MS,
-                bare,
                 log,
               });
               await site.close();

@@ -168,8 +168,6 @@ export interface RealPopupBenchOptions {
   pairs: number;
   bigListPairs: number;
   pauseMs: number;
-  /** The bare reference popup is installed in place of the product's: its figures say so. */
-  bare?: boolean;
   log(line: string): void;
 }
 
@@ -178,8 +176,8 @@ const medianOf = (samples: readonly number[]) => summarise(samples).median;
 
 export async function measureRealPopups(options: RealPopupBenchOptions): Promise<Figure[]> {
   const { driver, emulator, control, log } = options;
-  const name = options.bare ? `${driver.browserName}, bare reference` : driver.browserName;
-  const id = `${driver.browserName.toLowerCase()}${options.bare ? '-bare' : ''}`;
+  const name = driver.browserName;
+  const id = driver.browserName.toLowerCase();
 
   // Warm-up, not counted: the first openings fill the product's cache and compile both popups.
   await alternate(driver, emulator, 2, options.pauseMs);
