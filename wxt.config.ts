@@ -1,7 +1,6 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
 import { DIAGNOSIS_TEST_BUILD_TEMPLATE, diagnosisManifestEntries } from './lib/diagnosis/manifest';
-import { barePopupEntry } from './scripts/build/bench-popup-variant';
 import { inlinePageCss } from './scripts/build/inline-page-css';
 import { buildPopupAlone } from './scripts/build/popup-own-build';
 import { preloadPageModule } from './scripts/build/preload-page-module';
@@ -11,11 +10,8 @@ const GECKO_ID = 'dns-filter-companion@example.org';
 
 // `npm run bench` (scripts/bench) builds the shipped extension into folders of its own
 // (WXT_BENCH=shipped: .output/bench-shipped-<browser>-mv3), so a bench never overwrites
-// .output/chrome-mv3 or .output/firefox-mv3. `npm run bench -- --bare` builds the same extension
-// with the bench's bare reference popup instead of the product's (WXT_BENCH=bare,
-// .output/bench-bare-<browser>-mv3; scripts/bench/bare-popup/README.md).
+// .output/chrome-mv3 or .output/firefox-mv3.
 const BENCH_BUILD = process.env.WXT_BENCH;
-const BENCH_FOLDER = BENCH_BUILD === 'shipped' || BENCH_BUILD === 'bare';
 
 // Page diagnosis asks for its permissions at runtime (lib/diagnosis/manifest.ts). Its e2e tests
 // need them granted at install, which DIAGNOSIS_PERMISSIONS_AT_INSTALL=1 does, in a folder of its
@@ -35,8 +31,8 @@ export default defineConfig({
   manifestVersion: 3,
   // @wxt-dev/i18n: locales/<lang>.yml become _locales/<lang>/messages.json, with typed keys.
   modules: ['@wxt-dev/webextension-polyfill', '@wxt-dev/i18n/module'],
-  ...(BENCH_FOLDER
-    ? { outDirTemplate: `bench-${BENCH_BUILD}-{{browser}}-mv{{manifestVersion}}{{modeSuffix}}` }
+  ...(BENCH_BUILD === 'shipped'
+    ? { outDirTemplate: 'bench-shipped-{{browser}}-mv{{manifestVersion}}{{modeSuffix}}' }
     : {}),
   ...(DIAGNOSIS_TEST_BUILD ? { outDirTemplate: DIAGNOSIS_TEST_BUILD_TEMPLATE } : {}),
   ...(TIMEOUT_TEST_BUILD
@@ -80,12 +76,7 @@ export default defineConfig({
   vite: () => ({
     // The popup's stylesheet goes into popup.html, and its module is asked for before its first
     // script (scripts/build/inline-page-css.ts and preload-page-module.ts say why).
-    plugins: [
-      preact(),
-      inlinePageCss(['popup/index.html']),
-      preloadPageModule(['popup/index.html']),
-      ...(BENCH_BUILD === 'bare' ? [barePopupEntry()] : []),
-    ],
+    plugins: [preact(), inlinePageCss(['popup/index.html']), preloadPageModule(['popup/index.html'])],
     // The diagnosis test build offers a 10-second temporary allow (lib/diagnosis/temporary-allow.ts);
     // the timeout test build reads the client's time limit from storage (lib/settings/storage.ts).
     define: {

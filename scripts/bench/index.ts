@@ -8,37 +8,39 @@
  * --only=sizes,verdict,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
  * `firefox` Firefox's), --quick (fewer runs, for trying the script itself); while working on the
  * popup: --pairs=N and --big-pairs=N (openings of each real popup, normal and with large lists),
- * --no-tab (only the real popups, not the in-tab figures); --bare measures the bench's bare
- * reference popup in place of the product's (scripts/bench/bare-popup/README.md; real popups only).
+ * --no-tab (only the real popups, not the in-tab figures); --baseline=<git-rev> also measures the
+ * product built at that revision, beside today's, in the same real-popup runs (baseline.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Page } from 'puppeteer-core';
 import { startEmulator } from '../../emulator/index.ts';
 import { type ChromiumSession, launchChromium } from '../../tests/e2e/harness/chromium.ts';
 import { findExtensionPage, launchFirefox } from '../../tests/e2e/harness/firefox.ts';
 import { startSiteServer } from '../../tests/e2e/harness/site-server.ts';
+import { type BaselineBuild, prepareBaseline } from './baseline.ts';
 import { sizeOfPage, sizeOfWorker } from './bundle-size.ts';
 import { below, type Figure, figure, formatTable, unmeasured } from './figures.ts';
 import { buildFloorExtension, FLOOR_ADDON_ID, type FloorTarget } from './floor-extension.ts';
 import { measureLogs } from './logs.ts';
-import { addAccounts, configureExtension, inPage, untilQuiet } from './page.ts';
+import { addAccounts, configureExtension, inPage, sleep, untilQuiet } from './page.ts';
 import { measurePopup, SITE_HOST } from './popup.ts';
-import { chromiumDriver, firefoxDriver, measureRealPopups } from './real-popup.ts';
+import {
+  type ChromiumPopupExtension,
+  chromiumDriver,
+  type FirefoxAddon,
+  firefoxDriver,
+  measureRealPopups,
+} from './real-popup.ts';
 import { measureVerdictLookup } from './verdict-lookup.ts';
 import { measureWorker } from './worker.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
-/**
- * The extension measured: the shipped one, or with --bare the same with the bare reference popup
- * (scripts/bench/bare-popup/README.md), whose sizes are not the product's.
- */
-const bare = args.includes('--bare');
-const VARIANT = bare ? 'bare' : 'shipped';
-const MEASURED_BUILD = join(ROOT, `.output/bench-${VARIANT}-chrome-mv3`);
-const MEASURED_FIREFOX_BUILD = join(ROOT, `.output/bench-${VARIANT}-firefox-mv3`);
+const MEASURED_BUILD = join(ROOT, '.output/bench-shipped-chrome-mv3');
+const MEASURED_FIREFOX_BUILD = join(ROOT, '.output/bench-shipped-firefox-mv3');
 const FLOOR_BUILDS: Record<FloorTarget, string> = {
   chrome: join(ROOT, '.output/bench-floor-extension-chrome'),
   firefox: join(ROOT, '.output/bench-floor-extension-firefox'),
@@ -48,6 +50,8 @@ const GROUPS = ['sizes', 'verdict', 'popup', 'firefox', 'worker', 'logs'] as con
 type Group = (typeof GROUPS)[number];
 
 const quick = args.includes('--quick');
+/** The revision whose build is measured beside today's (real popups only). */
+const baselineRev = args.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length);
 const onlyArg = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const groups = new Set<Group>(
   onlyArg ? (onlyArg.split(',').filter((g) => (GROUPS as readonly string[]).includes(g)) as Group[]) : GROUPS,
@@ -71,7 +75,7 @@ const RUNS = {
   ...countArg('big-pairs'),
 };
 /** Only the real popups: the in-tab figures (popup.ts) are left out. */
-const realPopupsOnly = bare || args.includes('--no-tab');
+const realPopupsOnly = args.includes('--no-tab');
 /** Accounts besides the measured one: the popup's goals hold with five accounts configured. */
 const OTHER_ACCOUNTS = 4;
 /** After each real popup closes, before the next opening. */
@@ -87,10 +91,57 @@ function build(browser: 'chrome' | 'firefox'): void {
   const result = spawnSync('npx', ['wxt', 'build', '-b', browser], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: { ...process.env, WXT_BENCH: VARIANT },
+    env: { ...process.env, WXT_BENCH: 'shipped' },
   });
   if (result.status !== 0)
     throw new Error(`The ${browser} build failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+/** A product's settings, read from one of its pages, every cached view left out. */
+function storedSettings(control: Page): Promise<Record<string, unknown>> {
+  return inPage<Record<string, unknown>>(
+    control,
+    `chrome.storage.local.get(null).then((all) => Object.fromEntries(
+      Object.entries(all).filter(([key]) => !${CACHE_KEYS}.test(key))))`,
+  );
+}
+
+/** A quiet page of a product, to read and write its storage: a popup page with no tab. */
+async function quietPage(session: ChromiumSession, origin: string): Promise<Page> {
+  const page = await session.browser.newPage();
+  await page.goto(`${origin}/popup.html?tabId=-1`, { waitUntil: 'load' });
+  return page;
+}
+
+/**
+ * Installs the baseline beside the product in a Chromium session and sets it up the same way,
+ * through its own options page, with the same services (`otherAccounts`): each build writes
+ * its settings in its own format.
+ */
+async function installChromiumBaseline(
+  session: ChromiumSession,
+  baseline: BaselineBuild,
+  emulator: Awaited<ReturnType<typeof startEmulator>>,
+  otherAccounts: Awaited<ReturnType<typeof addAccounts>>,
+): Promise<ChromiumPopupExtension> {
+  const id = await session.browser.installExtension(baseline.dirs.chrome);
+  const extension = (await session.browser.extensions()).get(id);
+  if (!extension) throw new Error('The baseline was installed but is not listed');
+  if (id === session.extensionId) throw new Error("The baseline has the product's extension id");
+  const origin = `chrome-extension://${id}`;
+  // The page its worker opens on install, as for the product.
+  const install = await session.browser.waitForTarget((t) => t.url().startsWith(`${origin}/options.html`), {
+    timeout: 20_000,
+  });
+  const setup = await install.asPage();
+  await setup.waitForFunction("document.readyState === 'complete'");
+  await configureExtension(setup, emulator);
+  await untilQuiet(emulator);
+  await addAccounts(setup, otherAccounts.length, otherAccounts);
+  await untilQuiet(emulator);
+  const host = await quietPage(session, origin);
+  await setup.close();
+  return { extension, host };
 }
 
 /** Installs the floor extension beside the product in a Chromium session; returns it and its host page. */
@@ -103,15 +154,35 @@ async function installChromiumFloor(session: ChromiumSession) {
   return { extension, host };
 }
 
+/** Waits until `page` (a tab that navigated itself) shows `path` of its extension, loaded. */
+async function untilPageAt(page: Page, path: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const check = `document.readyState === 'complete' && location.pathname === ${JSON.stringify(`/${path}`)}`;
+  // BiDi reports no navigation for such a tab: its document is asked, until the new one answers.
+  while (!(await inPage<boolean>(page, check).catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`Firefox: the page did not reach ${path}`);
+    await sleep(100);
+  }
+}
+
+/** Turns an add-on's first-run page into a quiet page of it (popup.html with no tab), given settings. */
+async function quietFirefoxHost(page: Page, settings: Record<string, unknown>): Promise<void> {
+  await inPage(page, `chrome.storage.local.set(${JSON.stringify(settings)})`);
+  await inPage(page, "location.assign('popup.html?tabId=-1')");
+  await untilPageAt(page, 'popup.html');
+}
+
 /**
- * Firefox's real popups, product and floor. Firefox gets the settings the Chromium run saved
- * through the options page (copied into its storage, caches left out), so both browsers use the
- * same account; its popups are read from pages of each add-on (the product's first-run page,
- * turned into a quiet popup.html?tabId=-1, and the floor's host.html).
+ * Firefox's real popups, product and floor (and the baseline). Firefox gets the settings the
+ * Chromium run saved through each product's options page (copied into its storage, caches left
+ * out), so both browsers use the same accounts; its popups are read from pages of each add-on
+ * (each product's first-run page, turned into a quiet popup.html?tabId=-1, and the floor's
+ * host.html).
  */
 async function measureFirefox(
   emulator: Awaited<ReturnType<typeof startEmulator>>,
   settings: Record<string, unknown>,
+  baseline: { build: BaselineBuild; settings: Record<string, unknown> } | undefined,
 ): Promise<Figure[]> {
   const site = await startSiteServer();
   const session = await launchFirefox({
@@ -125,24 +196,39 @@ async function measureFirefox(
     if (floorId !== FLOOR_ADDON_ID) throw new Error(`The floor extension has the id ${floorId}`);
     const floorHost = await findExtensionPage(session.browser, 'host.html', 20_000);
     const host = session.optionsPage;
-    await inPage(host, `chrome.storage.local.set(${JSON.stringify(settings)})`);
-    await inPage(host, "location.assign('popup.html?tabId=-1')");
-    await findExtensionPage(session.browser, 'popup.html', 20_000);
+    await quietFirefoxHost(host, settings);
+    let baselineAddon: FirefoxAddon | undefined;
+    if (baseline) {
+      const addonId = await session.browser.installExtension(baseline.build.dirs.firefox);
+      if (addonId !== baseline.build.geckoId) throw new Error(`The baseline has the id ${addonId}`);
+      // The product's first-run page is popup.html by now: this options.html is the baseline's.
+      const page = await findExtensionPage(session.browser, 'options.html', 20_000);
+      const origin = await inPage<string>(page, 'location.origin');
+      if (origin === session.extensionOrigin) throw new Error("The product's options page opened again");
+      await quietFirefoxHost(page, baseline.settings);
+      baselineAddon = { addonId, host: page };
+    }
     const tab = await session.openSiteTab(SITE_HOST, '/');
     const driver = firefoxDriver(
       session.browser,
       session.window,
-      { product: { addonId: session.extensionId, host }, floor: { addonId: floorId, host: floorHost } },
+      {
+        product: { addonId: session.extensionId, host },
+        baseline: baselineAddon,
+        floor: { addonId: floorId, host: floorHost },
+      },
       tab,
     );
     return await measureRealPopups({
       driver,
       emulator,
       control: host,
+      ...(baselineAddon && baseline
+        ? { baseline: { control: baselineAddon.host, label: baseline.build.label } }
+        : {}),
       pairs: RUNS.pairs,
       bigListPairs: RUNS.bigListPairs,
       pauseMs: PAUSE_MS,
-      bare,
       log,
     });
   } finally {
@@ -210,10 +296,16 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const load = loadavg()[0]!;
   const browserGroups = ['popup', 'firefox', 'worker', 'logs'].some((g) => groups.has(g as Group));
+  const realPopups = groups.has('popup') || groups.has('firefox');
+  if (baselineRev && !realPopups) log('--baseline is measured with the real popups only (popup, firefox).');
+  const baseline =
+    baselineRev && realPopups
+      ? await prepareBaseline(ROOT, baselineRev, { reuse: args.includes('--no-build'), log })
+      : undefined;
   if (!args.includes('--no-build')) {
     if (browserGroups || groups.has('sizes')) build('chrome');
     if (groups.has('firefox')) build('firefox');
-    if (groups.has('popup') || groups.has('firefox')) {
+    if (realPopups) {
       log('Building the floor extension…');
       for (const target of ['chrome', 'firefox'] as const) await buildFloorExtension(target);
     }
@@ -224,7 +316,7 @@ async function main(): Promise<void> {
     log('Verdict lookup in Node…');
     figures.push(...measureVerdictLookup({ runs: RUNS.verdict }));
   }
-  if (groups.has('sizes') && !bare) figures.push(...bundleFigures());
+  if (groups.has('sizes')) figures.push(...bundleFigures());
 
   if (browserGroups) {
     const statsDay = dateDaysAgo(30);
@@ -239,6 +331,9 @@ async function main(): Promise<void> {
     let settings: Record<string, unknown> = {};
     /** The other accounts' services: every popup figure is taken with five accounts configured. */
     let otherAccounts: Awaited<ReturnType<typeof addAccounts>> = [];
+    /** The baseline, installed beside the product and set up the same way, and its settings. */
+    let chromiumBaseline: ChromiumPopupExtension | undefined;
+    let baselineSettings: Record<string, unknown> = {};
     try {
       const setup = await session.firstRunPage();
       await configureExtension(setup, emulator);
@@ -246,15 +341,14 @@ async function main(): Promise<void> {
       log(`Adding ${OTHER_ACCOUNTS} more accounts (the popup reads only the active one's data)…`);
       otherAccounts = await addAccounts(setup, OTHER_ACCOUNTS);
       await untilQuiet(emulator);
-      // A quiet page of the product, to read and write its storage: a popup page with no tab.
-      const control = await session.browser.newPage();
-      await control.goto(session.extensionUrl('popup.html?tabId=-1'), { waitUntil: 'load' });
-      settings = await inPage<Record<string, unknown>>(
-        control,
-        `chrome.storage.local.get(null).then((all) => Object.fromEntries(
-          Object.entries(all).filter(([key]) => !${CACHE_KEYS}.test(key))))`,
-      );
+      const control = await quietPage(session, `chrome-extension://${session.extensionId}`);
+      settings = await storedSettings(control);
       await setup.close();
+      if (baseline) {
+        log(`Setting up the baseline ${baseline.label} the same way…`);
+        chromiumBaseline = await installChromiumBaseline(session, baseline, emulator, otherAccounts);
+        baselineSettings = await storedSettings(chromiumBaseline.host);
+      }
 
       if (groups.has('popup')) {
         log('Popup in Chromium…');
@@ -267,15 +361,21 @@ async function main(): Promise<void> {
               const site = await session.openSiteTab(SITE_HOST, '/');
               const real = await measureRealPopups({
                 driver: chromiumDriver(
-                  { product: { extension: session.extension, host: control }, floor },
+                  {
+                    product: { extension: session.extension, host: control },
+                    baseline: chromiumBaseline,
+                    floor,
+                  },
                   site,
                 ),
                 emulator,
                 control,
+                ...(chromiumBaseline && baseline
+                  ? { baseline: { control: chromiumBaseline.host, label: baseline.label } }
+                  : {}),
                 pairs: RUNS.pairs,
                 bigListPairs: RUNS.bigListPairs,
                 pauseMs: PAUSE_MS,
-                bare,
                 log,
               });
               await site.close();
@@ -296,6 +396,8 @@ async function main(): Promise<void> {
           )),
         );
       }
+      // The other groups measure the product alone.
+      if (chromiumBaseline) await session.browser.uninstallExtension(chromiumBaseline.extension.id);
       if (groups.has('worker')) {
         log('Background worker…');
         figures.push(
@@ -351,7 +453,12 @@ async function main(): Promise<void> {
           ...(await guarded(
             'the Firefox popup',
             [placeholder('firefox-popup-ratio', 'Firefox: real popup ÷ floor, in document', '×')],
-            () => measureFirefox(emulator, settings),
+            () =>
+              measureFirefox(
+                emulator,
+                settings,
+                baseline ? { build: baseline, settings: baselineSettings } : undefined,
+              ),
           )),
         );
       }

@@ -81,9 +81,14 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
  * Adds `count` more accounts in the options page's Accounts section, each with a service of its
  * own (an emulator with its own key), as a person adds them: Test connection, send the key, Save
  * account. The active account stays the one configured first. Returns the extra services, for
- * the caller to close.
+ * the caller to close: started here, or `existing` ones (another extension of the same run gets
+ * the same accounts).
  */
-export async function addAccounts(page: Page, count: number): Promise<EmulatorHandle[]> {
+export async function addAccounts(
+  page: Page,
+  count: number,
+  existing: readonly EmulatorHandle[] = [],
+): Promise<EmulatorHandle[]> {
   const services: EmulatorHandle[] = [];
   const inAccounts = (role: string, name: string) =>
     page.locator(`${aria('region', 'Accounts')} ${aria(role, name)}`);
@@ -92,7 +97,7 @@ export async function addAccounts(page: Page, count: number): Promise<EmulatorHa
     `chrome.storage.local.get('accounts').then(({ accounts }) => accounts?.active ?? null)`,
   );
   for (let n = 1; n <= count; n++) {
-    const service = await startEmulator({ port: 0, key: `bench-account-${n}-key` });
+    const service = existing[n - 1] ?? (await startEmulator({ port: 0, key: `bench-account-${n}-key` }));
     services.push(service);
     // The section's own address (lib/options/routes.ts), as the popup's links open it.
     await inPage(page, `location.hash = 'accounts'`);

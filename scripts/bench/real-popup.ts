@@ -11,7 +11,8 @@
  * mark: `verdict` for the product, `ready` for the floor) and from the click (the moment the
  * action was triggered to that mark, on the same wall clock). The product and the floor
  * alternate, the order turning each pair, with a pause after every opening so one popup's
- * teardown does not land in the next one's time.
+ * teardown does not land in the next one's time. With a baseline (the product built at another
+ * revision, scripts/bench/baseline.ts) each pair opens three popups, the order rotating.
  */
 import { performance } from 'node:perf_hooks';
 import type { Browser, Extension, Page } from 'puppeteer-core';
@@ -27,7 +28,16 @@ import { atMost, type Figure, figure, formatNumber, summarise } from './figures.
 import { inPage, sleep, untilQuiet } from './page.ts';
 import { cacheBigLists } from './popup.ts';
 
-export type PopupKind = 'product' | 'floor';
+export type PopupKind = 'product' | 'baseline' | 'floor';
+
+/** The product and the floor, and the baseline when one is measured. */
+export type MeasuredPopups<T> = { product: T; floor: T; baseline?: T | undefined };
+
+function popupOf<T>(popups: MeasuredPopups<T>, kind: PopupKind): T {
+  const popup = popups[kind];
+  if (!popup) throw new Error(`No ${kind} popup is installed`);
+  return popup;
+}
 
 export interface PopupTiming {
   inDocumentMs: number;
@@ -49,7 +59,7 @@ export interface RealPopupDriver {
   open(kind: PopupKind): Promise<PopupTiming>;
 }
 
-const MARK: Record<PopupKind, string> = { product: 'verdict', floor: 'ready' };
+const MARK: Record<PopupKind, string> = { product: 'verdict', baseline: 'verdict', floor: 'ready' };
 
 /**
  * In the popup: `[mark start time, performance.timeOrigin, navigation phases, every mark]` once
@@ -78,13 +88,13 @@ export interface ChromiumPopupExtension {
  * popup's renderer while it loads, and add the same delay to both popups' times.
  */
 export function chromiumDriver(
-  extensions: Record<PopupKind, ChromiumPopupExtension>,
+  extensions: MeasuredPopups<ChromiumPopupExtension>,
   site: Page,
 ): RealPopupDriver {
   return {
     browserName: 'Chromium',
     async open(kind) {
-      const { extension, host } = extensions[kind];
+      const { extension, host } = popupOf(extensions, kind);
       await waitForPopupCount(host, 0);
       await site.bringToFront();
       const clickedAt = nowEpochMs();
@@ -115,46 +125,48 @@ export interface FirefoxAddon {
 export function firefoxDriver(
   browser: Browser,
   window: BrowserWindow,
-  addons: Record<PopupKind, FirefoxAddon>,
+  addons: MeasuredPopups<FirefoxAddon>,
   site: Page,
 ): RealPopupDriver {
   return {
     browserName: 'Firefox',
     async open(kind) {
-      const { addonId, host } = addons[kind];
+      const { addonId, host } = popupOf(addons, kind);
       return timeAndClose(await openFirefoxPopup({ browser, window, addonId, host, tab: site }), kind);
     },
   };
 }
 
 interface Alternation {
-  product: PopupTiming[];
-  floor: PopupTiming[];
-  /** Service calls during each product opening and the pause after it. */
-  productCalls: string[][];
+  timings: Record<PopupKind, PopupTiming[]>;
+  /** Service calls during each opening and the pause after it. */
+  calls: Record<PopupKind, string[][]>;
 }
 
+/** `pairs` rounds of one opening of each of `kinds`, the order rotating each round. */
 async function alternate(
   driver: RealPopupDriver,
   emulator: EmulatorHandle,
+  kinds: readonly PopupKind[],
   pairs: number,
   pauseMs: number,
 ): Promise<Alternation> {
-  const result: Alternation = { product: [], floor: [], productCalls: [] };
+  const result: Alternation = {
+    timings: { product: [], baseline: [], floor: [] },
+    calls: { product: [], baseline: [], floor: [] },
+  };
   for (let pair = 0; pair < pairs; pair++) {
-    const order: PopupKind[] = pair % 2 === 0 ? ['product', 'floor'] : ['floor', 'product'];
-    for (const kind of order) {
+    for (let step = 0; step < kinds.length; step++) {
+      const kind = kinds[(pair + step) % kinds.length]!;
       const before = emulator.admin.calls().length;
-      result[kind].push(await driver.open(kind));
+      result.timings[kind].push(await driver.open(kind));
       await sleep(pauseMs);
-      if (kind === 'product') {
-        result.productCalls.push(
-          emulator.admin
-            .calls()
-            .slice(before)
-            .map((call) => call.action),
-        );
-      }
+      result.calls[kind].push(
+        emulator.admin
+          .calls()
+          .slice(before)
+          .map((call) => call.action),
+      );
     }
   }
   return result;
@@ -168,43 +180,57 @@ export interface RealPopupBenchOptions {
   pairs: number;
   bigListPairs: number;
   pauseMs: number;
-  /** The bare reference popup is installed in place of the product's: its figures say so. */
-  bare?: boolean;
+  /** The product built at another revision, installed beside it (the driver opens it too). */
+  baseline?: {
+    /** A quiet page of the baseline, as `control` is of the product. */
+    control: Page;
+    /** The revision, for the notes. */
+    label: string;
+  };
   log(line: string): void;
 }
 
 const ratiosOf = (a: readonly number[], b: readonly number[]) => a.map((value, i) => value / b[i]!);
+const differencesOf = (a: readonly number[], b: readonly number[]) => a.map((value, i) => value - b[i]!);
 const medianOf = (samples: readonly number[]) => summarise(samples).median;
 
 export async function measureRealPopups(options: RealPopupBenchOptions): Promise<Figure[]> {
-  const { driver, emulator, control, log } = options;
-  const name = options.bare ? `${driver.browserName}, bare reference` : driver.browserName;
-  const id = `${driver.browserName.toLowerCase()}${options.bare ? '-bare' : ''}`;
+  const { driver, emulator, control, baseline, log } = options;
+  const name = driver.browserName;
+  const id = driver.browserName.toLowerCase();
+  const kinds: PopupKind[] = baseline ? ['product', 'baseline', 'floor'] : ['product', 'floor'];
+  const inDocument = (timings: PopupTiming[]) => timings.map((t) => t.inDocumentMs);
 
-  // Warm-up, not counted: the first openings fill the product's cache and compile both popups.
-  await alternate(driver, emulator, 2, options.pauseMs);
+  // Warm-up, not counted: the first openings fill the products' caches and compile the popups.
+  await alternate(driver, emulator, kinds, 2, options.pauseMs);
   await untilQuiet(emulator);
 
-  const run = await alternate(driver, emulator, options.pairs, options.pauseMs);
-  log(`  ${name}: ${options.pairs} openings of each popup, alternating`);
-  const productDoc = run.product.map((t) => t.inDocumentMs);
-  const floorDoc = run.floor.map((t) => t.inDocumentMs);
-  const productClick = run.product.map((t) => t.fromClickMs);
-  const floorClick = run.floor.map((t) => t.fromClickMs);
+  const run = await alternate(driver, emulator, kinds, options.pairs, options.pauseMs);
+  log(`  ${name}: ${options.pairs} openings of each popup, ${baseline ? 'rotating' : 'alternating'}`);
+  const productDoc = inDocument(run.timings.product);
+  const baselineDoc = inDocument(run.timings.baseline);
+  const floorDoc = inDocument(run.timings.floor);
+  const productClick = run.timings.product.map((t) => t.fromClickMs);
+  const floorClick = run.timings.floor.map((t) => t.fromClickMs);
 
-  // Both cached lists at 100,000 entries each, as a fetch of such lists leaves them.
-  const bigKeys = await cacheBigLists(control, 100_000);
+  // Both cached lists at 100,000 entries each, as a fetch of such lists leaves them, in each
+  // product's own storage and format.
+  const controls = [control, ...(baseline ? [baseline.control] : [])];
+  const bigKeys = await Promise.all(controls.map((page) => cacheBigLists(page, 100_000)));
   await untilQuiet(emulator, 300);
-  await alternate(driver, emulator, 1, options.pauseMs);
-  const big = await alternate(driver, emulator, options.bigListPairs, options.pauseMs);
-  await inPage(control, `chrome.storage.local.remove(${JSON.stringify(bigKeys)})`);
+  await alternate(driver, emulator, kinds, 1, options.pauseMs);
+  const big = await alternate(driver, emulator, kinds, options.bigListPairs, options.pauseMs);
+  for (const [index, page] of controls.entries())
+    await inPage(page, `chrome.storage.local.remove(${JSON.stringify(bigKeys[index])})`);
   log(`  ${name}: ${options.bigListPairs} pairs with 2 × 100,000 cached entries`);
-  const bigDoc = big.product.map((t) => t.inDocumentMs);
-  const bigFloorDoc = big.floor.map((t) => t.inDocumentMs);
-  const bigCalls = big.productCalls.flat().length;
+  const bigDoc = inDocument(big.timings.product);
+  const bigBaselineDoc = inDocument(big.timings.baseline);
+  const bigFloorDoc = inDocument(big.timings.floor);
+  const bigCalls = big.calls.product.flat().length;
 
-  const calls = run.productCalls.map((c) => c.length);
-  const callNames = [...new Set(run.productCalls.flat())];
+  const calls = run.calls.product.map((c) => c.length);
+  const callNames = [...new Set(run.calls.product.flat())];
+  const baselineCalls = run.calls.baseline.flat();
   // Resource Timing lists no extension resource in Chromium: its "last script received" is "–".
   const phasesNote = (timings: PopupTiming[], mark: string) => {
     const median = (phase: Phase) => formatNumber(medianOf(timings.map((t) => t.phases[phase])));
@@ -235,6 +261,37 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
   };
   const ratioNote = (a: number[], b: number[]) =>
     `per pair; ratio of the medians ${(medianOf(a) / medianOf(b)).toFixed(2)}`;
+  const againstBaseline = baseline
+    ? [
+        figure(
+          `${id}-baseline-verdict-ms`,
+          `${name}: baseline popup to verdict, in document`,
+          'ms',
+          baselineDoc,
+          null,
+          `${baseline.label}, set up as the product is; the popup's marks: ${marksNote(run.timings.baseline)}`,
+        ),
+        figure(
+          `${id}-popup-minus-baseline-ms`,
+          `${name}: real popup − baseline, in document`,
+          'ms',
+          differencesOf(productDoc, baselineDoc),
+          atMost(3, '≤ +3 ms'),
+          `per pair (product, baseline and floor, the order rotating); difference of the medians ${formatNumber(medianOf(productDoc) - medianOf(baselineDoc))} ms`,
+        ),
+      ]
+    : [];
+  const bigBaselineNote = baseline
+    ? `; baseline median ${medianOf(bigBaselineDoc).toFixed(1)} ms, real popup − baseline per pair ${formatNumber(medianOf(differencesOf(bigDoc, bigBaselineDoc)))} ms`
+    : '';
+  const callsNote = [
+    ...(callNames.length > 0 ? [`calls: ${callNames.join(', ')}`] : []),
+    ...(baseline
+      ? [
+          `baseline: ${baselineCalls.length} calls in ${run.calls.baseline.length} openings${baselineCalls.length > 0 ? ` (${[...new Set(baselineCalls)].join(', ')})` : ''}`,
+        ]
+      : []),
+  ].join('; ');
   return [
     figure(
       `${id}-popup-verdict-ms`,
@@ -242,15 +299,16 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
       'ms',
       productDoc,
       null,
-      `toolbar popup document's navigation start to the 'verdict' mark, warm cache; ${phasesNote(run.product, 'verdict')}; the popup's marks: ${marksNote(run.product)}; per opening, medians in ms: ${stepsNote(run.product)}`,
+      `toolbar popup document's navigation start to the 'verdict' mark, warm cache; ${phasesNote(run.timings.product, 'verdict')}; the popup's marks: ${marksNote(run.timings.product)}; per opening, medians in ms: ${stepsNote(run.timings.product)}`,
     ),
+    ...againstBaseline,
     figure(
       `${id}-floor-ready-ms`,
       `${name}: floor popup to ready, in document`,
       'ms',
       floorDoc,
       null,
-      `floor extension's toolbar popup (one storage read, one Preact render); ${phasesNote(run.floor, 'ready')}`,
+      `floor extension's toolbar popup (one storage read, one Preact render); ${phasesNote(run.timings.floor, 'ready')}`,
     ),
     figure(
       `${id}-popup-ratio`,
@@ -285,7 +343,7 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
       '×',
       ratiosOf(bigDoc, bigFloorDoc),
       atMost(1.5, '≤ 1.5'),
-      `in document; popup median ${medianOf(bigDoc).toFixed(1)} ms, floor ${medianOf(bigFloorDoc).toFixed(1)} ms; the popup's marks: ${marksNote(big.product)}${bigCalls > 0 ? `; the popup called the service ${bigCalls} times, so it did not answer from these lists` : ''}`,
+      `in document; popup median ${medianOf(bigDoc).toFixed(1)} ms, floor ${medianOf(bigFloorDoc).toFixed(1)} ms; the popup's marks: ${marksNote(big.timings.product)}${bigCalls > 0 ? `; the popup called the service ${bigCalls} times, so it did not answer from these lists` : ''}${bigBaselineNote}`,
     ),
     figure(
       `${id}-popup-calls-warm`,
@@ -293,7 +351,7 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
       'calls',
       calls,
       atMost(0, '0'),
-      callNames.length > 0 ? `calls: ${callNames.join(', ')}` : undefined,
+      callsNote || undefined,
     ),
   ];
 }
