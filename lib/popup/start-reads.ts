@@ -3,7 +3,7 @@
  * by the reads the first script began, ./first-script.ts). The first view needs the key's
  * fingerprint, stored beside the key; the key itself is read only when the service is called.
  */
-import { keyFingerprint, NO_KEY } from '@/lib/identity/identity';
+import { keyFingerprint } from '@/lib/identity/identity';
 import { getValues, type StoredItem } from '@/lib/settings/item';
 import {
   addedTldsItem,
@@ -71,5 +71,3 @@ export async function readStartSettings(): Promise<StartSettings> {
   markStep('settings');
   return settings;
 }
-
-export { NO_KEY };
