@@ -9,7 +9,7 @@ import { openOptionsPage } from '@/lib/popup/options-page';
 import { readTabAddress, type TabAddress } from '@/lib/popup/read-tab';
 import { askWorkerForDomains } from '@/lib/popup/registrable';
 import { retryOutbox, submitChange } from '@/lib/popup/worker-requests';
-import { useEarlyAnswers } from '@/lib/settings/early-answers';
+import { dropEarlyAnswers, useEarlyAnswers } from '@/lib/settings/early-answers';
 import { themeItem } from '@/lib/settings/storage';
 import { pageLocalStorage } from '@/lib/theme/first-paint';
 import { followStoredTheme, whenIdle } from '@/lib/theme/theme';
@@ -43,7 +43,12 @@ const controller = createPopupController({
   submitChange,
   retryOutbox,
   askWorkerForDomains,
-  onFirstView: () => markStep('first-view'),
+  // What the first view did not read of the first script's answers may be stale by the time
+  // anything asks for it: from now on, storage answers.
+  onFirstView: () => {
+    markStep('first-view');
+    dropEarlyAnswers();
+  },
   now: Date.now,
 });
 // The cached theme is on <html> already (popup-start.ts); storage is read once idle.

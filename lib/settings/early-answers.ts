@@ -66,10 +66,21 @@ export function useEarlyAnswers(scope: object = globalThis): Promise<unknown> | 
   return answers.tab;
 }
 
-/** Forgets the answers (tests). */
+/**
+ * Forgets the answers not taken yet: the popup's first view is set, and what it reads after may
+ * have changed since the first script asked (a list bucket it did not need then, say).
+ */
 export function dropEarlyAnswers(): void {
   first = undefined;
   later = undefined;
+}
+
+/** Forgets the answers for `names`, which this page is writing: a read after the write must see it. */
+export function forgetEarly(names: readonly string[]): void {
+  for (const name of names) first?.names.delete(name);
+  void later?.then((batch) => {
+    for (const name of names) batch?.names.delete(name);
+  });
 }
 
 /**

@@ -14,7 +14,7 @@
  */
 import { browser } from 'wxt/browser';
 import type * as z from 'zod/mini';
-import { readWithEarly } from './early-answers';
+import { forgetEarly, readWithEarly } from './early-answers';
 import type { Shape } from './shape';
 
 export type StorageArea = 'local' | 'session';
@@ -98,10 +98,12 @@ function areaOf(area: StorageArea) {
 
 /** Writes several values in one call: one storage event, never a half-written change. */
 export async function writeRaw(area: StorageArea, values: Record<string, unknown>): Promise<void> {
+  if (area === 'local') forgetEarly(Object.keys(values));
   await areaOf(area).set(values);
 }
 
 export async function removeRaw(area: StorageArea, names: readonly string[]): Promise<void> {
+  if (area === 'local') forgetEarly(names);
   if (names.length > 0) await areaOf(area).remove([...names]);
 }
 

@@ -89,4 +89,15 @@ describe('the modules’ reads', () => {
     expect(await outboxItem.getValue()).toEqual([]);
     expect(get).toHaveBeenCalledTimes(1);
   });
+
+  it('never answer with what the first script read before this page wrote the key', async () => {
+    startPopupEarly({ document, location: { search: '' } as Location, api: fakeApi([]) });
+    useEarlyAnswers();
+    await outboxItem.setValue([]);
+    await fakeBrowser.storage.local.set({ outbox: [] });
+    // The first script found no outbox; this page has written one since.
+    expect(await outboxItem.getValue()).toEqual([]);
+    await connectionItem.setValue({ baseUrl: 'https://written.example', form: 'B' });
+    expect(await connectionItem.getValue()).toEqual({ baseUrl: 'https://written.example', form: 'B' });
+  });
 });
