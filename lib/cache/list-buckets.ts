@@ -1,7 +1,7 @@
 /**
  * The cached lists of a scope are stored in buckets, so the popup reads only what its site needs
- * (a few kB) rather than both whole lists (about 3 MB at 2 × 100,000 entries, which took the
- * popup 80–90 ms to read).
+ * (a few kB) rather than both whole lists (about 3 MB at 2 × 100,000 entries, whose reading
+ * alone would make a large account's popup slow; docs/performance.md).
  *
  * An entry goes to the bucket of its last two labels (`a.b.example.com` → `example.com`), one of
  * `HASHED_BUCKETS`; an entry of one label (`com`) to the bucket of its own. The entries that can

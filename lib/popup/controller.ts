@@ -178,8 +178,8 @@ export function createPopupController(deps: PopupDeps) {
       undo: null,
       ...(storedNotes === undefined ? {} : { entryNotes: storedNotes }),
     });
-    // After the first view's render, queued as a microtask by `set`: the first watch costs Firefox
-    // about 7 ms of setting up storage events, which came between the view and the verdict shown.
+    // After the first view's render, queued as a microtask by `set`: Firefox sets up storage
+    // events on the first watch, work that would otherwise come between the view and the verdict.
     await Promise.resolve();
     disposers.push(
       outboxItem.watch((entries) => update({ outbox: entries })),

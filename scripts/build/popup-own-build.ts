@@ -5,10 +5,9 @@ import type { EntrypointGroup } from 'wxt';
  * own (the `entrypoints:grouped` hook). Built with the options page, everything the two pages
  * share went into a chunk of its own, so the popup loaded two modules as it opened; built
  * alone, everything it runs before its first view is one module, and only what it loads later
- * (the extras, the API client, the schemas) is split off. One module fewer brought the real
- * popup's verdict about 2 ms sooner in Chromium and 2.5 ms in Firefox (docs/architecture.md,
- * "Where the popup's time goes"). The price is size on disk, not time: code both pages load later
- * is in the package twice.
+ * (the extras, the API client, the schemas) is split off: one request fewer before the verdict
+ * (docs/performance.md has the figures). The price is size on disk, not time: code both pages
+ * load later is in the package twice.
  */
 export function buildPopupAlone(groups: EntrypointGroup[]): void {
   for (const group of groups) {

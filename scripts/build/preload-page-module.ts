@@ -7,10 +7,9 @@ export const modulePreloadLink = (src: string) => `<link rel="modulepreload" cro
  * Asks for the named pages' module script before their first script: a
  * `<link rel="modulepreload">` of it, put ahead of the first `<script>` in the page. The popup's
  * first script is a classic one that the parser waits for (entrypoints/popup-start.ts). Firefox
- * did not begin fetching the module below it until that script had run, so the module was in
- * 9.5–12.8 ms after it; asked for first, 6.0–8.4 ms after, and the verdict ~3.5 ms sooner
- * (docs/architecture.md, "Where the popup's time goes"). Chromium's preload scanner found the
- * module anyway; there the link did no harm (its verdict came ~1 ms sooner after the first script).
+ * does not begin fetching the module below it until that script has run; asked for first, the
+ * module arrives sooner (docs/performance.md). Chromium's preload scanner finds the module anyway;
+ * there the link does no harm.
  */
 export function preloadPageModule(pages: readonly string[]): Plugin {
   return {
