@@ -76,8 +76,7 @@ export function messageLocale(): string {
 
 /**
  * One formatter per language, built once: `toLocaleString(locale)` builds a new one on every
- * call, which cost the popup's first view over a millisecond in Chromium (CPU profile of the
- * popup page; docs/architecture.md, "Where the popup's time goes").
+ * call, and the popup's first view formats several numbers.
  */
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
