@@ -23,8 +23,6 @@ const diagnosis = diagnosisManifestEntries(DIAGNOSIS_TEST_BUILD);
 // 15 s: API_TIMEOUT_FROM_STORAGE=1 builds, into a folder of its own (.output/test-timeout-chrome-mv3),
 // an extension that reads that limit from storage (apiTimeoutForTestsItem, lib/settings/storage.ts).
 // Every other build, the shipped one included, never reads it.
-/** Every build is another: its schemas may differ from the last one's (lib/settings/vouched.ts). */
-const BUILD_ID = Date.now().toString(36);
 const TIMEOUT_TEST_BUILD = process.env.API_TIMEOUT_FROM_STORAGE === '1';
 
 export default defineConfig({
@@ -82,8 +80,6 @@ export default defineConfig({
     define: {
       'import.meta.env.DIAGNOSIS_TEST_BUILD': JSON.stringify(DIAGNOSIS_TEST_BUILD),
       'import.meta.env.API_TIMEOUT_FROM_STORAGE': JSON.stringify(TIMEOUT_TEST_BUILD),
-      // Names this build: values zod accepted in another build are checked again (lib/settings/vouched.ts).
-      'import.meta.env.BUILD_ID': JSON.stringify(BUILD_ID),
     },
   }),
   manifest: ({ browser }) => ({

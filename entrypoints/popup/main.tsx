@@ -12,6 +12,7 @@ import { retryOutbox, submitChange } from '@/lib/popup/worker-requests';
 import { dropEarlyAnswers, useEarlyAnswers } from '@/lib/settings/early-answers';
 import { themeItem } from '@/lib/settings/storage';
 import { pageLocalStorage } from '@/lib/theme/first-paint';
+import { forgetRetiredRecords } from '@/lib/theme/retired-records';
 import { followStoredTheme, whenIdle } from '@/lib/theme/theme';
 import './style.css';
 
@@ -58,6 +59,7 @@ followStoredTheme({
   item: themeItem,
   schedule: whenIdle,
 });
+whenIdle(() => forgetRetiredRecords(pageLocalStorage()));
 document.documentElement.lang = messageLocale();
 
 // The first render is the first view (the verdict, or what stands in for it): rendering the

@@ -1,7 +1,7 @@
 /**
  * What the popup shows of temporary allows (./temporary-allow.ts is the rest): the durations it
  * offers, the running allow of its domain, and the time left. Apart so the popup's first modules
- * stay small (docs/architecture.md, "The popup's start path").
+ * stay small (docs/architecture.md, "The popup's start path: invariants").
  */
 
 import { canonicalHost } from '@/lib/filtering/domain-index';

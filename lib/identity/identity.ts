@@ -55,7 +55,7 @@ function originOf(baseUrl: string): string {
  * The first 16 hex digits of the key's SHA-256 (of its UTF-8 bytes); `NO_KEY` for an empty key.
  * Worked out when a key is saved, imported or switched to, and stored beside it
  * (`apiKeyFingerprintItem`), so the popup finds its account without the key (docs/architecture.md,
- * "Opening the popup").
+ * "The popup's start path: invariants").
  */
 export async function keyFingerprint(key: string): Promise<string> {
   if (key === '') return NO_KEY;

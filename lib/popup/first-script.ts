@@ -45,6 +45,10 @@ export function startPopupEarly(page: {
   // The stored values are asked first, the tab next: Firefox sets up each extension API on its
   // first call, and the reads need not wait for the tabs API's.
   const first = ask(api.storage.local, START_NAMES);
+  first.values.then(
+    () => markStep('early-reads'),
+    () => {},
+  );
   const tab = readTabAddress(api.tabs, page.location.search);
   const later = Promise.all([first.values, tab]).then(([values, { url }]) =>
     ask(api.storage.local, laterNames(values, url)),

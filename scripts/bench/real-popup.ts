@@ -250,7 +250,7 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
   // Steps measured within each opening, then their median: the medians of two marks do not
   // subtract, because each opening's marks move together with its document's start. "After the
   // inputs" is what the popup's own code takes once both its modules and its early reads are in
-  // (docs/performance.md, "Reading the popup's marks").
+  // (docs/performance.md, "Where the popup's time goes").
   const stepsNote = (timings: PopupTiming[]) => {
     const at = (marks: Record<string, number>, name: string) => marks[name] ?? Number.NaN;
     const step = (from: (marks: Record<string, number>) => number, to: string) =>

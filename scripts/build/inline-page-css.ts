@@ -2,8 +2,8 @@ import type { Plugin } from 'vite';
 
 /**
  * Puts the stylesheet of the named pages into the page itself (`<style>`), and drops the file.
- * The popup's one stylesheet was a separate file that its module script waited for: about 2 to 3
- * ms of every opening on the bench machine (scripts/bench). Extension pages' default CSP limits
+ * The popup's one stylesheet was a separate file that its module script waited for, a request on
+ * every opening before the verdict (docs/performance.md). Extension pages' default CSP limits
  * scripts, not styles, so an inline <style> is allowed; and, unlike styles injected by a script,
  * it is there before the first paint, so a dark popup never flashes white.
  */
