@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { validateBaseUrl } from '@/lib/api';
-import { createDraftClient, storedClientSettings } from '@/lib/api/configured-client';
+import { createDraftClient, saveClientSettings, storedClientSettings } from '@/lib/api/configured-client';
 import { ApiError, isApiError } from '@/lib/api/errors';
 import { t, tn } from '@/lib/i18n';
 import { changeSettingsKeepingHostPermissions, hostPermissionFor } from '@/lib/permissions/host-permission';
@@ -83,10 +83,12 @@ export function SetupSection({ onSaved, firstRun = false, onConnected }: SetupSe
             permission,
           });
         }
-        await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, async () => {
-          await apiKeyItem.setValue(checked.key);
-          await connectionItem.setValue({ baseUrl: checked.baseUrl, form: checked.form });
-        });
+        await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, () =>
+          saveClientSettings({
+            key: checked.key,
+            connection: { baseUrl: checked.baseUrl, form: checked.form },
+          }),
+        );
         setDraft(checked);
         onSaved?.();
         return firstRun ? connectFirstTime(checked) : null;

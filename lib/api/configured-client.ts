@@ -1,3 +1,4 @@
+import { storage } from 'wxt/utils/storage';
 import { type AccountIdentity, accountIdentity } from '@/lib/account/identity';
 import { type Followable, followableRead } from '@/lib/settings/follow';
 import {
@@ -18,14 +19,45 @@ export interface ClientSettings {
   timeoutMs: number | null;
 }
 
-/** The client's settings from storage. */
+/**
+ * The client's settings from storage: the key and the connection from ONE `get`, so a save of
+ * both that lands while they are read is seen whole or not at all, never a new key with the old
+ * address (docs/architecture.md, "Several accounts": no reader sees one account's key with
+ * another's connection). Neither item has migrations, so checking each raw value is all
+ * `getValue` would do.
+ */
 export async function readClientSettings(): Promise<ClientSettings> {
+  const items = [apiKeyItem, connectionItem, ...(readsApiTimeoutForTests ? [apiTimeoutForTestsItem] : [])];
+  const raw = new Map(
+    (await storage.getItems(items.map((item) => item.key))).map(({ key, value }) => [key, value] as const),
+  );
   const [key, connection, timeoutMs] = await Promise.all([
-    apiKeyItem.getValue(),
-    connectionItem.getValue(),
-    readsApiTimeoutForTests ? apiTimeoutForTestsItem.getValue() : null,
+    apiKeyItem.check(raw.get(apiKeyItem.key) ?? null),
+    connectionItem.check(raw.get(connectionItem.key) ?? null),
+    readsApiTimeoutForTests
+      ? apiTimeoutForTestsItem.check(raw.get(apiTimeoutForTestsItem.key) ?? null)
+      : null,
   ]);
   return { key, connection, timeoutMs };
+}
+
+/**
+ * Stores a new key and connection (Setup's Save) in ONE write: written one after the other,
+ * storage would hold the new key with the old address in between, and the worker, which follows
+ * the key (a new key: list the profiles), could send the new key to the old address.
+ */
+export async function saveClientSettings(settings: {
+  key: string;
+  connection: ConnectionSettings;
+}): Promise<void> {
+  const [key, connection] = await Promise.all([
+    apiKeyItem.validate(settings.key),
+    connectionItem.validate(settings.connection),
+  ]);
+  await storage.setItems([
+    { key: apiKeyItem.key, value: key },
+    { key: connectionItem.key, value: connection },
+  ]);
 }
 
 /**
