@@ -9,6 +9,7 @@
  * configured account's records.
  */
 import { storage } from 'wxt/utils/storage';
+import { accountIdentity } from '@/lib/account/identity';
 import { exclusively } from '@/lib/outbox/lease';
 import { readStoredValue } from '@/lib/settings/stored-reads';
 import { createNotesStore, type NotesStorage } from './store';
@@ -36,5 +37,19 @@ export const browserNotesStorage: NotesStorage = {
   watch: (key, callback) => storage.watch(key as Key, callback),
 };
 
+/**
+ * The identities of this browser's accounts. Loaded when first asked (the records reached their
+ * bound): the popup reads records on every opening and needs none of the accounts' module for it.
+ */
+async function identitiesOfAccountsHere(): Promise<ReadonlySet<string>> {
+  const { readAccounts } = await import('@/lib/accounts/store');
+  const { accounts } = await readAccounts();
+  return new Set(await Promise.all(accounts.map(async (account) => (await accountIdentity(account)).id)));
+}
+
 /** The store every page and the worker use. */
-export const notes = createNotesStore({ storage: browserNotesStorage, exclusively });
+export const notes = createNotesStore({
+  storage: browserNotesStorage,
+  exclusively,
+  accountsHere: identitiesOfAccountsHere,
+});
