@@ -42,6 +42,7 @@ import {
   activateAccount,
   displayName,
   hostOf,
+  identitiesOf,
   readAccounts,
   type StoredAccount,
   updateAccounts,
@@ -108,7 +109,6 @@ export const followedAccounts: Followable<AccountsView> = followableRead(
   listAccounts,
 );
 
-/** Changes waiting in the outbox for the account `id` (for the removal's confirmation). */
 /**
  * Makes `id` the account every page, the menu, the shortcuts and the badge act on (the popup's
  * switcher needs nothing else of `createAccounts`).
@@ -117,12 +117,18 @@ export async function switchAccount(id: string): Promise<void> {
   if (!(await activateAccount(id))) throw invalid('account', t('accounts.gone'));
 }
 
+/**
+ * Changes waiting in the outbox that removing account `id` discards: those of its identity and of
+ * any it had before, unless another account has that identity too (./forget.ts).
+ */
 export async function countWaitingChanges(id: string): Promise<number> {
   const [state, outbox] = await Promise.all([readAccounts(), outboxItem.getValue()]);
   const account = state.accounts.find((candidate) => candidate.id === id);
   if (!account) return 0;
-  const identity = (await accountIdentity(account)).id;
-  return outbox.filter((entry) => entry.account === identity).length;
+  const others = state.accounts.filter((other) => other.id !== id);
+  const othersHave = new Set((await Promise.all(others.map(identitiesOf))).flat());
+  const discarded = new Set((await identitiesOf(account)).filter((identity) => !othersHave.has(identity)));
+  return outbox.filter((entry) => discarded.has(entry.account)).length;
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.

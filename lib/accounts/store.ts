@@ -9,10 +9,12 @@
  * reader ever sees one account's key with another's connection.
  *
  * Every read-modify-write of these items goes through `exclusively('accounts')` (Web Locks: all
- * pages and the worker). Pages that write the active account's items directly (Setup, Dynamic
- * IP) write the active account's values, as before.
+ * pages and the worker). Pages that write the active account's items directly (Dynamic IP) write
+ * the active account's values, as before; its key and connection go through
+ * `saveActiveConnection`, which remembers the identity they replace.
  */
 import { storage } from 'wxt/utils/storage';
+import { type AccountId, accountIdentity } from '@/lib/account/identity';
 import { exclusively, randomId } from '@/lib/outbox/lease';
 import {
   type AccountEntry,
@@ -28,6 +30,7 @@ import {
   dynamicIpSettingsItem,
   lastLogDumpItem,
   MAX_ACCOUNTS,
+  MAX_EARLIER_IDENTITIES,
   managedProfileItem,
   parkedAt,
   type RegistrationOutcome,
@@ -65,6 +68,8 @@ export interface StoredAccount {
   active: boolean;
   key: string;
   connection: ConnectionSettings;
+  /** The identities it had before its current one (an earlier key or address), newest last. */
+  earlierIdentities: readonly AccountId[];
   dynamicIp: DynamicIpSettings;
   registrationOutcome: RegistrationOutcome | null;
   /** Values of ACCOUNT_ITEMS by storage key, each checked by its item (read with `accountValue`). */
@@ -143,6 +148,7 @@ async function stateOf(raw: Raw): Promise<AccountsState> {
         active: isActive,
         key: isActive ? raw.activeKey : (raw.keys[entry.id] ?? ''),
         connection: connectionItem.fallback,
+        earlierIdentities: entry.earlierIdentities ?? [],
         dynamicIp: dynamicIpSettingsItem.fallback,
         registrationOutcome: null,
         values,
@@ -255,6 +261,60 @@ export async function writeAccountValue<I extends AccountItem>(
     return true;
   });
 }
+
+/** The identities an account has and had: its current one first, then its earlier ones. */
+export async function identitiesOf(account: StoredAccount): Promise<AccountId[]> {
+  return [(await accountIdentity(account)).id, ...account.earlierIdentities];
+}
+
+/**
+ * Stores the active account's key and connection (Setup's Save and Forget key, an imported file)
+ * in ONE write, with the accounts: storage never holds a new key with the old address (the worker
+ * would send it there), and the identity they replace is kept in the account's entry, so what
+ * was recorded under it goes when the account is removed (./forget.ts). What is not given stays.
+ */
+export async function saveActiveConnection(change: {
+  key?: string;
+  connection?: ConnectionSettings;
+}): Promise<void> {
+  await readAccounts();
+  await exclusively('accounts', async () => {
+    const raw = await readRaw();
+    const before = {
+      key: raw.activeKey,
+      connection: raw.active[ACCOUNT_ITEMS.indexOf(connectionItem)] as ConnectionSettings,
+    };
+    const after = { key: change.key ?? before.key, connection: change.connection ?? before.connection };
+    const [was, becomes] = await Promise.all([accountIdentity(before), accountIdentity(after)]);
+    const accounts = raw.accounts.accounts.map((entry) => {
+      if (entry.id !== raw.accounts.active || was.id === becomes.id) return entry;
+      const earlier = (entry.earlierIdentities ?? []).filter((id) => id !== was.id && id !== becomes.id);
+      return { ...entry, earlierIdentities: [...earlier, was.id].slice(-MAX_EARLIER_IDENTITIES) };
+    });
+    const [key, connection, checkedAccounts] = await Promise.all([
+      apiKeyItem.validate(after.key),
+      connectionItem.validate(after.connection),
+      accountsItem.validate({ active: raw.accounts.active, accounts }),
+    ]);
+    await storage.setItems([
+      { key: apiKeyItem.key, value: key },
+      { key: connectionItem.key, value: connection },
+      { key: accountsItem.key, value: checkedAccounts },
+    ]);
+  });
+}
+
+/** `connectionItem` as an imported file writes it: through `saveActiveConnection`. */
+export const activeConnectionItem: ValidatedItem<ConnectionSettings> = {
+  ...connectionItem,
+  setValue: (connection) => saveActiveConnection({ connection }),
+};
+
+/** `apiKeyItem` as an imported file writes it: through `saveActiveConnection`. */
+export const activeKeyItem: ValidatedItem<string> = {
+  ...apiKeyItem,
+  setValue: (key) => saveActiveConnection({ key }),
+};
 
 /**
  * Makes `id` the active account: the active account's values go into its entry, `id`'s come out

@@ -42,25 +42,6 @@ export async function readClientSettings(): Promise<ClientSettings> {
 }
 
 /**
- * Stores a new key and connection (Setup's Save) in ONE write: written one after the other,
- * storage would hold the new key with the old address in between, and the worker, which follows
- * the key (a new key: list the profiles), could send the new key to the old address.
- */
-export async function saveClientSettings(settings: {
-  key: string;
-  connection: ConnectionSettings;
-}): Promise<void> {
-  const [key, connection] = await Promise.all([
-    apiKeyItem.validate(settings.key),
-    connectionItem.validate(settings.connection),
-  ]);
-  await storage.setItems([
-    { key: apiKeyItem.key, value: key },
-    { key: connectionItem.key, value: connection },
-  ]);
-}
-
-/**
  * The client for the stored settings, or null while no key is set (the UI then says what to do).
  * `settings`, when the caller has just read them (the popup), saves reading them again.
  */

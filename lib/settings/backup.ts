@@ -35,6 +35,8 @@ import { accountIdentity } from '@/lib/account/identity';
 import {
   type AccountsState,
   accountValue,
+  activeConnectionItem,
+  activeKeyItem,
   displayName,
   hostOf,
   readAccounts,
@@ -169,7 +171,8 @@ const DEFINITIONS: Definitions = {
   connection: {
     label: () => t('backup.setting.connection'),
     schema: connectionSchema,
-    item: connectionItem,
+    // Through the accounts (lib/accounts/store.ts): the identity it replaces is remembered.
+    item: activeConnectionItem,
     check: (value) => {
       const base = validateBaseUrl(value.baseUrl);
       return base.ok ? valid({ baseUrl: base.value, form: value.form }) : base;
@@ -179,7 +182,7 @@ const DEFINITIONS: Definitions = {
   apiKey: {
     label: () => t('backup.setting.apiKey'),
     schema: z.string(),
-    item: apiKeyItem,
+    item: activeKeyItem,
     check: (value) => validateApiKey(value),
     describe: () => t('backup.keyReplaced'),
   },
