@@ -21,6 +21,11 @@ export interface AccountSummary {
   hasKey: boolean;
   /** Changes queued for it and not yet delivered. */
   waiting: number;
+  /**
+   * Changes its removal discards: `waiting` and those queued under a key or address it had
+   * before; `waiting` when not given.
+   */
+  lostOnRemoval?: number;
 }
 
 export interface AccountsView {
@@ -98,6 +103,7 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
     );
 
   const remove = async (account: AccountSummary) => {
+    const lost = account.lostOnRemoval ?? account.waiting;
     const confirmed = await confirm({
       title: t('accounts.removeTitle', { name: account.name }),
       message: (
@@ -105,9 +111,7 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
           <p>{t('accounts.removeText')}</p>
           <p>
             <strong>
-              {account.waiting === 0
-                ? t('accounts.removeNothingWaiting')
-                : tn('accounts.removeWaiting', account.waiting)}
+              {lost === 0 ? t('accounts.removeNothingWaiting') : tn('accounts.removeWaiting', lost)}
             </strong>
           </p>
         </>

@@ -64,6 +64,7 @@ export function AccountsSettings() {
         form: account.form,
         hasKey: account.hasKey,
         waiting: outbox.filter((entry) => entry.account === account.identity.id).length,
+        lostOnRemoval: outbox.filter((entry) => account.ownIdentities.includes(entry.account)).length,
       })),
     };
   }, [stored, outbox]);

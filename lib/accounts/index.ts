@@ -39,10 +39,11 @@ import {
 } from '@/lib/settings/storage';
 import { validateApiKey, validateBaseUrl } from '@/lib/validation';
 import {
+  type AccountsState,
   activateAccount,
   displayName,
   hostOf,
-  identitiesOf,
+  identitiesOnlyOf,
   readAccounts,
   type StoredAccount,
   updateAccounts,
@@ -68,6 +69,11 @@ export interface AccountSummary {
   hasKey: boolean;
   /** The identity its queued changes, caches and temporary allows carry (lib/account/identity.ts). */
   identity: AccountIdentity;
+  /**
+   * Its identity and those of keys or addresses it had before, when no other account has them:
+   * what its removal forgets, the waiting changes of them included.
+   */
+  ownIdentities: readonly string[];
   dynamicIp: DynamicIpSettings;
   /** The last dynamic IP registration of this account; null before the first. */
   lastRegistration: RegistrationOutcome | null;
@@ -79,7 +85,7 @@ export interface AccountsView {
   accounts: AccountSummary[];
 }
 
-async function summaryOf(account: StoredAccount): Promise<AccountSummary> {
+async function summaryOf(account: StoredAccount, state: AccountsState): Promise<AccountSummary> {
   return {
     id: account.id,
     name: displayName(account),
@@ -90,6 +96,7 @@ async function summaryOf(account: StoredAccount): Promise<AccountSummary> {
     active: account.active,
     hasKey: account.key !== '',
     identity: await accountIdentity(account),
+    ownIdentities: await identitiesOnlyOf(state, account.id),
     dynamicIp: account.dynamicIp,
     lastRegistration: account.registrationOutcome,
   };
@@ -100,7 +107,10 @@ const invalid = (field: string, message: string) => new ApiError('invalid-input'
 /** Every account and which one is active. */
 export async function listAccounts(): Promise<AccountsView> {
   const state = await readAccounts();
-  return { activeId: state.activeId, accounts: await Promise.all(state.accounts.map(summaryOf)) };
+  return {
+    activeId: state.activeId,
+    accounts: await Promise.all(state.accounts.map((account) => summaryOf(account, state))),
+  };
 }
 
 /** The accounts, read again whenever one of them or the active one changes (for `useStoredValue`). */
@@ -123,11 +133,7 @@ export async function switchAccount(id: string): Promise<void> {
  */
 export async function countWaitingChanges(id: string): Promise<number> {
   const [state, outbox] = await Promise.all([readAccounts(), outboxItem.getValue()]);
-  const account = state.accounts.find((candidate) => candidate.id === id);
-  if (!account) return 0;
-  const others = state.accounts.filter((other) => other.id !== id);
-  const othersHave = new Set((await Promise.all(others.map(identitiesOf))).flat());
-  const discarded = new Set((await identitiesOf(account)).filter((identity) => !othersHave.has(identity)));
+  const discarded = new Set(await identitiesOnlyOf(state, id));
   return outbox.filter((entry) => discarded.has(entry.account)).length;
 }
 

@@ -268,6 +268,18 @@ export async function identitiesOf(account: StoredAccount): Promise<AccountId[]>
 }
 
 /**
+ * The identities account `id` has or had that no other account of `state` has or had: what its
+ * removal forgets (./forget.ts), and whose waiting changes it discards.
+ */
+export async function identitiesOnlyOf(state: AccountsState, id: string): Promise<AccountId[]> {
+  const account = state.accounts.find((candidate) => candidate.id === id);
+  if (!account) return [];
+  const others = state.accounts.filter((other) => other.id !== id);
+  const othersHave = new Set((await Promise.all(others.map(identitiesOf))).flat());
+  return (await identitiesOf(account)).filter((identity) => !othersHave.has(identity));
+}
+
+/**
  * Stores the active account's key and connection (Setup's Save and Forget key, an imported file)
  * in ONE write, with the accounts: storage never holds a new key with the old address (the worker
  * would send it there), and the identity they replace is kept in the account's entry, so what

@@ -4,8 +4,9 @@ import { fakeBrowser } from 'wxt/testing';
 import { AccountsSettings, ActiveAccountBar } from '@/components/options/AccountsSettings';
 import { PopupAccountSwitcher } from '@/components/popup/PopupAccountSwitcher';
 import { accountIdentity } from '@/lib/account/identity';
-import { createAccounts, listAccounts } from '@/lib/accounts';
+import { createAccounts, listAccounts, switchAccount } from '@/lib/accounts';
 import { forgetAccount } from '@/lib/accounts/forget';
+import { saveActiveConnection } from '@/lib/accounts/store';
 import { requestSchema } from '@/lib/messaging/protocol';
 import { accountKeysItem, apiKeyItem, connectionItem, outboxItem } from '@/lib/settings/storage';
 
@@ -84,6 +85,37 @@ describe('Accounts on the options page', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     await within(section()).findByText('Removed Office.', undefined, { timeout: 5000 });
     expect((await listAccounts()).accounts.map((account) => account.name)).toHaveLength(1);
+    expect(await outboxItem.getValue()).toEqual([]);
+  });
+
+  it('the removal says it discards the changes queued under a key the account had before', async () => {
+    await apiKeyItem.setValue('family-key');
+    await connectionItem.setValue({ baseUrl: DEFAULT, form: 'A' });
+    await addAccounts('Office');
+    const officeId = (await listAccounts()).accounts.find((account) => account.name === 'Office')!.id;
+    await switchAccount(officeId);
+    const earlierKey = (
+      await accountIdentity({ key: 'office-key', connection: { baseUrl: DEFAULT, form: 'A' } })
+    ).id;
+    await outboxItem.setValue([
+      {
+        id: 'c0',
+        change: { op: 'add', list: 'whitelist', domain: 'a.example', profile: 'default', source: 'popup' },
+        account: earlierKey,
+        createdAt: 1,
+        attempts: 1,
+        nextAttemptAt: 2,
+      },
+    ]);
+    // Office gets a new key, as Setup's Save gives it.
+    await saveActiveConnection({ key: 'office-key-2' });
+
+    render(<AccountsSettings />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Office' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove the account Office?' });
+    expect(dialog.textContent).toContain('1 change made for it has not been sent yet and will be lost.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await within(section()).findByText('Removed Office.', undefined, { timeout: 5000 });
     expect(await outboxItem.getValue()).toEqual([]);
   });
 
