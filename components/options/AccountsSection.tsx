@@ -32,6 +32,8 @@ export interface AccountsView {
   accounts: readonly AccountSummary[];
   /** Null while there is no account. */
   activeId: string | null;
+  /** Accounts stored in a shape this version cannot read, not listed (lib/accounts/store.ts). */
+  unreadable?: number;
 }
 
 export interface NewAccount extends ConnectionDraft {
@@ -54,6 +56,8 @@ export interface AccountsActions {
   rename(id: string, name: string): Promise<void>;
   /** Forgets the account, its key, its caches and its queued changes. */
   remove(id: string): Promise<void>;
+  /** Forgets what is left of the accounts that could not be read, their keys included. */
+  removeUnreadable?(): Promise<void>;
   activate(id: string): Promise<void>;
 }
 
@@ -126,10 +130,37 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
     );
   };
 
+  const unreadable = view?.unreadable ?? 0;
+  const removeUnreadable = actions.removeUnreadable;
+  const confirmRemoveUnreadable = async (remove: () => Promise<void>) => {
+    const confirmed = await confirm({
+      title: t('accounts.removeUnreadableTitle'),
+      message: <p>{t('accounts.removeUnreadableText')}</p>,
+      confirmLabel: t('accounts.remove'),
+    });
+    if (!confirmed) return;
+    await run(t('accounts.removingUnreadable'), remove, () => t('accounts.removedUnreadable'));
+  };
+
   return (
     <section aria-labelledby={headingId} class="accounts">
       <h2 id={headingId}>{t('accounts.heading')}</h2>
       <p class="hint">{t('accounts.intro')}</p>
+      {unreadable > 0 && (
+        <div class="message message-warning accounts-unreadable">
+          <p>{tn('accounts.unreadable', unreadable)}</p>
+          {removeUnreadable && (
+            <button
+              type="button"
+              class="btn btn-sm btn-danger"
+              disabled={busy}
+              onClick={() => void confirmRemoveUnreadable(removeUnreadable)}
+            >
+              {t('accounts.removeUnreadable')}
+            </button>
+          )}
+        </div>
+      )}
       {view !== null && accounts.length === 0 && <p>{t('accounts.none')}</p>}
       {accounts.length > 0 && (
         <ul class="accounts-list" aria-label={t('accounts.listName')}>

@@ -57,6 +57,7 @@ export function AccountsSettings() {
     if (stored === null) return null;
     return {
       activeId: stored.activeId,
+      unreadable: stored.unreadable,
       accounts: stored.accounts.map((account) => ({
         id: account.id,
         name: account.name,
@@ -88,6 +89,9 @@ export function AccountsSettings() {
       await api.remove(id);
     },
     activate: (id) => api.activate(id),
+    removeUnreadable: async () => {
+      await api.removeUnreadable();
+    },
   };
 
   return (

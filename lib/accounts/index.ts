@@ -42,6 +42,7 @@ import {
   type AccountsState,
   activateAccount,
   displayName,
+  forgetUnreadableAccounts,
   hostOf,
   identitiesOnlyOf,
   readAccounts,
@@ -83,6 +84,8 @@ export interface AccountsView {
   activeId: string;
   /** In the order they were added. */
   accounts: AccountSummary[];
+  /** Accounts stored in a shape this version cannot read, left out of `accounts` (./store.ts). */
+  unreadable: number;
 }
 
 async function summaryOf(account: StoredAccount, state: AccountsState): Promise<AccountSummary> {
@@ -110,6 +113,7 @@ export async function listAccounts(): Promise<AccountsView> {
   return {
     activeId: state.activeId,
     accounts: await Promise.all(state.accounts.map((account) => summaryOf(account, state))),
+    unreadable: state.unreadable,
   };
 }
 
@@ -179,6 +183,8 @@ export interface AccountsApi {
   rename(id: string, name: string): Promise<void>;
   activate(id: string): Promise<void>;
   remove(id: string): Promise<number>;
+  /** Forgets what is left of the accounts this version cannot read, keys included; how many went. */
+  removeUnreadable(): Promise<number>;
   countWaitingChanges(id: string): Promise<number>;
   setDynamicIp(
     account: Pick<AccountSummary, 'id' | 'form'>,
@@ -302,6 +308,7 @@ export function createAccounts(deps: AccountsDeps): AccountsApi {
     rename,
     activate: switchAccount,
     remove,
+    removeUnreadable: forgetUnreadableAccounts,
     countWaitingChanges,
     setDynamicIp,
   };

@@ -29,6 +29,7 @@ import {
   defaultBlockItem,
   dynamicIpSettingsItem,
   lastLogDumpItem,
+  loadSchemas,
   MAX_ACCOUNTS,
   MAX_EARLIER_IDENTITIES,
   managedProfileItem,
@@ -36,7 +37,7 @@ import {
   type RegistrationOutcome,
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
-import { getValues } from '@/lib/settings/stored-reads';
+import { getValues, readStoredValue } from '@/lib/settings/stored-reads';
 import type { ValidatedItem } from '@/lib/settings/validated-item';
 
 /**
@@ -80,6 +81,11 @@ export interface AccountsState {
   activeId: string;
   /** In the order they were added. */
   accounts: StoredAccount[];
+  /**
+   * Accounts stored in a shape this version cannot read (damaged storage, another version), left
+   * out of `accounts`; what is left of them goes with `forgetUnreadableAccounts`.
+   */
+  unreadable: number;
 }
 
 /** The value of a per-account item for `account`. */
@@ -100,8 +106,16 @@ export function displayName(account: Pick<StoredAccount, 'name' | 'connection'>)
   return account.name ?? hostOf(account.connection.baseUrl);
 }
 
+type AccountsList = ValueOf<typeof accountsItem>;
+
 type Raw = {
-  accounts: ValueOf<typeof accountsItem>;
+  accounts: AccountsList;
+  /**
+   * Entries of the stored list this version cannot read (damaged, or another version's), as they
+   * were stored: left out of the accounts, kept by every write until the user removes them
+   * (`forgetUnreadableAccounts`).
+   */
+  unreadable: unknown[];
   keys: Record<string, string>;
   activeKey: string;
   active: unknown[];
@@ -114,7 +128,56 @@ async function readRaw(): Promise<Raw> {
     apiKeyItem,
     ...ACCOUNT_ITEMS,
   ] as const);
-  return { accounts, keys, activeKey, active };
+  const raw: Raw = { accounts, unreadable: [], keys, activeKey, active };
+  // Read as no account: nothing is stored, or zod refused the whole list for one entry.
+  if (accounts.active !== null || accounts.accounts.length > 0) return raw;
+  const stored = await readStoredValue(accountsItem.key);
+  return stored === null ? raw : { ...raw, ...(await readEachEntry(stored)) };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A stored list zod refused as a whole, entry by entry: one entry it cannot read no longer loses
+ * the others (nor leaves their keys stored where nothing lists them).
+ */
+async function readEachEntry(stored: unknown): Promise<Pick<Raw, 'accounts' | 'unreadable'>> {
+  const { accountEntrySchema } = await loadSchemas();
+  const entries = isRecord(stored) && Array.isArray(stored.accounts) ? stored.accounts : [];
+  const accounts: AccountEntry[] = [];
+  const unreadable: unknown[] = [];
+  for (const entry of entries) {
+    const checked = accountEntrySchema.safeParse(entry);
+    const fits =
+      checked.success &&
+      accounts.length < MAX_ACCOUNTS &&
+      !accounts.some((account) => account.id === checked.data.id);
+    if (fits) accounts.push(checked.data);
+    else unreadable.push(entry);
+  }
+  const active = isRecord(stored) && typeof stored.active === 'string' ? stored.active : null;
+  return { accounts: { active, accounts }, unreadable };
+}
+
+/**
+ * How many accounts this version cannot read: the unreadable entries, and the stored keys of
+ * accounts no entry names any more (their entry lost to damaged storage).
+ */
+function unreadableCount(raw: Raw): number {
+  const named = new Set<unknown>([
+    ...raw.accounts.accounts.map((entry) => entry.id),
+    ...raw.unreadable.map((entry) => (isRecord(entry) ? entry.id : undefined)),
+  ]);
+  return raw.unreadable.length + Object.keys(raw.keys).filter((id) => !named.has(id)).length;
+}
+
+/** The accounts list as it is written: `list`, checked, then the entries this version cannot read. */
+async function listToWrite(raw: Raw, list: AccountsList): Promise<unknown> {
+  const checked = await accountsItem.validate(list);
+  return raw.unreadable.length === 0
+    ? checked
+    : { ...checked, accounts: [...checked.accounts, ...raw.unreadable] };
 }
 
 function isConsistent(raw: Raw): boolean {
@@ -159,7 +222,7 @@ async function stateOf(raw: Raw): Promise<AccountsState> {
       return account;
     }),
   );
-  return { activeId, accounts };
+  return { activeId, accounts, unreadable: unreadableCount(raw) };
 }
 
 /**
@@ -172,10 +235,8 @@ async function adoptActiveSetup(now: () => number): Promise<void> {
     const raw = await readRaw();
     if (isConsistent(raw)) return;
     const id = randomId();
-    await accountsItem.setValue({
-      active: id,
-      accounts: [...raw.accounts.accounts, { id, createdAt: now() }].slice(-MAX_ACCOUNTS),
-    });
+    const accounts = [...raw.accounts.accounts, { id, createdAt: now() }].slice(-MAX_ACCOUNTS);
+    await storage.setItem(accountsItem.key, await listToWrite(raw, { active: id, accounts }));
   });
 }
 
@@ -219,10 +280,7 @@ export async function updateAccounts<T>(
     await storage.setItems([
       {
         key: accountsItem.key,
-        value: await accountsItem.validate({
-          active: outcome.draft.activeId,
-          accounts: outcome.draft.entries,
-        }),
+        value: await listToWrite(raw, { active: outcome.draft.activeId, accounts: outcome.draft.entries }),
       },
       { key: accountKeysItem.key, value: outcome.draft.keys },
     ]);
@@ -250,15 +308,40 @@ export async function writeAccountValue<I extends AccountItem>(
       return true;
     }
     const checked = await (item as ValidatedItem<unknown>).validate(value);
-    await accountsItem.setValue({
-      active: raw.accounts.active,
-      accounts: entries.map((candidate) =>
-        candidate.id === accountId
-          ? { ...candidate, parked: { ...candidate.parked, [item.key]: checked } }
-          : candidate,
-      ),
-    });
+    await storage.setItem(
+      accountsItem.key,
+      await listToWrite(raw, {
+        active: raw.accounts.active,
+        accounts: entries.map((candidate) =>
+          candidate.id === accountId
+            ? { ...candidate, parked: { ...candidate.parked, [item.key]: checked } }
+            : candidate,
+        ),
+      }),
+    );
     return true;
+  });
+}
+
+/**
+ * Forgets what is left of the accounts this version cannot read (`AccountsState.unreadable`):
+ * their entries and their keys. The readable accounts stay as they are. Returns how many went.
+ */
+export async function forgetUnreadableAccounts(): Promise<number> {
+  await readAccounts();
+  return exclusively('accounts', async () => {
+    const raw = await readRaw();
+    const count = unreadableCount(raw);
+    if (count === 0) return 0;
+    const readable = new Set(raw.accounts.accounts.map((entry) => entry.id));
+    await storage.setItems([
+      { key: accountsItem.key, value: await accountsItem.validate(raw.accounts) },
+      {
+        key: accountKeysItem.key,
+        value: Object.fromEntries(Object.entries(raw.keys).filter(([id]) => readable.has(id))),
+      },
+    ]);
+    return count;
   });
 }
 
@@ -306,7 +389,7 @@ export async function saveActiveConnection(change: {
     const [key, connection, checkedAccounts] = await Promise.all([
       apiKeyItem.validate(after.key),
       connectionItem.validate(after.connection),
-      accountsItem.validate({ active: raw.accounts.active, accounts }),
+      listToWrite(raw, { active: raw.accounts.active, accounts }),
     ]);
     await storage.setItems([
       { key: apiKeyItem.key, value: key },
@@ -352,7 +435,7 @@ export async function activateAccount(id: string): Promise<boolean> {
     const { [id]: incomingKey = '', ...keys } = raw.keys;
     if (raw.activeKey !== '') keys[currentId] = raw.activeKey;
     await storage.setItems([
-      { key: accountsItem.key, value: await accountsItem.validate({ active: id, accounts: entries }) },
+      { key: accountsItem.key, value: await listToWrite(raw, { active: id, accounts: entries }) },
       { key: accountKeysItem.key, value: keys },
       { key: apiKeyItem.key, value: incomingKey },
       // A value never set reads as its item's fallback.

@@ -119,6 +119,40 @@ describe('Accounts on the options page', () => {
     expect(await outboxItem.getValue()).toEqual([]);
   });
 
+  it('says when an account could not be read, and removes what is left of it after the confirmation', async () => {
+    await apiKeyItem.setValue('family-key');
+    await connectionItem.setValue({ baseUrl: DEFAULT, form: 'A' });
+    await addAccounts('Office', 'Parents');
+    // Office's entry as another version (or a hand edit) left it.
+    const { accounts: stored } = (await fakeBrowser.storage.local.get('accounts')) as {
+      accounts: { active: string; accounts: { name?: string }[] };
+    };
+    await fakeBrowser.storage.local.set({
+      accounts: {
+        ...stored,
+        accounts: stored.accounts.map((entry) =>
+          entry.name === 'Office' ? { ...entry, createdAt: 'yesterday' } : entry,
+        ),
+      },
+    });
+
+    render(<AccountsSettings />);
+    await within(section()).findByText(/^1 account could not be read/);
+    expect(within(section()).getByRole('button', { name: 'Remove Parents' })).toBeTruthy();
+    fireEvent.click(
+      within(section()).getByRole('button', { name: 'Remove the accounts that could not be read' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Remove the accounts that could not be read?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await within(section()).findByText('Removed what was left of the accounts that could not be read.');
+    await waitFor(() => expect(within(section()).queryByText(/could not be read \(/)).toBeNull());
+    expect(JSON.stringify(await fakeBrowser.storage.local.get(null))).not.toContain('office-key');
+    expect((await listAccounts()).accounts.map((account) => account.name)).toEqual([
+      'my.cleanbrowsing.org',
+      'Parents',
+    ]);
+  });
+
   it('the Account combobox appears with a second account and switches the active one', async () => {
     await apiKeyItem.setValue('family-key');
     render(<ActiveAccountBar />);
