@@ -189,7 +189,8 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
                 ) : (
                   <>
                     <span class="account-text">
-                      <span class="account-name">{account.name}</span>
+                      {/* The user's (or a file's) text: isolated from the words around it. */}
+                      <bdi class="account-name">{account.name}</bdi>
                       {active && <span class="account-active-badge">{t('accounts.active')}</span>}
                       <span class="account-where">
                         <bdi>

@@ -25,7 +25,6 @@ import {
 import { confirmKeyDestination, type KeyDestinationQuestion } from '@/lib/permissions/key-destination';
 import { type Followable, followableRead } from '@/lib/settings/follow';
 import {
-  ACCOUNT_NAME_MAX,
   accountKeysItem,
   accountsItem,
   apiKeyItem,
@@ -37,7 +36,7 @@ import {
   type RegistrationOutcome,
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
-import { validateApiKey, validateBaseUrl } from '@/lib/validation';
+import { validateAccountName, validateApiKey, validateBaseUrl } from '@/lib/validation';
 import {
   type AccountsState,
   activateAccount,
@@ -141,16 +140,14 @@ export async function countWaitingChanges(id: string): Promise<number> {
   return outbox.filter((entry) => discarded.has(entry.account)).length;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
-/** A name the user typed, trimmed; refused when empty, too long, or another account's name. */
+/**
+ * A name the user typed, trimmed; refused when `validateAccountName` refuses it (as an imported
+ * name is, lib/settings/backup.ts) or when it is another account's name.
+ */
 export function checkAccountName(input: string, others: readonly Pick<AccountSummary, 'name'>[]): string {
-  const name = input.trim();
-  if (name === '') throw invalid('name', t('accounts.nameEmpty'));
-  if (name.length > ACCOUNT_NAME_MAX || CONTROL.test(name)) {
-    throw invalid('name', t('accounts.nameInvalid', { max: ACCOUNT_NAME_MAX }));
-  }
+  const checked = validateAccountName(input);
+  if (!checked.ok) throw invalid('name', checked.message);
+  const name = checked.value;
   const taken = others.find((other) => other.name.toLocaleLowerCase() === name.toLocaleLowerCase());
   if (taken) throw invalid('name', t('accounts.nameTaken', { name }));
   return name;

@@ -60,6 +60,7 @@ import {
   quoteInput,
   type Validation,
   valid,
+  validateAccountName,
   validateApiKey,
   validateBaseUrl,
   validateNetworkLabel,
@@ -473,6 +474,13 @@ function acceptAccount(raw: unknown): { ok: true; value: BackupAccount } | { ok:
     };
   }
   const account: BackupAccount = { ...shaped.data };
+  // Checked as a typed name is (the Accounts section): what a file names an account is shown as
+  // the user's own text, in the pages, the popup's combobox and the menu.
+  if (account.name !== undefined) {
+    const name = validateAccountName(account.name);
+    if (!name.ok) return { ok: false, reason: name.message };
+    account.name = name.value;
+  }
   for (const name of ['connection', 'apiKey', 'dynamicIp', 'chosenProfile'] as const) {
     const value = account[name];
     if (value === undefined) continue;
