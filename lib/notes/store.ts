@@ -241,7 +241,7 @@ export function createNotesStore(deps: NotesDeps) {
 
     /**
      * Takes the records of a backup: per entry, the one written last wins; a note is never lost
-     * to a record without one.
+     * to a record without one, nor the page of the same addition to a file made without pages.
      */
     async importAll(incoming: NotesByAccount): Promise<void> {
       for (const [account, records] of Object.entries(incoming)) {
@@ -254,9 +254,15 @@ export function createNotesStore(deps: NotesDeps) {
               merged.push(record);
               continue;
             }
-            const newer = record.at > mine.at ? record : mine;
-            const note = newer.note ?? record.note ?? mine.note;
-            merged[index] = { ...newer, ...(note === undefined ? {} : { note }) };
+            const [newer, older] = record.at > mine.at ? [record, mine] : [mine, record];
+            const note = newer.note ?? older.note;
+            const sameAddition = newer.addedAt === older.addedAt && newer.source === older.source;
+            const page = newer.page ?? (sameAddition ? older.page : undefined);
+            merged[index] = {
+              ...newer,
+              ...(note === undefined ? {} : { note }),
+              ...(page === undefined ? {} : { page }),
+            };
           }
           return merged;
         });

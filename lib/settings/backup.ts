@@ -5,10 +5,12 @@
  * page diagnosis switches, the theme, the popup's chosen profile, and the records the service
  * cannot give back (TLDs added and default block set from this browser), and where the list
  * entries added from this browser came from, with their notes (lib/notes, every account's; merged
- * on import).
- * The API key only when the user ticks "Include the API key". `settings` holds the active
- * account's and the browser's; `accounts` (version 2) every other account of this browser
- * (lib/accounts), each with its own connection, settings, records and (when asked) key.
+ * on import), each account's by its identity: origin, form and a fingerprint of its key (never
+ * the key). The API key only when the user ticks "Include the API key"; the host of the page each
+ * entry was added on only when the user ticks "Include the pages entries were added on" (where
+ * the user browsed: PRIVACY.md says what the file holds). `settings` holds the active account's
+ * and the browser's; `accounts` (version 2) every other account of this browser (lib/accounts),
+ * each with its name, connection, settings, records and (when asked) key.
  *
  * Importing accounts never merges two accounts silently: an account of the file with a key is
  * the same account as one of this browser only when origin, API form and key are all the same
@@ -281,11 +283,23 @@ export function settingLabel(name: SettingName): string {
 export interface CollectOptions {
   /** Put the API key in the file: whoever has the file can then run the account. */
   includeKey: boolean;
+  /**
+   * Put in the file the host of the page each list entry was added on (lib/notes): where the user
+   * browsed. Left out by default; the records keep when, from where and their notes.
+   */
+  includePages?: boolean;
   now?: Date;
 }
 
-/** Today's settings of this browser, as a backup. The key only when asked for and set. */
-export async function collectBackup({ includeKey, now = new Date() }: CollectOptions): Promise<BackupFile> {
+/**
+ * Today's settings of this browser, as a backup. The key only when asked for and set; the pages
+ * list entries were added on only when asked for.
+ */
+export async function collectBackup({
+  includeKey,
+  includePages = false,
+  now = new Date(),
+}: CollectOptions): Promise<BackupFile> {
   const [
     connection,
     apiKey,
@@ -307,8 +321,17 @@ export async function collectBackup({ includeKey, now = new Date() }: CollectOpt
     addedTldsItem.getValue(),
     defaultBlockItem.getValue(),
   ]);
-  // Where list entries came from, and their notes, for every account (lib/notes).
-  const listNotes = await notesBackupItem(notes).getValue();
+  // Where list entries came from, and their notes, for every account (lib/notes); by the account
+  // identity (origin, form and the key's fingerprint, never the key), so an import finds the account.
+  const records = await notesBackupItem(notes).getValue();
+  const listNotes = includePages
+    ? records
+    : Object.fromEntries(
+        Object.entries(records).map(([account, entries]) => [
+          account,
+          entries.map(({ page: _page, ...rest }) => rest),
+        ]),
+      );
   const { accounts } = await readAccounts();
   const others = accounts
     .filter((account) => !account.active)

@@ -27,7 +27,7 @@ describe('records and notes in the settings backup', () => {
     await notes.recordAdded(OTHER, [
       { scope: 'B:account', list: 'blocklist', domain: 'ads.example', source: 'logs' },
     ]);
-    const text = backupText(await collectBackup({ includeKey: false }));
+    const text = backupText(await collectBackup({ includeKey: false, includePages: true }));
     expect(JSON.parse(text).settings.listNotes).toEqual({
       [ACCOUNT]: [expect.objectContaining({ domain: 'school.example', note: 'school portal' })],
       [OTHER]: [expect.objectContaining({ domain: 'ads.example', source: 'logs' })],
@@ -49,6 +49,23 @@ describe('records and notes in the settings backup', () => {
     });
     expect(recordOf(after, mine)).toMatchObject({ source: 'popup' });
     expect((await notes.read(OTHER)).entries).toHaveLength(1);
+  });
+
+  it('leave out the pages entries were added on unless asked for; the rest of each record stays', async () => {
+    await notes.recordAdded(ACCOUNT, [{ ...school, source: 'menu', page: 'portal.school.example' }]);
+    await notes.setNote(ACCOUNT, school, 'school portal');
+
+    const text = backupText(await collectBackup({ includeKey: false }));
+    expect(text).not.toContain('portal.school.example');
+    expect(JSON.parse(text).settings.listNotes[ACCOUNT]).toEqual([
+      expect.objectContaining({ domain: 'school.example', source: 'menu', note: 'school portal' }),
+    ]);
+    // Imported back, this browser's record keeps its page.
+    await importText(text);
+    expect(recordOf(await notes.read(ACCOUNT), school)?.page).toBe('portal.school.example');
+
+    const withPages = backupText(await collectBackup({ includeKey: false, includePages: true }));
+    expect(withPages).toContain('portal.school.example');
   });
 
   it('nothing recorded: an empty set, which changes nothing on import', async () => {

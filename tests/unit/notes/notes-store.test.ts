@@ -218,6 +218,21 @@ describe('backup', () => {
   });
 });
 
+describe('backup without pages', () => {
+  it('a newer record of the same addition from a file without pages keeps the page known here', async () => {
+    const { store, advance } = setUp();
+    await store.recordAdded(ACCOUNT, [{ ...school, source: 'menu', page: 'portal.school.example' }]);
+    const { page: _page, ...withoutPage } = recordOf(await store.read(ACCOUNT), school)!;
+    advance();
+    // Its note written elsewhere later, exported there without pages.
+    await store.importAll({ [ACCOUNT]: [{ ...withoutPage, note: 'school portal', at: withoutPage.at + 1 }] });
+    expect(recordOf(await store.read(ACCOUNT), school)).toMatchObject({
+      note: 'school portal',
+      page: 'portal.school.example',
+    });
+  });
+});
+
 describe('reading some records (the popup)', () => {
   it('keeps and checks only the records of the domains asked for', async () => {
     const { store } = setUp();
