@@ -1,5 +1,5 @@
 import { useId } from 'preact/hooks';
-import { t } from '@/lib/i18n';
+import { isolateText, t } from '@/lib/i18n';
 
 /** What the switcher shows of an account: never its key. */
 export interface AccountChoice {
@@ -47,7 +47,8 @@ export function AccountSwitcher({ accounts, activeId, onChoose, busy, compact }:
       >
         {accounts.map((account) => (
           <option key={account.id} value={account.id}>
-            {account.name}
+            {/* An option holds text only: the name is isolated in it with characters (lib/i18n/bidi.ts). */}
+            {isolateText(account.name)}
           </option>
         ))}
       </select>

@@ -21,12 +21,19 @@ export interface AccountSummary {
   hasKey: boolean;
   /** Changes queued for it and not yet delivered. */
   waiting: number;
+  /**
+   * Changes its removal discards: `waiting` and those queued under a key or address it had
+   * before; `waiting` when not given.
+   */
+  lostOnRemoval?: number;
 }
 
 export interface AccountsView {
   accounts: readonly AccountSummary[];
   /** Null while there is no account. */
   activeId: string | null;
+  /** Accounts stored in a shape this version cannot read, not listed (lib/accounts/store.ts). */
+  unreadable?: number;
 }
 
 export interface NewAccount extends ConnectionDraft {
@@ -49,6 +56,8 @@ export interface AccountsActions {
   rename(id: string, name: string): Promise<void>;
   /** Forgets the account, its key, its caches and its queued changes. */
   remove(id: string): Promise<void>;
+  /** Forgets what is left of the accounts that could not be read, their keys included. */
+  removeUnreadable?(): Promise<void>;
   activate(id: string): Promise<void>;
 }
 
@@ -98,6 +107,7 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
     );
 
   const remove = async (account: AccountSummary) => {
+    const lost = account.lostOnRemoval ?? account.waiting;
     const confirmed = await confirm({
       title: t('accounts.removeTitle', { name: account.name }),
       message: (
@@ -105,9 +115,7 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
           <p>{t('accounts.removeText')}</p>
           <p>
             <strong>
-              {account.waiting === 0
-                ? t('accounts.removeNothingWaiting')
-                : tn('accounts.removeWaiting', account.waiting)}
+              {lost === 0 ? t('accounts.removeNothingWaiting') : tn('accounts.removeWaiting', lost)}
             </strong>
           </p>
         </>
@@ -122,10 +130,37 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
     );
   };
 
+  const unreadable = view?.unreadable ?? 0;
+  const removeUnreadable = actions.removeUnreadable;
+  const confirmRemoveUnreadable = async (remove: () => Promise<void>) => {
+    const confirmed = await confirm({
+      title: t('accounts.removeUnreadableTitle'),
+      message: <p>{t('accounts.removeUnreadableText')}</p>,
+      confirmLabel: t('accounts.remove'),
+    });
+    if (!confirmed) return;
+    await run(t('accounts.removingUnreadable'), remove, () => t('accounts.removedUnreadable'));
+  };
+
   return (
     <section aria-labelledby={headingId} class="accounts">
       <h2 id={headingId}>{t('accounts.heading')}</h2>
       <p class="hint">{t('accounts.intro')}</p>
+      {unreadable > 0 && (
+        <div class="message message-warning accounts-unreadable">
+          <p>{tn('accounts.unreadable', unreadable)}</p>
+          {removeUnreadable && (
+            <button
+              type="button"
+              class="btn btn-sm btn-danger"
+              disabled={busy}
+              onClick={() => void confirmRemoveUnreadable(removeUnreadable)}
+            >
+              {t('accounts.removeUnreadable')}
+            </button>
+          )}
+        </div>
+      )}
       {view !== null && accounts.length === 0 && <p>{t('accounts.none')}</p>}
       {accounts.length > 0 && (
         <ul class="accounts-list" aria-label={t('accounts.listName')}>
@@ -154,7 +189,8 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
                 ) : (
                   <>
                     <span class="account-text">
-                      <span class="account-name">{account.name}</span>
+                      {/* The user's (or a file's) text: isolated from the words around it. */}
+                      <bdi class="account-name">{account.name}</bdi>
                       {active && <span class="account-active-badge">{t('accounts.active')}</span>}
                       <span class="account-where">
                         <bdi>

@@ -57,6 +57,7 @@ export function AccountsSettings() {
     if (stored === null) return null;
     return {
       activeId: stored.activeId,
+      unreadable: stored.unreadable,
       accounts: stored.accounts.map((account) => ({
         id: account.id,
         name: account.name,
@@ -64,6 +65,7 @@ export function AccountsSettings() {
         form: account.form,
         hasKey: account.hasKey,
         waiting: outbox.filter((entry) => entry.account === account.identity.id).length,
+        lostOnRemoval: outbox.filter((entry) => account.ownIdentities.includes(entry.account)).length,
       })),
     };
   }, [stored, outbox]);
@@ -87,6 +89,9 @@ export function AccountsSettings() {
       await api.remove(id);
     },
     activate: (id) => api.activate(id),
+    removeUnreadable: async () => {
+      await api.removeUnreadable();
+    },
   };
 
   return (

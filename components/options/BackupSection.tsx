@@ -124,19 +124,27 @@ export function BackupSection({
   download?: (text: string, fileName: string) => void;
 }) {
   const [includeKey, setIncludeKey] = useState(false);
+  const [includePages, setIncludePages] = useState(false);
   const [report, setReport] = useState<ImportReport | null>(null);
   const [missing, setMissing] = useState<Required<PermissionSet> | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const { status, run, busy } = useRemoteAction();
   const access = useRemoteAction();
   const { confirm, dialog } = useConfirm();
-  const ids = { heading: useId(), includeKey: useId(), warning: useId(), about: useId() };
+  const ids = {
+    heading: useId(),
+    includeKey: useId(),
+    warning: useId(),
+    includePages: useId(),
+    pagesHint: useId(),
+    about: useId(),
+  };
 
   const exportSettings = () =>
     run(
       t('backup.exporting'),
       async () => {
-        const backup = await collectBackup({ includeKey });
+        const backup = await collectBackup({ includeKey, includePages });
         const fileName = backupFileName();
         download(backupText(backup), fileName);
         return { fileName, withKey: backup.settings.apiKey !== undefined };
@@ -216,6 +224,19 @@ export function BackupSection({
       </div>
       <p id={ids.warning} class={includeKey ? 'warning' : 'hint'}>
         {t(includeKey ? 'backup.keyWarning' : 'backup.keyHint')}
+      </p>
+      <div class="check">
+        <input
+          id={ids.includePages}
+          type="checkbox"
+          checked={includePages}
+          aria-describedby={ids.pagesHint}
+          onChange={(event) => setIncludePages(event.currentTarget.checked)}
+        />
+        <label for={ids.includePages}>{t('backup.includePages')}</label>
+      </div>
+      <p id={ids.pagesHint} class="hint">
+        {t('backup.pagesHint')}
       </p>
       <div class="actions">
         <button type="button" disabled={busy} onClick={() => void exportSettings()}>

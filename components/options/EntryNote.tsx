@@ -35,7 +35,14 @@ export function EntryOrigin({ record }: { record: EntryRecord | undefined }) {
   return (
     <span class="entry-origin">
       {originLine(record)}
-      {record?.note === undefined ? null : <span class="entry-note-text">{` · “${record.note}”`}</span>}
+      {record?.note === undefined ? null : (
+        // The user's (or an imported file's) text: isolated, so no character in it reorders the line.
+        <span class="entry-note-text">
+          {' · “'}
+          <bdi>{record.note}</bdi>
+          {'”'}
+        </span>
+      )}
     </span>
   );
 }

@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { saveActiveConnection } from '@/lib/accounts/store';
 import { validateBaseUrl } from '@/lib/api';
 import { createDraftClient, storedClientSettings } from '@/lib/api/configured-client';
 import { ApiError, isApiError } from '@/lib/api/errors';
 import { t, tn } from '@/lib/i18n';
 import { changeSettingsKeepingHostPermissions, hostPermissionFor } from '@/lib/permissions/host-permission';
 import { confirmKeyDestination } from '@/lib/permissions/key-destination';
-import { apiKeyItem, connectionItem, DEFAULT_BASE_URL } from '@/lib/settings/storage';
+import { connectionItem, DEFAULT_BASE_URL } from '@/lib/settings/storage';
 import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
 import { failureText, useRemoteAction } from '../useRemoteAction';
@@ -83,10 +84,12 @@ export function SetupSection({ onSaved, firstRun = false, onConnected }: SetupSe
             permission,
           });
         }
-        await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, async () => {
-          await apiKeyItem.setValue(checked.key);
-          await connectionItem.setValue({ baseUrl: checked.baseUrl, form: checked.form });
-        });
+        await changeSettingsKeepingHostPermissions({ permissions: browser.permissions }, () =>
+          saveActiveConnection({
+            key: checked.key,
+            connection: { baseUrl: checked.baseUrl, form: checked.form },
+          }),
+        );
         setDraft(checked);
         onSaved?.();
         return firstRun ? connectFirstTime(checked) : null;
@@ -139,7 +142,7 @@ export function SetupSection({ onSaved, firstRun = false, onConnected }: SetupSe
     run(
       t('setup.removingKey'),
       async () => {
-        await apiKeyItem.removeValue();
+        await saveActiveConnection({ key: '' });
         update({ key: '' });
         onSaved?.();
       },

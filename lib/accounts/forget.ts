@@ -1,14 +1,15 @@
 /**
  * Removing an account (the worker does it: it owns the outbox). Forgets the account's entry and
- * key, its parked settings, and everything tagged with its identity: queued and settled changes,
- * cached lists, profiles and statistics, temporary allows, registered addresses, notes on its
- * list entries, leases and alarms. Data of an identity another remaining account still has (the
- * same origin, form and key entered twice) stays: it is that account's too. The service is not
- * asked to unregister anything: removing an account from this browser changes nothing there.
+ * key, its parked settings, and everything tagged with its identity, or with one it had before
+ * (an earlier key or address, ./store.ts `identitiesOf`): queued and settled changes, cached
+ * lists, profiles and statistics, temporary allows, unbreaks (with the hosts of the pages they
+ * were made on), registered addresses, notes on its list entries, leases and alarms. Data of an
+ * identity another remaining account still has or had (the same origin, form and key entered
+ * twice) stays: it is that account's too. The service is not asked to unregister anything:
+ * removing an account from this browser changes nothing there.
  */
-
 import { cachedListsItem } from '@/lib/cache/cached-lists';
-import { type AccountId, accountIdentity } from '@/lib/identity/identity';
+import type { AccountId } from '@/lib/identity/identity';
 import { notes } from '@/lib/notes';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively } from '@/lib/outbox/lease';
@@ -21,8 +22,9 @@ import {
   registeredAddressesItem,
   settledChangesItem,
   temporaryAllowsItem,
+  unbreakSessionsItem,
 } from '@/lib/settings/storage';
-import { activateAccount, readAccounts, updateAccounts } from './store';
+import { activateAccount, identitiesOf, readAccounts, updateAccounts } from './store';
 
 export interface ForgetDeps {
   alarms: AlarmsApi;
@@ -46,7 +48,7 @@ export async function forgetAccount(id: string, deps: ForgetDeps): Promise<Forge
     const next = state.accounts.find((candidate) => candidate.id !== id)!;
     await activateAccount(next.id);
   }
-  const identity = (await accountIdentity(account)).id;
+  const identities = await identitiesOf(account);
   const removed = await updateAccounts((now, draft) => {
     if (now.activeId === id || !draft.entries.some((entry) => entry.id === id)) return null;
     draft.entries = draft.entries.filter((entry) => entry.id !== id);
@@ -56,17 +58,21 @@ export async function forgetAccount(id: string, deps: ForgetDeps): Promise<Forge
   if (!removed) return { removed: false, discarded: 0 };
 
   const remaining = await readAccounts();
-  const identities = await Promise.all(remaining.accounts.map((other) => accountIdentity(other)));
-  const shared = identities.some((other) => other.id === identity);
-  const discarded = shared ? 0 : await forgetIdentity(identity);
-  for (const name of deps.alarmsOf(id, identity)) {
-    if (shared && name.includes(identity)) continue;
-    await deps.alarms.clear(name);
+  const othersHave = new Set((await Promise.all(remaining.accounts.map(identitiesOf))).flat());
+  const shared = identities.filter((identity) => othersHave.has(identity));
+  let discarded = 0;
+  for (const identity of identities) {
+    if (!othersHave.has(identity)) discarded += await forgetIdentity(identity);
   }
-  const leases = deps.leasesOf(id, identity).filter((name) => !(shared && name.includes(identity)));
+  const stillNeeded = (name: string) => shared.some((identity) => name.includes(identity));
+  const alarms = new Set(identities.flatMap((identity) => deps.alarmsOf(id, identity)));
+  for (const name of alarms) {
+    if (!stillNeeded(name)) await deps.alarms.clear(name);
+  }
+  const leases = new Set(identities.flatMap((identity) => deps.leasesOf(id, identity)));
   await exclusively('leases', async () => {
     const all = { ...(await leasesItem.getValue()) };
-    for (const name of leases) delete all[name];
+    for (const name of leases) if (!stillNeeded(name)) delete all[name];
     await leasesItem.setValue(all);
   });
   return { removed: true, discarded };
@@ -97,6 +103,11 @@ async function forgetIdentity(identity: AccountId): Promise<number> {
       current: mine(registered.current) ? null : registered.current,
       stale: registered.stale.filter((address) => !mine(address)),
     });
+  });
+  await exclusively('unbreak-sessions', async () => {
+    const sessions = await unbreakSessionsItem.getValue();
+    const kept = sessions.filter((session) => !mine(session));
+    if (kept.length !== sessions.length) await unbreakSessionsItem.setValue(kept);
   });
   // The notes on its list entries (lib/notes): kept per identity, forgotten with it.
   await notes.forget(identity, (await notes.read(identity)).entries);

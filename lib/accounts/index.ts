@@ -26,7 +26,6 @@ import {
 import { confirmKeyDestination, type KeyDestinationQuestion } from '@/lib/permissions/key-destination';
 import { type Followable, followableRead } from '@/lib/settings/follow';
 import {
-  ACCOUNT_NAME_MAX,
   accountKeysItem,
   accountsItem,
   apiKeyItem,
@@ -38,11 +37,14 @@ import {
   type RegistrationOutcome,
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
-import { validateApiKey, validateBaseUrl } from '@/lib/validation';
+import { validateAccountName, validateApiKey, validateBaseUrl } from '@/lib/validation';
 import {
+  type AccountsState,
   activateAccount,
   displayName,
+  forgetUnreadableAccounts,
   hostOf,
+  identitiesOnlyOf,
   readAccounts,
   type StoredAccount,
   updateAccounts,
@@ -68,6 +70,11 @@ export interface AccountSummary {
   hasKey: boolean;
   /** The identity its queued changes, caches and temporary allows carry (lib/identity/identity.ts). */
   identity: AccountIdentity;
+  /**
+   * Its identity and those of keys or addresses it had before, when no other account has them:
+   * what its removal forgets, the waiting changes of them included.
+   */
+  ownIdentities: readonly string[];
   dynamicIp: DynamicIpSettings;
   /** The last dynamic IP registration of this account; null before the first. */
   lastRegistration: RegistrationOutcome | null;
@@ -77,9 +84,11 @@ export interface AccountsView {
   activeId: string;
   /** In the order they were added. */
   accounts: AccountSummary[];
+  /** Accounts stored in a shape this version cannot read, left out of `accounts` (./store.ts). */
+  unreadable: number;
 }
 
-async function summaryOf(account: StoredAccount): Promise<AccountSummary> {
+async function summaryOf(account: StoredAccount, state: AccountsState): Promise<AccountSummary> {
   return {
     id: account.id,
     name: displayName(account),
@@ -90,6 +99,7 @@ async function summaryOf(account: StoredAccount): Promise<AccountSummary> {
     active: account.active,
     hasKey: account.key !== '',
     identity: await accountIdentity(account),
+    ownIdentities: await identitiesOnlyOf(state, account.id),
     dynamicIp: account.dynamicIp,
     lastRegistration: account.registrationOutcome,
   };
@@ -100,7 +110,11 @@ const invalid = (field: string, message: string) => new ApiError('invalid-input'
 /** Every account and which one is active. */
 export async function listAccounts(): Promise<AccountsView> {
   const state = await readAccounts();
-  return { activeId: state.activeId, accounts: await Promise.all(state.accounts.map(summaryOf)) };
+  return {
+    activeId: state.activeId,
+    accounts: await Promise.all(state.accounts.map((account) => summaryOf(account, state))),
+    unreadable: state.unreadable,
+  };
 }
 
 /** The accounts, read again whenever one of them or the active one changes (for `useStoredValue`). */
@@ -109,7 +123,6 @@ export const followedAccounts: Followable<AccountsView> = followableRead(
   listAccounts,
 );
 
-/** Changes waiting in the outbox for the account `id` (for the removal's confirmation). */
 /**
  * Makes `id` the account every page, the menu, the shortcuts and the badge act on (the popup's
  * switcher needs nothing else of `createAccounts`).
@@ -118,24 +131,24 @@ export async function switchAccount(id: string): Promise<void> {
   if (!(await activateAccount(id))) throw invalid('account', t('accounts.gone'));
 }
 
+/**
+ * Changes waiting in the outbox that removing account `id` discards: those of its identity and of
+ * any it had before, unless another account has that identity too (./forget.ts).
+ */
 export async function countWaitingChanges(id: string): Promise<number> {
   const [state, outbox] = await Promise.all([readAccounts(), outboxItem.getValue()]);
-  const account = state.accounts.find((candidate) => candidate.id === id);
-  if (!account) return 0;
-  const identity = (await accountIdentity(account)).id;
-  return outbox.filter((entry) => entry.account === identity).length;
+  const discarded = new Set(await identitiesOnlyOf(state, id));
+  return outbox.filter((entry) => discarded.has(entry.account)).length;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
-/** A name the user typed, trimmed; refused when empty, too long, or another account's name. */
+/**
+ * A name the user typed, trimmed; refused when `validateAccountName` refuses it (as an imported
+ * name is, lib/settings/backup.ts) or when it is another account's name.
+ */
 export function checkAccountName(input: string, others: readonly Pick<AccountSummary, 'name'>[]): string {
-  const name = input.trim();
-  if (name === '') throw invalid('name', t('accounts.nameEmpty'));
-  if (name.length > ACCOUNT_NAME_MAX || CONTROL.test(name)) {
-    throw invalid('name', t('accounts.nameInvalid', { max: ACCOUNT_NAME_MAX }));
-  }
+  const checked = validateAccountName(input);
+  if (!checked.ok) throw invalid('name', checked.message);
+  const name = checked.value;
   const taken = others.find((other) => other.name.toLocaleLowerCase() === name.toLocaleLowerCase());
   if (taken) throw invalid('name', t('accounts.nameTaken', { name }));
   return name;
@@ -168,6 +181,8 @@ export interface AccountsApi {
   rename(id: string, name: string): Promise<void>;
   activate(id: string): Promise<void>;
   remove(id: string): Promise<number>;
+  /** Forgets what is left of the accounts this version cannot read, keys included; how many went. */
+  removeUnreadable(): Promise<number>;
   countWaitingChanges(id: string): Promise<number>;
   setDynamicIp(
     account: Pick<AccountSummary, 'id' | 'form'>,
@@ -291,6 +306,7 @@ export function createAccounts(deps: AccountsDeps): AccountsApi {
     rename,
     activate: switchAccount,
     remove,
+    removeUnreadable: forgetUnreadableAccounts,
     countWaitingChanges,
     setDynamicIp,
   };

@@ -9,11 +9,13 @@
  * reader ever sees one account's key with another's connection.
  *
  * Every read-modify-write of these items goes through `exclusively('accounts')` (Web Locks: all
- * pages and the worker). Pages that write the active account's items directly (Setup, Dynamic
- * IP) write the active account's values, as before.
+ * pages and the worker). Pages that write the active account's items directly (Dynamic IP) write
+ * the active account's values, as before; its key and connection go through
+ * `saveActiveConnection`, which remembers the identity they replace.
  */
+import { type AccountId, accountIdentity } from '@/lib/identity/identity';
 import { exclusively, randomId } from '@/lib/outbox/lease';
-import { entriesOf, getValues, type StoredItem, writeRaw } from '@/lib/settings/item';
+import { entriesOf, getValues, readRaw as readStored, type StoredItem, writeRaw } from '@/lib/settings/item';
 import {
   type AccountEntry,
   accountKeysItem,
@@ -28,7 +30,9 @@ import {
   defaultBlockItem,
   dynamicIpSettingsItem,
   lastLogDumpItem,
+  loadSchemas,
   MAX_ACCOUNTS,
+  MAX_EARLIER_IDENTITIES,
   managedProfileItem,
   type RegistrationOutcome,
   registrationOutcomeItem,
@@ -63,6 +67,8 @@ export interface StoredAccount {
   active: boolean;
   key: string;
   connection: ConnectionSettings;
+  /** The identities it had before its current one (an earlier key or address), newest last. */
+  earlierIdentities: readonly AccountId[];
   dynamicIp: DynamicIpSettings;
   registrationOutcome: RegistrationOutcome | null;
   /** Values of ACCOUNT_ITEMS by storage key, each checked by its item (read with `accountValue`). */
@@ -73,6 +79,11 @@ export interface AccountsState {
   activeId: string;
   /** In the order they were added. */
   accounts: StoredAccount[];
+  /**
+   * Accounts stored in a shape this version cannot read (damaged storage, another version), left
+   * out of `accounts`; what is left of them goes with `forgetUnreadableAccounts`.
+   */
+  unreadable: number;
 }
 
 /** The value of a per-account item for `account`. */
@@ -93,8 +104,16 @@ export function displayName(account: Pick<StoredAccount, 'name' | 'connection'>)
   return account.name ?? hostOf(account.connection.baseUrl);
 }
 
+type AccountsList = ValueOf<typeof accountsItem>;
+
 type Raw = {
-  accounts: ValueOf<typeof accountsItem>;
+  accounts: AccountsList;
+  /**
+   * Entries of the stored list this version cannot read (damaged, or another version's), as they
+   * were stored: left out of the accounts, kept by every write until the user removes them
+   * (`forgetUnreadableAccounts`).
+   */
+  unreadable: unknown[];
   keys: Record<string, string>;
   activeKey: string;
   active: unknown[];
@@ -107,7 +126,56 @@ async function readRaw(): Promise<Raw> {
     apiKeyItem,
     ...ACCOUNT_ITEMS,
   ] as const);
-  return { accounts, keys, activeKey, active };
+  const raw: Raw = { accounts, unreadable: [], keys, activeKey, active };
+  // Read as no account: nothing is stored, or the list did not fit its structure for one entry.
+  if (accounts.active !== null || accounts.accounts.length > 0) return raw;
+  const stored = (await readStored('local', [accountsItem.name]))[accountsItem.name] ?? null;
+  return stored === null ? raw : { ...raw, ...(await readEachEntry(stored)) };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A stored list that did not read as a whole, entry by entry (with zod): one entry this version
+ * cannot read no longer loses the others (nor leaves their keys stored where nothing lists them).
+ */
+async function readEachEntry(stored: unknown): Promise<Pick<Raw, 'accounts' | 'unreadable'>> {
+  const { accountEntrySchema } = await loadSchemas();
+  const entries = isRecord(stored) && Array.isArray(stored.accounts) ? stored.accounts : [];
+  const accounts: AccountEntry[] = [];
+  const unreadable: unknown[] = [];
+  for (const entry of entries) {
+    const checked = accountEntrySchema.safeParse(entry);
+    const fits =
+      checked.success &&
+      accounts.length < MAX_ACCOUNTS &&
+      !accounts.some((account) => account.id === checked.data.id);
+    if (fits) accounts.push(checked.data);
+    else unreadable.push(entry);
+  }
+  const active = isRecord(stored) && typeof stored.active === 'string' ? stored.active : null;
+  return { accounts: { active, accounts }, unreadable };
+}
+
+/**
+ * How many accounts this version cannot read: the unreadable entries, and the stored keys of
+ * accounts no entry names any more (their entry lost to damaged storage).
+ */
+function unreadableCount(raw: Raw): number {
+  const named = new Set<unknown>([
+    ...raw.accounts.accounts.map((entry) => entry.id),
+    ...raw.unreadable.map((entry) => (isRecord(entry) ? entry.id : undefined)),
+  ]);
+  return raw.unreadable.length + Object.keys(raw.keys).filter((id) => !named.has(id)).length;
+}
+
+/** The accounts list as it is written: `list`, checked, then the entries this version cannot read. */
+async function listToWrite(raw: Raw, list: AccountsList): Promise<unknown> {
+  const checked = await accountsItem.validate(list);
+  return raw.unreadable.length === 0
+    ? checked
+    : { ...checked, accounts: [...checked.accounts, ...raw.unreadable] };
 }
 
 function isConsistent(raw: Raw): boolean {
@@ -137,6 +205,7 @@ async function stateOf(raw: Raw): Promise<AccountsState> {
         active: isActive,
         key: isActive ? raw.activeKey : (raw.keys[entry.id] ?? ''),
         connection: connectionItem.fallback,
+        earlierIdentities: entry.earlierIdentities ?? [],
         dynamicIp: dynamicIpSettingsItem.fallback,
         registrationOutcome: null,
         values,
@@ -147,7 +216,7 @@ async function stateOf(raw: Raw): Promise<AccountsState> {
       return account;
     }),
   );
-  return { activeId, accounts };
+  return { activeId, accounts, unreadable: unreadableCount(raw) };
 }
 
 /**
@@ -160,10 +229,8 @@ async function adoptActiveSetup(now: () => number): Promise<void> {
     const raw = await readRaw();
     if (isConsistent(raw)) return;
     const id = randomId();
-    await accountsItem.setValue({
-      active: id,
-      accounts: [...raw.accounts.accounts, { id, createdAt: now() }].slice(-MAX_ACCOUNTS),
-    });
+    const accounts = [...raw.accounts.accounts, { id, createdAt: now() }].slice(-MAX_ACCOUNTS);
+    await writeRaw('local', { [accountsItem.name]: await listToWrite(raw, { active: id, accounts }) });
   });
 }
 
@@ -205,7 +272,10 @@ export async function updateAccounts<T>(
     const outcome = change(state, draft);
     if (outcome === null) return null;
     await writeRaw('local', {
-      ...(await entriesOf(accountsItem, { active: outcome.draft.activeId, accounts: outcome.draft.entries })),
+      [accountsItem.name]: await listToWrite(raw, {
+        active: outcome.draft.activeId,
+        accounts: outcome.draft.entries,
+      }),
       ...(await entriesOf(accountKeysItem, outcome.draft.keys)),
     });
     return outcome.result;
@@ -232,17 +302,103 @@ export async function writeAccountValue<I extends AccountItem>(
       return true;
     }
     const checked = await (item as StoredItem<unknown>).validate(value);
-    await accountsItem.setValue({
-      active: raw.accounts.active,
-      accounts: entries.map((candidate) =>
-        candidate.id === accountId
-          ? { ...candidate, parked: { ...candidate.parked, [item.key]: checked } }
-          : candidate,
-      ),
+    await writeRaw('local', {
+      [accountsItem.name]: await listToWrite(raw, {
+        active: raw.accounts.active,
+        accounts: entries.map((candidate) =>
+          candidate.id === accountId
+            ? { ...candidate, parked: { ...candidate.parked, [item.key]: checked } }
+            : candidate,
+        ),
+      }),
     });
     return true;
   });
 }
+
+/**
+ * Forgets what is left of the accounts this version cannot read (`AccountsState.unreadable`):
+ * their entries and their keys. The readable accounts stay as they are. Returns how many went.
+ */
+export async function forgetUnreadableAccounts(): Promise<number> {
+  await readAccounts();
+  return exclusively('accounts', async () => {
+    const raw = await readRaw();
+    const count = unreadableCount(raw);
+    if (count === 0) return 0;
+    const readable = new Set(raw.accounts.accounts.map((entry) => entry.id));
+    await writeRaw('local', {
+      ...(await entriesOf(accountsItem, raw.accounts)),
+      ...(await entriesOf(
+        accountKeysItem,
+        Object.fromEntries(Object.entries(raw.keys).filter(([id]) => readable.has(id))),
+      )),
+    });
+    return count;
+  });
+}
+
+/** The identities an account has and had: its current one first, then its earlier ones. */
+export async function identitiesOf(account: StoredAccount): Promise<AccountId[]> {
+  return [(await accountIdentity(account)).id, ...account.earlierIdentities];
+}
+
+/**
+ * The identities account `id` has or had that no other account of `state` has or had: what its
+ * removal forgets (./forget.ts), and whose waiting changes it discards.
+ */
+export async function identitiesOnlyOf(state: AccountsState, id: string): Promise<AccountId[]> {
+  const account = state.accounts.find((candidate) => candidate.id === id);
+  if (!account) return [];
+  const others = state.accounts.filter((other) => other.id !== id);
+  const othersHave = new Set((await Promise.all(others.map(identitiesOf))).flat());
+  return (await identitiesOf(account)).filter((identity) => !othersHave.has(identity));
+}
+
+/**
+ * Stores the active account's key and connection (Setup's Save and Forget key, an imported file)
+ * in ONE write, with the accounts: storage never holds a new key with the old address (the worker
+ * would send it there), and the identity they replace is kept in the account's entry, so what
+ * was recorded under it goes when the account is removed (./forget.ts). What is not given stays.
+ */
+export async function saveActiveConnection(change: {
+  key?: string;
+  connection?: ConnectionSettings;
+}): Promise<void> {
+  await readAccounts();
+  await exclusively('accounts', async () => {
+    const raw = await readRaw();
+    const before = {
+      key: raw.activeKey,
+      connection: raw.active[ACCOUNT_ITEMS.indexOf(connectionItem)] as ConnectionSettings,
+    };
+    const after = { key: change.key ?? before.key, connection: change.connection ?? before.connection };
+    const [was, becomes] = await Promise.all([accountIdentity(before), accountIdentity(after)]);
+    const accounts = raw.accounts.accounts.map((entry) => {
+      if (entry.id !== raw.accounts.active || was.id === becomes.id) return entry;
+      const earlier = (entry.earlierIdentities ?? []).filter((id) => id !== was.id && id !== becomes.id);
+      return { ...entry, earlierIdentities: [...earlier, was.id].slice(-MAX_EARLIER_IDENTITIES) };
+    });
+    const [key, connection, checkedAccounts] = await Promise.all([
+      activeKeyEntries(after.key),
+      entriesOf(connectionItem, after.connection),
+      listToWrite(raw, { active: raw.accounts.active, accounts }),
+    ]);
+    await writeRaw('local', { ...key, ...connection, [accountsItem.name]: checkedAccounts });
+  });
+}
+
+/** `connectionItem` as an imported file writes it: through `saveActiveConnection`. */
+export const activeConnectionItem: StoredItem<ConnectionSettings> = {
+  ...connectionItem,
+  setValue: (connection) => saveActiveConnection({ connection }),
+};
+
+/** `apiKeyItem` as an imported file writes it: through `saveActiveConnection`. */
+export const activeKeyItem: StoredItem<string> = {
+  ...apiKeyItem,
+  setValue: (key) => saveActiveConnection({ key }),
+};
 
 /**
  * Makes `id` the active account: the active account's values go into its entry, `id`'s come out
@@ -268,7 +424,7 @@ export async function activateAccount(id: string): Promise<boolean> {
     const { [id]: incomingKey = '', ...keys } = raw.keys;
     if (raw.activeKey !== '') keys[currentId] = raw.activeKey;
     await writeRaw('local', {
-      ...(await entriesOf(accountsItem, { active: id, accounts: entries })),
+      [accountsItem.name]: await listToWrite(raw, { active: id, accounts: entries }),
       ...(await entriesOf(accountKeysItem, keys)),
       ...(await activeKeyEntries(incomingKey)),
       // A value never set reads as its item's fallback.

@@ -1,4 +1,5 @@
 import { type AccountIdentity, accountIdentity } from '@/lib/identity/identity';
+import { getValues } from '@/lib/settings/item';
 import { type Followable, followableRead } from '@/lib/settings/follow';
 import {
   apiKeyItem,
@@ -18,14 +19,19 @@ export interface ClientSettings {
   timeoutMs: number | null;
 }
 
-/** The client's settings from storage. */
+/**
+ * The client's settings from storage: the key and the connection from ONE `get`, so a save of
+ * both that lands while they are read is seen whole or not at all, never a new key with the old
+ * address (docs/architecture.md, "Several accounts": no reader sees one account's key with
+ * another's connection).
+ */
 export async function readClientSettings(): Promise<ClientSettings> {
-  const [key, connection, timeoutMs] = await Promise.all([
-    apiKeyItem.getValue(),
-    connectionItem.getValue(),
-    readsApiTimeoutForTests ? apiTimeoutForTestsItem.getValue() : null,
-  ]);
-  return { key, connection, timeoutMs };
+  const [key, connection, timeoutMs] = await getValues([
+    apiKeyItem,
+    connectionItem,
+    ...(readsApiTimeoutForTests ? [apiTimeoutForTestsItem] : []),
+  ] as const);
+  return { key, connection, timeoutMs: timeoutMs ?? null };
 }
 
 /**

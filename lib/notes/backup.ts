@@ -1,7 +1,8 @@
 /**
  * The records and notes in the settings backup (lib/settings/backup.ts): every account's, as one
  * setting. Importing merges with what this browser has (`importAll`: per entry, the record written
- * last wins and a note is never lost), within the same bounds as ever.
+ * last wins and a note is never lost), within the same bounds as ever: records of identities that
+ * are no account of this browser are kept only while there is room, never in place of an account's.
  */
 import * as z from 'zod/mini';
 import type { StoredItem } from '@/lib/settings/item';

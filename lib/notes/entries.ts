@@ -7,8 +7,9 @@
  * Bounded: at most MAX_ENTRIES_PER_ACCOUNT entries per account (the oldest entry without a note
  * goes first, then the oldest of all), notes of at most NOTE_MAX_CHARS characters, and at most
  * MAX_ACCOUNTS accounts, the accounts this browser can hold (lib/settings/storage.ts), so no
- * account's notes go while it is kept; past that the one written longest ago goes. Worst case well
- * under the backup's size limit (lib/settings/backup.ts).
+ * account's notes go while it is kept: past that, the records of identities that are no account
+ * here (a backup's, an earlier key's) go first, then the one written longest ago (./store.ts).
+ * Worst case well under the backup's size limit (lib/settings/backup.ts).
  */
 import { MAX_ENTRIES_PER_ACCOUNT, NOTE_MAX_CHARS, NOTES_VERSION } from './limits';
 import type { AccountNotes, EntryRecord } from './schema';

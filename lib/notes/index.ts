@@ -8,6 +8,7 @@
  * Writers: the worker (outbox) and the options page. The popup only reads, one key: the
  * configured account's records.
  */
+import { accountIdentity } from '@/lib/identity/identity';
 import { exclusively } from '@/lib/outbox/lease';
 import { readRaw, removeRaw, watchRaw, writeRaw } from '@/lib/settings/item';
 import { createNotesStore, type NotesStorage } from './store';
@@ -35,5 +36,19 @@ export const browserNotesStorage: NotesStorage = {
   watch: (key, callback) => watchRaw('local', bare(key), callback),
 };
 
+/**
+ * The identities of this browser's accounts. Loaded when first asked (the records reached their
+ * bound): the popup reads records on every opening and needs none of the accounts' module for it.
+ */
+async function identitiesOfAccountsHere(): Promise<ReadonlySet<string>> {
+  const { readAccounts } = await import('@/lib/accounts/store');
+  const { accounts } = await readAccounts();
+  return new Set(await Promise.all(accounts.map(async (account) => (await accountIdentity(account)).id)));
+}
+
 /** The store every page and the worker use. */
-export const notes = createNotesStore({ storage: browserNotesStorage, exclusively });
+export const notes = createNotesStore({
+  storage: browserNotesStorage,
+  exclusively,
+  accountsHere: identitiesOfAccountsHere,
+});

@@ -36,6 +36,12 @@ export interface NotesDeps {
   now?: () => number;
   /** Runs `fn` alone among the extension's pages and worker (lib/outbox/lease.ts `exclusively`). */
   exclusively: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+  /**
+   * The identities of this browser's accounts (lib/accounts), asked only when the records reach
+   * their bound of accounts: those of any other identity (a backup's, an earlier key's) give way
+   * to them.
+   */
+  accountsHere: () => Promise<ReadonlySet<string>>;
 }
 
 /** An entry just added from this browser. */
@@ -66,6 +72,22 @@ export function createNotesStore(deps: NotesDeps) {
   const readAccounts = async (): Promise<Record<string, number>> =>
     (await loadSchema()).parseNotesAccounts(await deps.storage.get(NOTES_ACCOUNTS_KEY));
 
+  /**
+   * The identities whose records go when there are more than the bound (`touched`: when each was
+   * last written). The records of this browser's accounts are kept first, so records of another
+   * identity (a backup's, an earlier key's) are kept only while there is room and never push
+   * an account's out; within each group, the one written longest ago goes first.
+   */
+  async function pastTheBound(touched: Record<string, number>): Promise<string[]> {
+    if (Object.keys(touched).length <= MAX_ACCOUNTS) return [];
+    const here = await deps.accountsHere();
+    const isHere = (id: string) => (here.has(id) ? 1 : 0);
+    return Object.entries(touched)
+      .sort(([idA, a], [idB, b]) => isHere(idB) - isHere(idA) || b - a)
+      .slice(MAX_ACCOUNTS)
+      .map(([id]) => id);
+  }
+
   /** Changes one account's records; drops the account's key when none is left. */
   function update(account: string, change: (entries: EntryRecord[]) => EntryRecord[]): Promise<void> {
     return deps.exclusively('notes', async () => {
@@ -85,15 +107,13 @@ export function createNotesStore(deps: NotesDeps) {
         return;
       }
       const touched = { ...accounts, [account]: now() };
-      // More accounts than the bound: the one written longest ago loses its records.
-      const evicted = Object.entries(touched)
-        .sort(([, a], [, b]) => b - a)
-        .slice(MAX_ACCOUNTS)
-        .map(([id]) => id);
+      const evicted = await pastTheBound(touched);
       for (const id of evicted) delete touched[id];
       // The account list first: a key it does not name would be left out of backups.
       await deps.storage.set({ [NOTES_ACCOUNTS_KEY]: touched });
-      await deps.storage.set({ [key]: { v: NOTES_VERSION, entries: after } satisfies AccountNotes });
+      if (!evicted.includes(account)) {
+        await deps.storage.set({ [key]: { v: NOTES_VERSION, entries: after } satisfies AccountNotes });
+      }
       if (evicted.length > 0) await deps.storage.remove(evicted.map(notesKeyOf));
     });
   }
@@ -211,7 +231,7 @@ export function createNotesStore(deps: NotesDeps) {
 
     /**
      * Takes the records of a backup: per entry, the one written last wins; a note is never lost
-     * to a record without one.
+     * to a record without one, nor the page of the same addition to a file made without pages.
      */
     async importAll(incoming: NotesByAccount): Promise<void> {
       for (const [account, records] of Object.entries(incoming)) {
@@ -224,9 +244,15 @@ export function createNotesStore(deps: NotesDeps) {
               merged.push(record);
               continue;
             }
-            const newer = record.at > mine.at ? record : mine;
-            const note = newer.note ?? record.note ?? mine.note;
-            merged[index] = { ...newer, ...(note === undefined ? {} : { note }) };
+            const [newer, older] = record.at > mine.at ? [record, mine] : [mine, record];
+            const note = newer.note ?? older.note;
+            const sameAddition = newer.addedAt === older.addedAt && newer.source === older.source;
+            const page = newer.page ?? (sameAddition ? older.page : undefined);
+            merged[index] = {
+              ...newer,
+              ...(note === undefined ? {} : { note }),
+              ...(page === undefined ? {} : { page }),
+            };
           }
           return merged;
         });

@@ -5,10 +5,12 @@
  * page diagnosis switches, the theme, the popup's chosen profile, and the records the service
  * cannot give back (TLDs added and default block set from this browser), and where the list
  * entries added from this browser came from, with their notes (lib/notes, every account's; merged
- * on import).
- * The API key only when the user ticks "Include the API key". `settings` holds the active
- * account's and the browser's; `accounts` (version 2) every other account of this browser
- * (lib/accounts), each with its own connection, settings, records and (when asked) key.
+ * on import), each account's by its identity: origin, form and a fingerprint of its key (never
+ * the key). The API key only when the user ticks "Include the API key"; the host of the page each
+ * entry was added on only when the user ticks "Include the pages entries were added on" (where
+ * the user browsed: PRIVACY.md says what the file holds). `settings` holds the active account's
+ * and the browser's; `accounts` (version 2) every other account of this browser (lib/accounts),
+ * each with its name, connection, settings, records and (when asked) key.
  *
  * Importing accounts never merges two accounts silently: an account of the file with a key is
  * the same account as one of this browser only when origin, API form and key are all the same
@@ -34,6 +36,8 @@ import * as z from 'zod/mini';
 import {
   type AccountsState,
   accountValue,
+  activeConnectionItem,
+  activeKeyItem,
   displayName,
   hostOf,
   readAccounts,
@@ -58,6 +62,7 @@ import {
   quoteInput,
   type Validation,
   valid,
+  validateAccountName,
   validateApiKey,
   validateBaseUrl,
   validateNetworkLabel,
@@ -170,7 +175,8 @@ const DEFINITIONS: Definitions = {
   connection: {
     label: () => t('backup.setting.connection'),
     schema: connectionSchema,
-    item: connectionItem,
+    // Through the accounts (lib/accounts/store.ts): the identity it replaces is remembered.
+    item: activeConnectionItem,
     check: (value) => {
       const base = validateBaseUrl(value.baseUrl);
       return base.ok ? valid({ baseUrl: base.value, form: value.form }) : base;
@@ -180,7 +186,7 @@ const DEFINITIONS: Definitions = {
   apiKey: {
     label: () => t('backup.setting.apiKey'),
     schema: z.string(),
-    item: apiKeyItem,
+    item: activeKeyItem,
     check: (value) => validateApiKey(value),
     describe: () => t('backup.keyReplaced'),
   },
@@ -278,11 +284,23 @@ export function settingLabel(name: SettingName): string {
 export interface CollectOptions {
   /** Put the API key in the file: whoever has the file can then run the account. */
   includeKey: boolean;
+  /**
+   * Put in the file the host of the page each list entry was added on (lib/notes): where the user
+   * browsed. Left out by default; the records keep when, from where and their notes.
+   */
+  includePages?: boolean;
   now?: Date;
 }
 
-/** Today's settings of this browser, as a backup. The key only when asked for and set. */
-export async function collectBackup({ includeKey, now = new Date() }: CollectOptions): Promise<BackupFile> {
+/**
+ * Today's settings of this browser, as a backup. The key only when asked for and set; the pages
+ * list entries were added on only when asked for.
+ */
+export async function collectBackup({
+  includeKey,
+  includePages = false,
+  now = new Date(),
+}: CollectOptions): Promise<BackupFile> {
   const [
     connection,
     apiKey,
@@ -304,8 +322,17 @@ export async function collectBackup({ includeKey, now = new Date() }: CollectOpt
     addedTldsItem.getValue(),
     defaultBlockItem.getValue(),
   ]);
-  // Where list entries came from, and their notes, for every account (lib/notes).
-  const listNotes = await notesBackupItem(notes).getValue();
+  // Where list entries came from, and their notes, for every account (lib/notes); by the account
+  // identity (origin, form and the key's fingerprint, never the key), so an import finds the account.
+  const records = await notesBackupItem(notes).getValue();
+  const listNotes = includePages
+    ? records
+    : Object.fromEntries(
+        Object.entries(records).map(([account, entries]) => [
+          account,
+          entries.map(({ page: _page, ...rest }) => rest),
+        ]),
+      );
   const { accounts } = await readAccounts();
   const others = accounts
     .filter((account) => !account.active)
@@ -471,6 +498,13 @@ function acceptAccount(raw: unknown): { ok: true; value: BackupAccount } | { ok:
     };
   }
   const account: BackupAccount = { ...shaped.data };
+  // Checked as a typed name is (the Accounts section): what a file names an account is shown as
+  // the user's own text, in the pages, the popup's combobox and the menu.
+  if (account.name !== undefined) {
+    const name = validateAccountName(account.name);
+    if (!name.ok) return { ok: false, reason: name.message };
+    account.name = name.value;
+  }
   for (const name of ['connection', 'apiKey', 'dynamicIp', 'chosenProfile'] as const) {
     const value = account[name];
     if (value === undefined) continue;

@@ -14,6 +14,12 @@ export const MAX_ACCOUNTS = 10;
 
 export const ACCOUNT_NAME_MAX = 64;
 
+/**
+ * Identities an account had before its current one (an earlier key, address or form), newest
+ * kept: removing the account forgets what was recorded under them too (lib/accounts/forget.ts).
+ */
+export const MAX_EARLIER_IDENTITIES = 20;
+
 export const DYNAMIC_IP_INTERVAL = { min: 5, max: 1440, fallback: 15 } as const;
 
 /** Addresses kept for later deletion, of all accounts together (a few per account). */

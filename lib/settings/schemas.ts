@@ -15,6 +15,7 @@ import {
   ACCOUNT_NAME_MAX,
   DYNAMIC_IP_INTERVAL,
   MAX_ACCOUNTS,
+  MAX_EARLIER_IDENTITIES,
   MAX_FAILED_HOSTS_PER_TAB,
   MAX_REGISTERED_KEPT,
   MAX_REMEMBERED_HOSTS,
@@ -48,6 +49,11 @@ export const accountEntrySchema = z.lazy(() =>
     /** Absent: the account is named after its service's host. */
     name: z.optional(z.string().check(z.minLength(1), z.maxLength(ACCOUNT_NAME_MAX))),
     createdAt: z.number(),
+    /**
+     * The identities (lib/account/identity.ts) it had before its current one, newest last: what
+     * was recorded under an earlier key or address goes with it when it is removed.
+     */
+    earlierIdentities: z.optional(z.array(accountIdSchema).check(z.maxLength(MAX_EARLIER_IDENTITIES))),
     /**
      * The per-account items (lib/accounts/store.ts ACCOUNT_ITEMS) of an account that is not the
      * active one, by storage key. The active account has none: its values are in those items.

@@ -3,6 +3,7 @@
  * normalised value or the message the user sees. None of them throws.
  */
 import { t } from '@/lib/i18n';
+import { ACCOUNT_NAME_MAX } from '@/lib/settings/limits';
 import { hasUserInfo } from './authority';
 import { invalid, quoteInput, type Validation, valid } from './result';
 
@@ -110,6 +111,22 @@ export function validateNetworkLabel(input: string): Validation {
   if ([...label].length > NETWORK_LABEL_MAX)
     return invalid(t('validation.labelLong', { max: NETWORK_LABEL_MAX }));
   return valid(label);
+}
+
+/**
+ * The name of an account of this browser (lib/accounts), typed or imported: trimmed, at most
+ * ACCOUNT_NAME_MAX characters, nothing unprintable, no direction controls (a name holding one can
+ * show as another: "Bank" written backwards after an override). Names taken by other accounts are
+ * the caller's to check (`checkAccountName`).
+ */
+export function validateAccountName(input: string): Validation {
+  const name = typeof input === 'string' ? input.trim() : '';
+  if (name === '') return invalid(t('accounts.nameEmpty'));
+  if (name.length > ACCOUNT_NAME_MAX || UNPRINTABLE.test(name)) {
+    return invalid(t('accounts.nameInvalid', { max: ACCOUNT_NAME_MAX }));
+  }
+  if (DIRECTION_CONTROLS.test(name)) return invalid(t('accounts.nameDirection'));
+  return valid(name);
 }
 
 /** The account's API key as pasted from the dashboard (surrounding spaces are dropped). */

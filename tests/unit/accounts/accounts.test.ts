@@ -247,3 +247,73 @@ describe('the per-account items', () => {
     expect(await accountKeysItem.getValue()).toEqual({});
   });
 });
+
+describe('an account entry this version cannot read', () => {
+  /** Changes the stored entry of account `id` as a hand edit or another version might. */
+  async function damageEntry(id: string) {
+    const { accounts: stored } = (await fakeBrowser.storage.local.get('accounts')) as {
+      accounts: { active: string; accounts: { id: string }[] };
+    };
+    await fakeBrowser.storage.local.set({
+      accounts: {
+        ...stored,
+        accounts: stored.accounts.map((entry) =>
+          entry.id === id ? { ...entry, createdAt: 'yesterday' } : entry,
+        ),
+      },
+    });
+  }
+
+  it('is left out: the other accounts still load, and what is left of it is reported until removed', async () => {
+    await setUpFirst();
+    const { api } = accountsApi();
+    const office = await api.add({
+      name: 'Office',
+      key: 'key-office',
+      baseUrl: 'my.cleanbrowsing.org',
+      form: 'B',
+    });
+    const parents = await api.add({
+      name: 'Parents',
+      key: 'key-parents',
+      baseUrl: 'my.cleanbrowsing.org',
+      form: 'A',
+    });
+    await damageEntry(office);
+
+    const view = await api.list();
+    expect(view.accounts.map((account) => account.name)).toEqual(['my.cleanbrowsing.org', 'Parents']);
+    expect(view.unreadable).toBe(1);
+    // Working with the others keeps what is left of it: only the user removes it.
+    await api.rename(parents, 'Kids');
+    await api.activate(parents);
+    expect((await api.list()).unreadable).toBe(1);
+    expect(await storedPlacesOf('key-office')).toEqual(['accountKeys']);
+
+    await api.removeUnreadable();
+    const after = await api.list();
+    expect(after.unreadable).toBe(0);
+    expect(after.accounts.map((account) => account.name)).toEqual(['my.cleanbrowsing.org', 'Kids']);
+    expect(await storedPlacesOf('key-office')).toEqual([]);
+    expect((await readAccounts()).accounts.map((account) => account.key)).toEqual([
+      'key-home',
+      'key-parents',
+    ]);
+  });
+
+  it('a list that cannot be read at all: the active setup stays, and the keys left over are reported', async () => {
+    await setUpFirst();
+    const { api } = accountsApi();
+    await api.add({ name: 'Office', key: 'key-office', baseUrl: 'my.cleanbrowsing.org', form: 'B' });
+    await api.add({ name: 'Parents', key: 'key-parents', baseUrl: 'my.cleanbrowsing.org', form: 'A' });
+    await fakeBrowser.storage.local.set({ accounts: { active: 7, accounts: 'damaged' } });
+
+    const view = await api.list();
+    expect(view.accounts).toMatchObject([{ active: true, hasKey: true }]);
+    expect(view.unreadable).toBe(2);
+    await api.removeUnreadable();
+    expect((await api.list()).unreadable).toBe(0);
+    expect(await accountKeysItem.getValue()).toEqual({});
+    expect(await apiKeyItem.getValue()).toBe('key-home');
+  });
+});

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { readCurrentAccount } from '@/lib/identity/current';
 import { createConfiguredClient } from '@/lib/api/configured-client';
 import { apiKeyItem, connectionItem } from '@/lib/settings/storage';
 
@@ -43,5 +44,34 @@ describe('createConfiguredClient', () => {
         settings: { key: '', connection: { baseUrl: 'http://127.0.0.1:7', form: 'A' }, timeoutMs: null },
       }),
     ).toBeNull();
+  });
+});
+
+describe('readCurrentAccount', () => {
+  it('a new key and address saved while the worker reads never pair one key with the other address', async () => {
+    await apiKeyItem.setValue('old-key');
+    await connectionItem.setValue({ baseUrl: 'http://127.0.0.1:7', form: 'A' });
+    // Setup saves the new key and address in one write; it lands just after the worker's first get.
+    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
+    let saved = false;
+    fakeBrowser.storage.local.get = (async (keys?: unknown) => {
+      const answer = get(keys as string[]);
+      if (!saved) {
+        saved = true;
+        void fakeBrowser.storage.local.set({
+          apiKey: 'new-key',
+          connection: { baseUrl: 'http://127.0.0.1:9', form: 'A' },
+        });
+      }
+      return answer;
+    }) as typeof fakeBrowser.storage.local.get;
+    const fetch = listing();
+    vi.spyOn(globalThis, 'fetch').mockImplementation(fetch);
+
+    const { client } = await readCurrentAccount();
+    await client?.listProfiles();
+
+    // Before or after the save, never across it.
+    expect(String(fetch.mock.calls[0]?.[0])).toMatch(/^http:\/\/127\.0\.0\.1:7\/api\?apikey=old-key&/);
   });
 });

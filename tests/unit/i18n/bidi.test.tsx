@@ -1,6 +1,9 @@
 import { render } from '@testing-library/preact';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { AccountSwitcher } from '@/components/AccountSwitcher';
+import { AccountsSection } from '@/components/options/AccountsSection';
+import { EntryOrigin } from '@/components/options/EntryNote';
 import { StatusMessage } from '@/components/StatusMessage';
 import { createApiClient } from '@/lib/api';
 import { isolatedSegments, isolateText, t } from '@/lib/i18n';
@@ -92,5 +95,71 @@ describe('values inserted into sentences are direction-isolated', () => {
     );
     expect(reasonNode?.closest('bdi')).toBe(reasonNode);
     expect(status.textContent?.startsWith('Could not ')).toBe(true);
+  });
+});
+
+describe('account names and notes are shown isolated', () => {
+  const HEBREW = 'משרד';
+
+  it('in the Account combobox, each name is its own unit', () => {
+    const view = render(
+      <AccountSwitcher
+        accounts={[
+          { id: 'a', name: `${HEBREW} 2` },
+          { id: 'b', name: 'Office' },
+        ]}
+        activeId="b"
+        onChoose={() => undefined}
+      />,
+    );
+    const options = [...view.getByRole('combobox', { name: 'Account' }).querySelectorAll('option')];
+    expect(options.map((option) => option.textContent)).toEqual([`${FSI}${HEBREW} 2${PDI}`, 'Office']);
+  });
+
+  it('in the Accounts section, each name is in a <bdi>', () => {
+    const view = render(
+      <AccountsSection
+        view={{
+          activeId: 'a',
+          accounts: [
+            {
+              id: 'a',
+              name: `${HEBREW} 2`,
+              baseUrl: 'https://my.cleanbrowsing.org',
+              form: 'A',
+              hasKey: true,
+              waiting: 0,
+            },
+          ],
+        }}
+        actions={{
+          maxAccounts: 10,
+          checkName: (typed) => typed,
+          add: async () => ({ active: false }),
+          testConnection: async () => [],
+          rename: async () => undefined,
+          remove: async () => undefined,
+          activate: async () => undefined,
+        }}
+      />,
+    );
+    const list = view.getByRole('list', { name: 'Your accounts' });
+    expect([...list.querySelectorAll('bdi')].map((element) => element.textContent)).toContain(`${HEBREW} 2`);
+  });
+
+  it('under a list entry, the note is in a <bdi>: an override in it reorders nothing after it', () => {
+    const view = render(
+      <EntryOrigin
+        record={{
+          scope: 'A:default',
+          list: 'whitelist',
+          domain: 'school.example',
+          note: `${RLO}latrop loohcs`,
+          at: 1,
+        }}
+      />,
+    );
+    const isolated = [...view.container.querySelectorAll('bdi')].map((element) => element.textContent);
+    expect(isolated).toEqual([`${RLO}latrop loohcs`]);
   });
 });

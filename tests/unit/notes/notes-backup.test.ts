@@ -1,8 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { MAX_ACCOUNTS } from '@/lib/accounts';
 import { notes, recordOf } from '@/lib/notes';
 import { applyBackup, backupText, collectBackup, parseBackup } from '@/lib/settings/backup';
-import { testAccount } from '../account-ids';
+import { apiKeyItem } from '@/lib/settings/storage';
+import { accountIdFor, testAccount } from '../account-ids';
 
 const ACCOUNT = testAccount('A').id;
 const OTHER = testAccount('B').id;
@@ -25,7 +27,7 @@ describe('records and notes in the settings backup', () => {
     await notes.recordAdded(OTHER, [
       { scope: 'B:account', list: 'blocklist', domain: 'ads.example', source: 'logs' },
     ]);
-    const text = backupText(await collectBackup({ includeKey: false }));
+    const text = backupText(await collectBackup({ includeKey: false, includePages: true }));
     expect(JSON.parse(text).settings.listNotes).toEqual({
       [ACCOUNT]: [expect.objectContaining({ domain: 'school.example', note: 'school portal' })],
       [OTHER]: [expect.objectContaining({ domain: 'ads.example', source: 'logs' })],
@@ -47,6 +49,23 @@ describe('records and notes in the settings backup', () => {
     });
     expect(recordOf(after, mine)).toMatchObject({ source: 'popup' });
     expect((await notes.read(OTHER)).entries).toHaveLength(1);
+  });
+
+  it('leave out the pages entries were added on unless asked for; the rest of each record stays', async () => {
+    await notes.recordAdded(ACCOUNT, [{ ...school, source: 'menu', page: 'portal.school.example' }]);
+    await notes.setNote(ACCOUNT, school, 'school portal');
+
+    const text = backupText(await collectBackup({ includeKey: false }));
+    expect(text).not.toContain('portal.school.example');
+    expect(JSON.parse(text).settings.listNotes[ACCOUNT]).toEqual([
+      expect.objectContaining({ domain: 'school.example', source: 'menu', note: 'school portal' }),
+    ]);
+    // Imported back, this browser's record keeps its page.
+    await importText(text);
+    expect(recordOf(await notes.read(ACCOUNT), school)?.page).toBe('portal.school.example');
+
+    const withPages = backupText(await collectBackup({ includeKey: false, includePages: true }));
+    expect(withPages).toContain('portal.school.example');
   });
 
   it('nothing recorded: an empty set, which changes nothing on import', async () => {
@@ -73,5 +92,35 @@ describe('records and notes in the settings backup', () => {
       'Where list entries came from, and their notes',
     ]);
     expect((await notes.read(ACCOUNT)).entries).toEqual([]);
+  });
+
+  it('notes of identities that are no account here never push out this browser’s own', async () => {
+    await apiKeyItem.setValue('own-key');
+    const own = accountIdFor('A', 'https://my.cleanbrowsing.org', 'own-key');
+    await notes.recordAdded(own, [{ ...school, source: 'popup' }]);
+    await notes.setNote(own, school, 'school portal');
+    // The file's records are written after this browser's own.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const strangers = Array.from(
+      { length: MAX_ACCOUNTS },
+      (_, index) => testAccount('A', index.toString(16).padStart(16, '0')).id,
+    );
+    const file = {
+      format: 'dns-filter-companion-settings',
+      version: 2,
+      exportedAt: '2026-01-31T10:00:00.000Z',
+      settings: {
+        listNotes: Object.fromEntries(
+          strangers.map((id) => [id, [{ ...school, source: 'menu', note: `from ${id}`, at: 1 }]]),
+        ),
+      },
+    };
+    await importText(JSON.stringify(file));
+
+    expect(recordOf(await notes.read(own), school)?.note).toBe('school portal');
+    // Kept while there is room: all but one of the file's ten, the bound being ten in all.
+    const kept = Object.keys(await notes.exportAll());
+    expect(kept).toHaveLength(MAX_ACCOUNTS);
+    expect(kept).toContain(own);
   });
 });

@@ -16,9 +16,14 @@ const ACCOUNT = testAccount('A').id;
 const OTHER = testAccount('A', 'fedcba9876543210').id;
 const school = { scope: 'A:default', list: 'whitelist', domain: 'school.example' } as const;
 
-function setUp(start = 1_000_000) {
+function setUp(start = 1_000_000, accountsHere: readonly string[] = []) {
   let clock = start;
-  const store = createNotesStore({ storage: browserNotesStorage, exclusively, now: () => clock });
+  const store = createNotesStore({
+    storage: browserNotesStorage,
+    exclusively,
+    now: () => clock,
+    accountsHere: async () => new Set(accountsHere),
+  });
   return { store, advance: (ms = 1) => (clock += ms) };
 }
 
@@ -158,6 +163,24 @@ describe('bounds', () => {
     expect((await store.read(accounts[MAX_ACCOUNTS]!)).entries).toHaveLength(1);
     expect(Object.keys(await store.exportAll())).toHaveLength(MAX_ACCOUNTS);
   });
+
+  it('records of an identity that is no account here (an earlier key) go before any account’s', async () => {
+    const earlierKey = testAccount('A', 'ffffffffffffffff').id;
+    const accounts = Array.from(
+      { length: MAX_ACCOUNTS },
+      (_, index) => testAccount('A', index.toString(16).padStart(16, '0')).id,
+    );
+    const { store, advance } = setUp(1_000_000, accounts);
+    for (const account of accounts) {
+      advance();
+      await store.recordAdded(account, [{ ...school, source: 'popup' }]);
+    }
+    // Written last, but the first to go when an account here needs room.
+    advance();
+    await store.recordAdded(earlierKey, [{ ...school, source: 'popup' }]);
+    expect((await store.read(earlierKey)).entries).toEqual([]);
+    for (const account of accounts) expect((await store.read(account)).entries).toHaveLength(1);
+  });
 });
 
 describe('removal', () => {
@@ -192,6 +215,21 @@ describe('backup', () => {
       note: 'school portal',
     });
     expect((await store.read(OTHER)).entries).toHaveLength(1);
+  });
+});
+
+describe('backup without pages', () => {
+  it('a newer record of the same addition from a file without pages keeps the page known here', async () => {
+    const { store, advance } = setUp();
+    await store.recordAdded(ACCOUNT, [{ ...school, source: 'menu', page: 'portal.school.example' }]);
+    const { page: _page, ...withoutPage } = recordOf(await store.read(ACCOUNT), school)!;
+    advance();
+    // Its note written elsewhere later, exported there without pages.
+    await store.importAll({ [ACCOUNT]: [{ ...withoutPage, note: 'school portal', at: withoutPage.at + 1 }] });
+    expect(recordOf(await store.read(ACCOUNT), school)).toMatchObject({
+      note: 'school portal',
+      page: 'portal.school.example',
+    });
   });
 });
 

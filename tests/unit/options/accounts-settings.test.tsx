@@ -3,8 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { AccountsSettings, ActiveAccountBar } from '@/components/options/AccountsSettings';
 import { PopupAccountSwitcher } from '@/components/popup/PopupAccountSwitcher';
-import { createAccounts, listAccounts } from '@/lib/accounts';
+import { createAccounts, listAccounts, switchAccount } from '@/lib/accounts';
 import { forgetAccount } from '@/lib/accounts/forget';
+import { saveActiveConnection } from '@/lib/accounts/store';
 import { accountIdentity } from '@/lib/identity/identity';
 import { requestSchema } from '@/lib/messaging/protocol';
 import { accountKeysItem, apiKeyItem, connectionItem, outboxItem } from '@/lib/settings/storage';
@@ -85,6 +86,71 @@ describe('Accounts on the options page', () => {
     await within(section()).findByText('Removed Office.', undefined, { timeout: 5000 });
     expect((await listAccounts()).accounts.map((account) => account.name)).toHaveLength(1);
     expect(await outboxItem.getValue()).toEqual([]);
+  });
+
+  it('the removal says it discards the changes queued under a key the account had before', async () => {
+    await apiKeyItem.setValue('family-key');
+    await connectionItem.setValue({ baseUrl: DEFAULT, form: 'A' });
+    await addAccounts('Office');
+    const officeId = (await listAccounts()).accounts.find((account) => account.name === 'Office')!.id;
+    await switchAccount(officeId);
+    const earlierKey = (
+      await accountIdentity({ key: 'office-key', connection: { baseUrl: DEFAULT, form: 'A' } })
+    ).id;
+    await outboxItem.setValue([
+      {
+        id: 'c0',
+        change: { op: 'add', list: 'whitelist', domain: 'a.example', profile: 'default', source: 'popup' },
+        account: earlierKey,
+        createdAt: 1,
+        attempts: 1,
+        nextAttemptAt: 2,
+      },
+    ]);
+    // Office gets a new key, as Setup's Save gives it.
+    await saveActiveConnection({ key: 'office-key-2' });
+
+    render(<AccountsSettings />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Office' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove the account Office?' });
+    expect(dialog.textContent).toContain('1 change made for it has not been sent yet and will be lost.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await within(section()).findByText('Removed Office.', undefined, { timeout: 5000 });
+    expect(await outboxItem.getValue()).toEqual([]);
+  });
+
+  it('says when an account could not be read, and removes what is left of it after the confirmation', async () => {
+    await apiKeyItem.setValue('family-key');
+    await connectionItem.setValue({ baseUrl: DEFAULT, form: 'A' });
+    await addAccounts('Office', 'Parents');
+    // Office's entry as another version (or a hand edit) left it.
+    const { accounts: stored } = (await fakeBrowser.storage.local.get('accounts')) as {
+      accounts: { active: string; accounts: { name?: string }[] };
+    };
+    await fakeBrowser.storage.local.set({
+      accounts: {
+        ...stored,
+        accounts: stored.accounts.map((entry) =>
+          entry.name === 'Office' ? { ...entry, createdAt: 'yesterday' } : entry,
+        ),
+      },
+    });
+
+    render(<AccountsSettings />);
+    await within(section()).findByText(/^1 account could not be read/);
+    expect(within(section()).getByRole('button', { name: 'Remove Parents' })).toBeTruthy();
+    fireEvent.click(
+      within(section()).getByRole('button', { name: 'Remove the accounts that could not be read' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Remove the accounts that could not be read?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await within(section()).findByText('Removed what was left of the accounts that could not be read.');
+    await waitFor(() => expect(within(section()).queryByText(/could not be read \(/)).toBeNull());
+    expect(JSON.stringify(await fakeBrowser.storage.local.get(null))).not.toContain('office-key');
+    expect((await listAccounts()).accounts.map((account) => account.name)).toEqual([
+      'my.cleanbrowsing.org',
+      'Parents',
+    ]);
   });
 
   it('the Account combobox appears with a second account and switches the active one', async () => {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing';
 import { SetupSection } from '@/components/options/SetupSection';
+import { onStorageChanged } from '@/entrypoints/background/handlers';
 import { apiKeyItem, connectionItem } from '@/lib/settings/storage';
 
 beforeEach(() => fakeBrowser.reset());
@@ -124,5 +125,32 @@ describe('Setup section', () => {
     expect(badKey).toContain('Check the API key in Setup');
     expect(badKey).not.toMatch(/internet connection/);
     expect(document.body.textContent?.split('Invalid API key').length).toBe(2);
+  });
+
+  it('Save never lets the worker send the new key to the old address', async () => {
+    await apiKeyItem.setValue('old-key');
+    await connectionItem.setValue({ baseUrl: 'https://old.example', form: 'A' });
+    // Every profiles call the worker makes, with the address and the key it carried.
+    const sent: { origin: string; key: string | null }[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = new URL(String(input));
+      sent.push({ origin: url.origin, key: url.searchParams.get('apikey') });
+      return Response.json({ status: 'success', profiles: ['default'] });
+    });
+    // The worker follows storage; the fake storage waits for it after each write, so the worker
+    // acts on each write before the next one (as a fast worker may).
+    fakeBrowser.storage.onChanged.addListener((changes, area) => onStorageChanged(changes, area));
+    render(<SetupSection />);
+    await waitFor(() => expect(keyField().value).toBe('old-key'));
+
+    fireEvent.input(keyField(), { target: { value: 'new-key' } });
+    fireEvent.input(field('Base URL'), { target: { value: 'http://127.0.0.1:8787' } });
+    await pressSave();
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Saved.'));
+
+    expect(sent).toContainEqual({ origin: 'http://127.0.0.1:8787', key: 'new-key' });
+    expect(sent.filter((call) => call.key === 'new-key' && call.origin !== 'http://127.0.0.1:8787')).toEqual(
+      [],
+    );
   });
 });

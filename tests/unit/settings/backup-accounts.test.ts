@@ -144,4 +144,41 @@ describe('import', () => {
     expect(parsed.refused.map((line) => line.label)).toEqual(['Account “Broken”', 'Account “Bad key”']);
     expect(JSON.stringify(parsed.refused)).not.toContain('secret-x');
   });
+
+  it('an account name is checked as a typed one: control and direction characters refuse the account', async () => {
+    await twoAccounts();
+    const file = JSON.parse(backupText(await collectBackup({ includeKey: false })));
+    file.accounts = [
+      {
+        name: 'Home\u202E\u0007\nmoc.knab',
+        connection: { baseUrl: 'https://my.cleanbrowsing.org', form: 'B' },
+      },
+      { name: 'Bank\u202Emoc.knab', connection: { baseUrl: 'https://my.cleanbrowsing.org', form: 'B' } },
+      { name: '  Parents  ', connection: { baseUrl: 'https://my.cleanbrowsing.org', form: 'B' } },
+    ];
+    const { outcome } = await importText(JSON.stringify(file));
+    if (outcome.cancelled) throw new Error('cancelled');
+
+    expect(outcome.refused.map((line) => line.detail)).toEqual([
+      'An account name has at most 64 characters and no control characters.',
+      'An account name cannot contain invisible characters that change the direction of the text.',
+    ]);
+    expect((await summary()).map((account) => account.name)).toEqual([
+      'my.cleanbrowsing.org',
+      'Office',
+      'Parents',
+    ]);
+  });
+
+  it('a typed name is refused for the same characters', async () => {
+    const { api } = await twoAccounts();
+    await expect(
+      api.add({ name: 'Bank\u202Emoc.knab', key: 'key-bank', baseUrl: 'my.cleanbrowsing.org', form: 'B' }),
+    ).rejects.toThrow(
+      'An account name cannot contain invisible characters that change the direction of the text.',
+    );
+    await expect(
+      api.add({ name: 'Home\u0085', key: 'key-bank', baseUrl: 'my.cleanbrowsing.org', form: 'B' }),
+    ).rejects.toThrow('An account name has at most 64 characters and no control characters.');
+  });
 });

@@ -3,8 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { type BackupPermissionsApi, BackupSection } from '@/components/options/BackupSection';
 import type { PermissionSet } from '@/lib/diagnosis/permissions';
+import { notes } from '@/lib/notes';
 import { BACKUP_FORMAT } from '@/lib/settings/backup';
 import { apiKeyItem, connectionItem, themeItem } from '@/lib/settings/storage';
+import { testAccount } from '../account-ids';
 
 const KEY = 'sk-live-abcdef0123456789';
 
@@ -74,6 +76,30 @@ describe('Export settings', () => {
     await waitFor(() => expect(status().textContent).toMatch(/with the API key: keep the file private/));
     // The status region is on screen and read aloud: never the key itself.
     expect(status().textContent).not.toContain(KEY);
+  });
+});
+
+describe('Export settings: the pages of list entries', () => {
+  it('leaves out the pages entries were added on unless "Include the pages entries were added on" is ticked', async () => {
+    await notes.recordAdded(testAccount('A').id, [
+      {
+        scope: 'A:default',
+        list: 'whitelist',
+        domain: 'school.example',
+        source: 'popup',
+        page: 'portal.school.example',
+      },
+    ]);
+    const { downloads } = renderSection();
+    fireEvent.click(screen.getByRole('button', { name: 'Export settings' }));
+    await waitFor(() => expect(downloads).toHaveLength(1));
+    expect(downloads[0]?.text).toContain('school.example');
+    expect(downloads[0]?.text).not.toContain('portal.school.example');
+
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Include the pages entries were added on' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Export settings' }));
+    await waitFor(() => expect(downloads).toHaveLength(2));
+    expect(downloads[1]?.text).toContain('portal.school.example');
   });
 });
 
