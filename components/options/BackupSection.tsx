@@ -1,8 +1,6 @@
 import { useId, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
-import type { PermissionSet } from '@/lib/diagnosis/permissions';
-import { t, tn } from '@/lib/i18n';
 import {
   applyBackup,
   backupFileName,
@@ -15,7 +13,9 @@ import {
   parseBackup,
   permissionsNeeded,
   type ReportLine,
-} from '@/lib/settings/backup';
+} from '@/lib/backup/import';
+import type { PermissionSet } from '@/lib/diagnosis/permissions';
+import { t, tn } from '@/lib/i18n';
 import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';

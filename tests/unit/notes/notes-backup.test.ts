@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { MAX_ACCOUNTS } from '@/lib/accounts';
+import { applyBackup, backupText, collectBackup, parseBackup } from '@/lib/backup/import';
 import { notes, recordOf } from '@/lib/notes';
-import { applyBackup, backupText, collectBackup, parseBackup } from '@/lib/settings/backup';
 import { apiKeyItem } from '@/lib/settings/storage';
 import { accountIdFor, testAccount } from '../account-ids';
 

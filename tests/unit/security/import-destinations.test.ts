@@ -12,7 +12,7 @@ import {
   type DestinationChange,
   destinationChanges,
   parseBackup,
-} from '@/lib/settings/backup';
+} from '@/lib/backup/import';
 import {
   apiKeyItem,
   connectionItem,

@@ -10,7 +10,7 @@ import {
   MAX_BACKUP_BYTES,
   parseBackup,
   permissionsNeeded,
-} from '@/lib/settings/backup';
+} from '@/lib/backup/import';
 import {
   addedTldsItem,
   apiKeyItem,

@@ -2,9 +2,9 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { type BackupPermissionsApi, BackupSection } from '@/components/options/BackupSection';
+import { BACKUP_FORMAT } from '@/lib/backup/import';
 import type { PermissionSet } from '@/lib/diagnosis/permissions';
 import { notes } from '@/lib/notes';
-import { BACKUP_FORMAT } from '@/lib/settings/backup';
 import { apiKeyItem, connectionItem, themeItem } from '@/lib/settings/storage';
 import { testAccount } from '../account-ids';
 

@@ -12,7 +12,7 @@ import {
   collectBackup,
   type DestinationChange,
   parseBackup,
-} from '@/lib/settings/backup';
+} from '@/lib/backup/import';
 import { apiKeyItem, connectionItem, dynamicIpSettingsItem } from '@/lib/settings/storage';
 
 beforeEach(() => fakeBrowser.reset());

@@ -58,18 +58,8 @@ import {
   type HostPermissionsApi,
   hostPermissionFor,
 } from '@/lib/permissions/host-permission';
-import {
-  quoteInput,
-  type Validation,
-  valid,
-  validateAccountName,
-  validateApiKey,
-  validateBaseUrl,
-  validateNetworkLabel,
-  validateProfileReference,
-} from '@/lib/validation';
-import type { StoredItem } from './item';
-import { connectionSchema, dynamicIpSettingsSchema, themeSchema } from './schemas';
+import type { StoredItem } from '@/lib/settings/item';
+import { connectionSchema, dynamicIpSettingsSchema, themeSchema } from '@/lib/settings/schemas';
 import {
   ACCOUNT_NAME_MAX,
   addedTldsItem,
@@ -83,7 +73,17 @@ import {
   dynamicIpSettingsItem,
   MAX_ACCOUNTS,
   themeItem,
-} from './storage';
+} from '@/lib/settings/storage';
+import {
+  quoteInput,
+  type Validation,
+  valid,
+  validateAccountName,
+  validateApiKey,
+  validateBaseUrl,
+  validateNetworkLabel,
+  validateProfileReference,
+} from '@/lib/validation';
 
 export const BACKUP_FORMAT = 'dns-filter-companion-settings';
 /** Bump when the file's shape changes, and teach `parseBackup` to read the older versions. */
