@@ -1,19 +1,16 @@
 import { useId, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
+import { backupFileName, backupText, collectBackup } from '@/lib/backup/export';
+import { MAX_BACKUP_BYTES } from '@/lib/backup/format';
 import {
   applyBackup,
-  backupFileName,
-  backupText,
-  collectBackup,
   type DestinationChange,
   type ImportOutcome,
   type ImportReport,
-  MAX_BACKUP_BYTES,
-  parseBackup,
   permissionsNeeded,
-  type ReportLine,
 } from '@/lib/backup/import';
+import { parseBackup, type ReportLine } from '@/lib/backup/parse';
 import type { PermissionSet } from '@/lib/diagnosis/permissions';
 import { t, tn } from '@/lib/i18n';
 import { useConfirm } from '../ConfirmDialog';

@@ -143,7 +143,7 @@ export async function countWaitingChanges(id: string): Promise<number> {
 
 /**
  * A name the user typed, trimmed; refused when `validateAccountName` refuses it (as an imported
- * name is, lib/settings/backup.ts) or when it is another account's name.
+ * name is, lib/backup/parse.ts) or when it is another account's name.
  */
 export function checkAccountName(input: string, others: readonly Pick<AccountSummary, 'name'>[]): string {
   const checked = validateAccountName(input);

@@ -1,5 +1,5 @@
 /**
- * The records and notes in the settings backup (lib/settings/backup.ts): every account's, as one
+ * The records and notes in the settings backup (lib/backup/): every account's, as one
  * setting. Importing merges with what this browser has (`importAll`: per entry, the record written
  * last wins and a note is never lost), within the same bounds as ever: records of identities that
  * are no account of this browser are kept only while there is room, never in place of an account's.

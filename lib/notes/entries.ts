@@ -9,7 +9,7 @@
  * MAX_ACCOUNTS accounts, the accounts this browser can hold (lib/settings/storage.ts), so no
  * account's notes go while it is kept: past that, the records of identities that are no account
  * here (a backup's, an earlier key's) go first, then the one written longest ago (./store.ts).
- * Worst case well under the backup's size limit (lib/settings/backup.ts).
+ * Worst case well under the backup's size limit (lib/backup/format.ts).
  */
 import { MAX_ENTRIES_PER_ACCOUNT, NOTE_MAX_CHARS, NOTES_VERSION } from './limits';
 import type { AccountNotes, EntryRecord } from './schema';

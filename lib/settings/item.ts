@@ -4,7 +4,7 @@
  * several items in one round trip.
  *
  * - Writes are checked with zod (the item's schema, loaded then): nothing of the wrong shape is
- *   ever written. So are imports (lib/settings/backup) and migrations (./migrate.ts).
+ *   ever written. So are imports (lib/backup/) and migrations (./migrate.ts).
  * - Reads trust the current shape: the worker migrates stored values when the extension is
  *   installed or updated, so a page never runs a migration and never loads zod to read. A value
  *   that does not fit the item's structural guard (./shape.ts) reads as missing (the fallback),

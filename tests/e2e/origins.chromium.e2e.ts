@@ -28,7 +28,7 @@ import {
 } from './harness/index.ts';
 
 const ATTACKER = 'https://attacker.example';
-/** BACKUP_FORMAT of lib/settings/backup.ts (the e2e runner does not resolve the `@/` imports of lib/). */
+/** BACKUP_FORMAT of lib/backup/format.ts (the e2e runner does not resolve the `@/` imports of lib/). */
 const BACKUP_FORMAT = 'dns-filter-companion-settings';
 /** How long the worker and the options page get to (wrongly) call a new origin. */
 const QUIET_MS = 3000;

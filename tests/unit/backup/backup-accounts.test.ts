@@ -1,18 +1,14 @@
 /**
- * Backup with several accounts (lib/settings/backup.ts): every account is exported (keys only when
+ * Backup with several accounts (lib/backup/): every account is exported (keys only when
  * asked), and imported with a confirmation for every new service; an import never merges two
  * accounts silently: same origin, form and key is the same account, anything else a new one.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { createAccounts, listAccounts } from '@/lib/accounts';
-import {
-  applyBackup,
-  backupText,
-  collectBackup,
-  type DestinationChange,
-  parseBackup,
-} from '@/lib/backup/import';
+import { backupText, collectBackup } from '@/lib/backup/export';
+import { applyBackup, type DestinationChange } from '@/lib/backup/import';
+import { parseBackup } from '@/lib/backup/parse';
 import { apiKeyItem, connectionItem, dynamicIpSettingsItem } from '@/lib/settings/storage';
 
 beforeEach(() => fakeBrowser.reset());

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { type BackupPermissionsApi, BackupSection } from '@/components/options/BackupSection';
-import { BACKUP_FORMAT } from '@/lib/backup/import';
+import { BACKUP_FORMAT } from '@/lib/backup/format';
 import type { PermissionSet } from '@/lib/diagnosis/permissions';
 import { notes } from '@/lib/notes';
 import { apiKeyItem, connectionItem, themeItem } from '@/lib/settings/storage';

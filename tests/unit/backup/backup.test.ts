@@ -1,16 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import {
-  applyBackup,
-  BACKUP_FORMAT,
-  backupFileName,
-  backupFileSchema,
-  backupText,
-  collectBackup,
-  MAX_BACKUP_BYTES,
-  parseBackup,
-  permissionsNeeded,
-} from '@/lib/backup/import';
+import { backupFileName, backupText, collectBackup } from '@/lib/backup/export';
+import { BACKUP_FORMAT, backupFileSchema, MAX_BACKUP_BYTES } from '@/lib/backup/format';
+import { applyBackup, permissionsNeeded } from '@/lib/backup/import';
+import { parseBackup } from '@/lib/backup/parse';
 import {
   addedTldsItem,
   apiKeyItem,

@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { MAX_ACCOUNTS } from '@/lib/accounts';
-import { applyBackup, backupText, collectBackup, parseBackup } from '@/lib/backup/import';
+import { backupText, collectBackup } from '@/lib/backup/export';
+import { applyBackup } from '@/lib/backup/import';
+import { parseBackup } from '@/lib/backup/parse';
 import { notes, recordOf } from '@/lib/notes';
 import { apiKeyItem } from '@/lib/settings/storage';
 import { accountIdFor, testAccount } from '../account-ids';

@@ -6,13 +6,9 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import {
-  applyBackup,
-  BACKUP_FORMAT,
-  type DestinationChange,
-  destinationChanges,
-  parseBackup,
-} from '@/lib/backup/import';
+import { BACKUP_FORMAT } from '@/lib/backup/format';
+import { applyBackup, type DestinationChange, destinationChanges } from '@/lib/backup/import';
+import { parseBackup } from '@/lib/backup/parse';
 import {
   apiKeyItem,
   connectionItem,

@@ -1,0 +1,120 @@
+/**
+ * Making the settings backup (./format.ts says what it holds and what it leaves out) from this
+ * browser's settings and accounts: the API key only when the user ticks "Include the API key", the
+ * pages list entries were added on only when the user ticks "Include the pages entries were added
+ * on".
+ */
+import { accountValue, readAccounts, type StoredAccount } from '@/lib/accounts/store';
+import { notes } from '@/lib/notes';
+import { notesBackupItem } from '@/lib/notes/backup';
+import {
+  addedTldsItem,
+  apiKeyItem,
+  chosenProfileItem,
+  connectionItem,
+  contextMenuSettingsItem,
+  defaultBlockItem,
+  diagnosisSettingsItem,
+  dynamicIpSettingsItem,
+  themeItem,
+} from '@/lib/settings/storage';
+import { BACKUP_FORMAT, BACKUP_VERSION, type BackupAccount, type BackupFile } from './format';
+
+export interface CollectOptions {
+  /** Put the API key in the file: whoever has the file can then run the account. */
+  includeKey: boolean;
+  /**
+   * Put in the file the host of the page each list entry was added on (lib/notes): where the user
+   * browsed. Left out by default; the records keep when, from where and their notes.
+   */
+  includePages?: boolean;
+  now?: Date;
+}
+
+/**
+ * Today's settings of this browser, as a backup. The key only when asked for and set; the pages
+ * list entries were added on only when asked for.
+ */
+export async function collectBackup({
+  includeKey,
+  includePages = false,
+  now = new Date(),
+}: CollectOptions): Promise<BackupFile> {
+  const [
+    connection,
+    apiKey,
+    dynamicIp,
+    contextMenu,
+    diagnosis,
+    theme,
+    chosenProfile,
+    addedTlds,
+    defaultBlock,
+  ] = await Promise.all([
+    connectionItem.getValue(),
+    includeKey ? apiKeyItem.getValue() : Promise.resolve(''),
+    dynamicIpSettingsItem.getValue(),
+    contextMenuSettingsItem.getValue(),
+    diagnosisSettingsItem.getValue(),
+    themeItem.getValue(),
+    chosenProfileItem.getValue(),
+    addedTldsItem.getValue(),
+    defaultBlockItem.getValue(),
+  ]);
+  // Where list entries came from, and their notes, for every account (lib/notes); by the account
+  // identity (origin, form and the key's fingerprint, never the key), so an import finds the account.
+  const records = await notesBackupItem(notes).getValue();
+  const listNotes = includePages
+    ? records
+    : Object.fromEntries(
+        Object.entries(records).map(([account, entries]) => [
+          account,
+          entries.map(({ page: _page, ...rest }) => rest),
+        ]),
+      );
+  const { accounts } = await readAccounts();
+  const others = accounts
+    .filter((account) => !account.active)
+    .map((account) => exportedAccount(account, includeKey));
+  return {
+    format: BACKUP_FORMAT,
+    version: BACKUP_VERSION,
+    exportedAt: now.toISOString(),
+    settings: {
+      connection,
+      ...(includeKey && apiKey !== '' ? { apiKey } : {}),
+      dynamicIp,
+      contextMenu,
+      diagnosis,
+      theme,
+      chosenProfile,
+      addedTlds,
+      defaultBlock,
+      listNotes,
+    },
+    ...(others.length > 0 ? { accounts: others } : {}),
+  };
+}
+
+/** An account that is not the active one, as the file holds it. The key only when asked for and set. */
+function exportedAccount(account: StoredAccount, includeKey: boolean): BackupAccount {
+  return {
+    ...(account.name === undefined ? {} : { name: account.name }),
+    connection: account.connection,
+    ...(includeKey && account.key !== '' ? { apiKey: account.key } : {}),
+    dynamicIp: account.dynamicIp,
+    chosenProfile: accountValue(account, chosenProfileItem),
+    addedTlds: accountValue(account, addedTldsItem),
+    defaultBlock: accountValue(account, defaultBlockItem),
+  };
+}
+
+export function backupText(backup: BackupFile): string {
+  return `${JSON.stringify(backup, null, 2)}\n`;
+}
+
+/** `dns-filter-companion-settings-2025-01-31.json`, the local date of the export. */
+export function backupFileName(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `dns-filter-companion-settings-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.json`;
+}
