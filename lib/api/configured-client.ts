@@ -1,6 +1,6 @@
 import { type AccountIdentity, accountIdentity } from '@/lib/identity/identity';
-import { getValues } from '@/lib/settings/item';
 import { type Followable, followableRead } from '@/lib/settings/follow';
+import { getValues } from '@/lib/settings/item';
 import {
   apiKeyItem,
   apiTimeoutForTestsItem,

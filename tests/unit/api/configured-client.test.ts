@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { readCurrentAccount } from '@/lib/identity/current';
 import { createConfiguredClient } from '@/lib/api/configured-client';
+import { readCurrentAccount } from '@/lib/identity/current';
 import { apiKeyItem, connectionItem } from '@/lib/settings/storage';
 
 beforeEach(() => fakeBrowser.reset());
