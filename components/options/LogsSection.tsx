@@ -3,7 +3,7 @@ import { listName } from '@/lib/api/attempts';
 import { ApiError } from '@/lib/api/errors';
 import { capabilitiesOf } from '@/lib/api/forms';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
-import { isValidDomain, registrableDomain } from '@/lib/filtering/domain';
+import { isPublicSuffix, isValidDomain, registrableDomainOrNull } from '@/lib/filtering/domain';
 import { messageLocale, t } from '@/lib/i18n';
 import { summariseDay } from '@/lib/logs/stats';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
@@ -208,8 +208,9 @@ function StatsWithActions({
   const listAction = useMemo(
     () => ({
       targetOf: (domain: string) => {
-        const target = exactNames ? domain : registrableDomain(domain);
-        return isValidDomain(target) ? target : null;
+        const target = exactNames ? domain : registrableDomainOrNull(domain);
+        // A public suffix gets no button: one click must not cover every site under it.
+        return target !== null && isValidDomain(target) && !isPublicSuffix(target) ? target : null;
       },
       busy: change.busy,
       onAdd: (domain: string, list: DomainListKind) => {

@@ -80,7 +80,8 @@ export function UnbreakPanel({
     });
   }, [state, registrable, hosts, scope, allows]);
 
-  const site = state.registrable;
+  // The site's unbreaks are kept under its registrable domain, or its host for a public suffix.
+  const site = state.registrable === null ? state.host : state.registrable;
   const review = site === undefined ? null : reviewForSite(sessions, { account: state.account, site }, now());
   useEndOf(review?.phase === 'running' ? review.session.expiresAt : undefined, now);
 

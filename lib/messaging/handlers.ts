@@ -4,7 +4,9 @@
  * gets no answer at all and starts no job. entrypoints/background wires this to
  * `runtime.onMessage` and to the worker's jobs.
  */
-import { registrableDomain } from '@/lib/filtering/domain';
+
+import { listText } from '@/lib/diagnosis/unbreak-review';
+import { isPublicSuffix, normaliseDomainInput, registrableDomainOrNull } from '@/lib/filtering/domain';
 import { t } from '@/lib/i18n';
 import {
   type ChangeOutcome,
@@ -50,9 +52,30 @@ export interface WorkerJobs {
   ): Promise<{ count: number }>;
 }
 
+/**
+ * `domain` as the outbox will store it, when that is a public suffix; else null. Any page of this
+ * extension may ask, so the worker checks for itself what the popup never offers: a list entry
+ * that would cover the sites of every owner under a suffix (docs/service-api.md, "Which domain
+ * one click adds").
+ */
+function publicSuffixIn(domain: string): string | null {
+  const normalised = normaliseDomainInput(domain);
+  return normalised.ok && isPublicSuffix(normalised.value) ? normalised.value : null;
+}
+
+const notAllowedForAWhile = (suffixes: readonly string[]): ChangeOutcome => ({
+  state: 'failed',
+  message: t('worker.publicSuffix.notAllowed', { domains: listText(suffixes) }),
+});
+
 export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
   return {
-    'submit-change': ({ change }) => jobs.submit(change),
+    'submit-change': async ({ change, publicSuffixConfirmed }) => {
+      const suffix = change.op === 'add' && !publicSuffixConfirmed ? publicSuffixIn(change.domain) : null;
+      if (suffix !== null)
+        return { state: 'failed', message: t('worker.publicSuffix.notAdded', { domain: suffix }) };
+      return jobs.submit(change);
+    },
     'register-now': async ({ accountId }) => {
       const outcome = await jobs.register('user', accountId);
       if (!outcome) return { ok: false, message: t('worker.registrationRunning') };
@@ -63,12 +86,20 @@ export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
       };
     },
     'retry-outbox': async () => ({ pending: (await jobs.deliverOutbox(true)).remaining.length }),
-    'temporary-allow': ({ type: _type, ...allow }) => jobs.temporaryAllow(allow),
-    unbreak: ({ type: _type, ...request }) => jobs.unbreak(request),
+    'temporary-allow': async ({ type: _type, ...allow }) => {
+      const suffix = publicSuffixIn(allow.domain);
+      return suffix === null ? jobs.temporaryAllow(allow) : notAllowedForAWhile([suffix]);
+    },
+    unbreak: async ({ type: _type, ...request }) => {
+      const suffixes = request.domains.flatMap(({ domain }) => publicSuffixIn(domain) ?? []);
+      // The popup never offers one: a request naming one is refused whole, nothing allowed.
+      if (suffixes.length > 0) return { ...notAllowedForAWhile(suffixes), allowed: [] };
+      return jobs.unbreak(request);
+    },
     'unbreak-review': ({ id, keep }) => jobs.reviewUnbreak({ id, keep }),
     'other-account-changes': ({ action, account, ids }) => jobs.otherAccountChanges(action, account, ids),
     'remove-account': ({ accountId }) => jobs.removeAccount(accountId),
-    'registrable-domains': async ({ hosts }) => ({ domains: hosts.map(registrableDomain) }),
+    'registrable-domains': async ({ hosts }) => ({ domains: hosts.map(registrableDomainOrNull) }),
   };
 }
 

@@ -56,7 +56,13 @@ export const MAX_UNBREAK_DOMAINS = 25;
 
 export const requestSchema = z.lazy(() =>
   z.discriminatedUnion('type', [
-    z.object({ type: z.literal('submit-change'), change: listChangeSchema }),
+    z.object({
+      type: z.literal('submit-change'),
+      change: listChangeSchema,
+      // The user typed the domain, a public suffix, to confirm adding it: without this the worker
+      // refuses to add one (lib/filtering/domain.ts isPublicSuffix).
+      publicSuffixConfirmed: z.optional(z.literal(true)),
+    }),
     // Worker: runs a dynamic IP registration now for `accountId` (lib/accounts), or the active
     // account when absent; answers `RegisterNowResponse`.
     z.object({ type: z.literal('register-now'), accountId: z.optional(accountIdField) }),
@@ -154,9 +160,12 @@ export const removeAccountResponseSchema = z.object({
 });
 export type RemoveAccountResponse = z.infer<typeof removeAccountResponseSchema>;
 
-/** Answer to 'registrable-domains': one domain per host asked for, in the same order. */
+/**
+ * Answer to 'registrable-domains': one domain per host asked for, in the same order; null for a
+ * host that is itself a public suffix (it has no registrable domain, and is never offered).
+ */
 export const registrableDomainsResponseSchema = z.object({
-  domains: z.array(z.string().check(z.minLength(1), z.maxLength(253))),
+  domains: z.array(z.nullable(z.string().check(z.minLength(1), z.maxLength(253)))),
 });
 
 /**

@@ -40,8 +40,12 @@ export function createWorkerClient(send: SendMessage = (message) => browser.runt
 
   return {
     ask,
-    /** Hands a list change to the worker's outbox, which delivers it or queues it. */
-    submitChange: (change: ListChange) => ask({ type: 'submit-change', change }),
+    /**
+     * Hands a list change to the worker's outbox, which delivers it or queues it.
+     * `publicSuffixConfirmed`: the user typed the domain, a public suffix, to confirm it.
+     */
+    submitChange: (change: ListChange, sentWith: { publicSuffixConfirmed?: true } = {}) =>
+      ask({ type: 'submit-change', change, ...sentWith }),
     /** Runs a dynamic IP registration now, for the account `accountId` or the active one. */
     registerNow: (accountId?: string) =>
       ask(accountId === undefined ? { type: 'register-now' } : { type: 'register-now', accountId }),

@@ -56,8 +56,8 @@ export interface PopupDeps {
       createConfiguredClient(deps?: { settings?: ClientSettings }): Promise<DnsFilterApi | null>;
     }
   >;
-  /** Sends `{ type: 'submit-change' }` to the worker. Never rejects. */
-  submitChange(change: ListChange): Promise<ChangeOutcome>;
+  /** Sends `{ type: 'submit-change' }` to the worker, with `sentWith`. Never rejects. */
+  submitChange(change: ListChange, sentWith: SubmitOptions): Promise<ChangeOutcome>;
   /**
    * Sends `{ type: 'retry-outbox' }`: the worker sends the waiting changes now, ignoring their
    * backoff. Resolves with how many still wait, or null when the worker did not answer. Never rejects.
@@ -68,6 +68,12 @@ export interface PopupDeps {
   /** Called once the first view is set, when the storage reads it needed are done. */
   onFirstView?(): void;
   now(): number;
+}
+
+/** What a change request carries besides the change (lib/messaging/protocol.ts 'submit-change'). */
+export interface SubmitOptions {
+  /** The user typed the domain, a public suffix, to confirm adding it. */
+  publicSuffixConfirmed?: true;
 }
 
 export function createPopupController(deps: PopupDeps) {
@@ -211,6 +217,9 @@ export function createPopupController(deps: PopupDeps) {
     if (known !== undefined) return { host, tabId, registrable: Promise.resolve(known) };
     const asked = registrableDomainsOf([host], deps.askWorkerForDomains ?? (async () => null));
     const registrable = asked.then(([found]) => {
+      // A public suffix has no registrable domain: not remembered (the map holds domains), so an
+      // opening on one asks again.
+      if (found === null) return null;
       const domain = found ?? host;
       // Not awaited: a failed write only means the worker is asked again next time. Written once
       // storage has answered the start mirror's comparison read, which it must not change.
@@ -382,11 +391,12 @@ export function createPopupController(deps: PopupDeps) {
     change: ListChange,
     progress: string,
     next: { before: Membership; undo: Omit<UndoOffer, 'change'> } | null,
+    sentWith: SubmitOptions = {},
   ): Promise<void> {
     const current = ready();
     if (current === null || current.change.state === 'running') return;
     update({ change: { state: 'running', message: progress }, undo: null });
-    const outcome = await deps.submitChange(change);
+    const outcome = await deps.submitChange(change, sentWith);
     if (outcome.state === 'delivered') {
       // The cached view follows at once; the next refresh confirms it.
       await deps.cache.applyChanges(current.scope, current.account, [change]);
@@ -428,8 +438,17 @@ export function createPopupController(deps: PopupDeps) {
     chooseDomain(domain: string) {
       update({ chosenDomain: domain });
     },
-    /** One click: add to or remove from a list the domain the popup shows. */
-    act(op: ListChange['op'], list: ListChange['list'], domain: string, before: Membership) {
+    /**
+     * One click: add to or remove from a list the domain the popup shows. `sentWith` says the user
+     * typed the domain, a public suffix, to confirm it (view.ts `publicSuffix`).
+     */
+    act(
+      op: ListChange['op'],
+      list: ListChange['list'],
+      domain: string,
+      before: Membership,
+      sentWith: SubmitOptions = {},
+    ) {
       const current = ready();
       if (current === null) return Promise.resolve();
       const change: ListChange = {
@@ -456,7 +475,8 @@ export function createPopupController(deps: PopupDeps) {
         const record = current.entryNotes && recordOf(current.entryNotes, entry);
         if (record) undo.record = record;
       }
-      return submit(change, progress, { before, undo });
+      if (sentWith.publicSuffixConfirmed) undo.publicSuffixConfirmed = true;
+      return submit(change, progress, { before, undo }, sentWith);
     },
     /**
      * "Send now" on the changes waiting for this domain: the user need not wait for the next
@@ -494,8 +514,8 @@ export function createPopupController(deps: PopupDeps) {
       const current = ready();
       const offer = current?.undo;
       if (!current || !offer) return;
-      const { change, record } = offer;
-      await submit(change, offer.progress, null);
+      const { change, record, publicSuffixConfirmed } = offer;
+      await submit(change, offer.progress, null, publicSuffixConfirmed ? { publicSuffixConfirmed } : {});
       // The entry is back, so is its record (when, from where, the note): best effort.
       if (record && ready()?.change.state !== 'failed')
         await notes.restore(current.account, record).catch(ignoreHere);

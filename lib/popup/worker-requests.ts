@@ -16,9 +16,12 @@ export function workerDidNotAnswer(): ChangeOutcome {
 }
 
 /** Sends `{ type: 'submit-change' }` to the worker's outbox. */
-export function submitChange(change: ListChange): Promise<ChangeOutcome> {
+export function submitChange(
+  change: ListChange,
+  sentWith: { publicSuffixConfirmed?: true } = {},
+): Promise<ChangeOutcome> {
   return loadWorker()
-    .then((worker) => worker.submitChange(change))
+    .then((worker) => worker.submitChange(change, sentWith))
     .catch(workerDidNotAnswer);
 }
 
