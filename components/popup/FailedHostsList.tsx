@@ -27,7 +27,12 @@ export interface FailedHostsListProps {
   membershipOf(domain: string): Membership | null;
   busy: boolean;
   onWhitelist(domain: string, before: Membership): void;
-  temporaryAllow: { profile: string | undefined; account: string; allows: readonly TemporaryAllowEntry[] };
+  temporaryAllow: {
+    profile: string | undefined;
+    account: string;
+    allows: readonly TemporaryAllowEntry[];
+    shownAccount: () => Promise<string | null>;
+  };
 }
 
 export function FailedHostsList(props: FailedHostsListProps) {

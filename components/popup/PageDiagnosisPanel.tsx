@@ -49,7 +49,7 @@ export function useRegistrable(
 
 export interface PageDiagnosisPanelProps {
   state: ReadyState;
-  controller: Pick<PopupController, 'act' | 'requestStatistics' | 'registrableDomainsOf'>;
+  controller: Pick<PopupController, 'act' | 'requestStatistics' | 'registrableDomainsOf' | 'shownAccountId'>;
   diagnosis: PageDiagnosis;
   /** The running temporary allows (page-facts.ts's useTemporaryAllows). */
   allows: readonly TemporaryAllowEntry[];
@@ -64,7 +64,12 @@ export function PageDiagnosisPanel({ state, controller, diagnosis, allows }: Pag
   useEffect(() => {
     if (anyFailed) void controller.requestStatistics();
   }, [anyFailed, controller]);
-  const temporaryAllow = { profile: state.profile, account: state.account, allows };
+  const temporaryAllow = {
+    profile: state.profile,
+    account: state.account,
+    allows,
+    shownAccount: controller.shownAccountId,
+  };
   if (!diagnosis.enabled) return null;
   return anyFailed ? (
     <FailedHostsList

@@ -315,6 +315,7 @@ function ListActions({
           profile={state.profile}
           account={state.account}
           allows={allows}
+          shownAccount={controller.shownAccountId}
         />
       )}
     </section>

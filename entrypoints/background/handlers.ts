@@ -2,6 +2,7 @@
  * What the worker does for each browser event. `index.ts` registers these at the top level.
  */
 import { browser } from 'wxt/browser';
+import { readAccountNames } from '@/lib/accounts/store';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { notify } from '@/lib/badge';
 import { TEMPORARY_ALLOW_ALARM } from '@/lib/diagnosis/temporary-allow';
@@ -91,6 +92,7 @@ export const onMessage = createMessageListener(
     otherAccountChanges,
     unbreak,
     reviewUnbreak: unbreakReview,
+    accountNames: readAccountNames,
   }),
   browser.runtime,
 );

@@ -51,6 +51,13 @@ export type ChangeOutcome = z.infer<typeof changeOutcomeSchema>;
 
 /** The stable id of an account of this browser (lib/settings/storage.ts accountEntrySchema). */
 const accountIdField = z.string().check(z.regex(/^[A-Za-z0-9-]{8,64}$/));
+/**
+ * On every change request: the account the page showed when the user acted (its stable id, never
+ * the key). The worker refuses the request when another account is active by the time it arrives
+ * (lib/messaging/handlers.ts), so a popup or options tab still showing the previous account
+ * cannot act on the new one.
+ */
+const shownAccount = () => ({ accountId: accountIdField });
 /** At most this many whitelist entries per "Unbreak this page" (lib/diagnosis/unbreak.ts). */
 export const MAX_UNBREAK_DOMAINS = 25;
 
@@ -62,6 +69,7 @@ export const requestSchema = z.lazy(() =>
       // The user typed the domain, a public suffix, to confirm adding it: without this the worker
       // refuses to add one (lib/filtering/domain.ts isPublicSuffix).
       publicSuffixConfirmed: z.optional(z.literal(true)),
+      ...shownAccount(),
     }),
     // Worker: runs a dynamic IP registration now for `accountId` (lib/accounts), or the active
     // account when absent; answers `RegisterNowResponse`.
@@ -76,6 +84,7 @@ export const requestSchema = z.lazy(() =>
       profile: z.optional(z.string()),
       durationMs: z.int().check(z.gte(1_000), z.lte(24 * 60 * 60_000)),
       before: z.enum(['none', 'whitelist', 'blocklist']),
+      ...shownAccount(),
     }),
     // Worker: "Unbreak this page": allows each entry for a while (lib/diagnosis/unbreak.ts) and
     // notes which the site then loads; answers `UnbreakResponse`. `before` as in 'temporary-allow'.
@@ -92,6 +101,7 @@ export const requestSchema = z.lazy(() =>
           }),
         )
         .check(z.minLength(1), z.maxLength(MAX_UNBREAK_DOMAINS)),
+      ...shownAccount(),
     }),
     // Worker: the review of an unbreak: `keep` puts the entries the site loaded on the whitelist
     // for good; either way the unbreak is done and the rest lapse. Answers `ChangeOutcome`.
@@ -99,6 +109,7 @@ export const requestSchema = z.lazy(() =>
       type: z.literal('unbreak-review'),
       id: z.string().check(z.minLength(1), z.maxLength(300)),
       keep: z.boolean(),
+      ...shownAccount(),
     }),
     // Worker: for changes waiting for an account that is not the one configured now, 'keep' them
     // for it (sent when it is back) or 'discard' them (confirmed on the page first); `ids` are the

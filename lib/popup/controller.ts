@@ -39,8 +39,10 @@ import {
   settledChangesItem,
 } from '@/lib/settings/storage';
 import { startComparisonRead } from '@/lib/settings/stored-reads';
+import { whenIdle } from '@/lib/theme/theme';
 import type { TabAddress } from './read-tab';
 import { type AskWorkerForDomains, registrableDomainsOf } from './registrable';
+import { readShownAccountId } from './shown-account';
 import { readStartSettings } from './start-reads';
 import type { ChangeStatus, PopupState, Problem, ReadyState, UndoOffer } from './state';
 import { statisticsNeeded } from './verdict-inputs';
@@ -72,9 +74,14 @@ export interface PopupDeps {
 
 /** What a change request carries besides the change (lib/messaging/protocol.ts 'submit-change'). */
 export interface SubmitOptions {
+  /** The account the popup shows (its stable id, ./shown-account.ts): the worker refuses it for another. */
+  accountId: string;
   /** The user typed the domain, a public suffix, to confirm adding it. */
   publicSuffixConfirmed?: true;
 }
+
+/** What a click adds to a change request (the account is the popup's). */
+type Confirmation = Omit<SubmitOptions, 'accountId'>;
 
 export function createPopupController(deps: PopupDeps) {
   let state: PopupState = { phase: 'starting' };
@@ -88,6 +95,18 @@ export function createPopupController(deps: PopupDeps) {
   let statsFetch: Promise<unknown> | null = null;
   /** Page diagnosis asked for today's statistics (requestStatistics): it asks once per opening. */
   let statisticsRequested = false;
+  /** The stable id of the account the view shows (./shown-account.ts), once asked for. */
+  let shownAccount: Promise<string | null> | null = null;
+  /**
+   * Read when the popup is idle after its first view, or by the first request that needs it if
+   * that comes first: either way checked against the identity the view was read for.
+   */
+  const shownAccountId = (): Promise<string | null> => {
+    const current = ready();
+    if (current === null) return Promise.resolve(null);
+    shownAccount ??= readShownAccountId(current.account).catch(() => null);
+    return shownAccount;
+  };
   /**
    * Hosts besides the tab's whose list entries are read (page diagnosis's failed hosts): the
    * cached lists are read only for the hosts shown (lib/cache/list-buckets.ts).
@@ -189,6 +208,8 @@ export function createPopupController(deps: PopupDeps) {
     // After the first view's render, queued as a microtask by `set`: the first watch costs Firefox
     // about 7 ms of setting up storage events, which came between the view and the verdict shown.
     await Promise.resolve();
+    // Early, so a refusal can name the account shown should another become active meanwhile.
+    whenIdle(() => void shownAccountId());
     disposers.push(
       outboxItem.watch((entries) => update({ outbox: entries })),
       settledChangesItem.watch((entries) => update({ settled: entries })),
@@ -391,12 +412,18 @@ export function createPopupController(deps: PopupDeps) {
     change: ListChange,
     progress: string,
     next: { before: Membership; undo: Omit<UndoOffer, 'change'> } | null,
-    sentWith: SubmitOptions = {},
+    confirmation: Confirmation = {},
   ): Promise<void> {
     const current = ready();
     if (current === null || current.change.state === 'running') return;
     update({ change: { state: 'running', message: progress }, undo: null });
-    const outcome = await deps.submitChange(change, sentWith);
+    const accountId = await shownAccountId();
+    if (accountId === null) {
+      // The key or service changed since the view was read: it shows an account that is not active.
+      update({ change: { state: 'failed', message: t('popup.accountChanged') } });
+      return;
+    }
+    const outcome = await deps.submitChange(change, { ...confirmation, accountId });
     if (outcome.state === 'delivered') {
       // The cached view follows at once; the next refresh confirms it.
       await deps.cache.applyChanges(current.scope, current.account, [change]);
@@ -427,6 +454,11 @@ export function createPopupController(deps: PopupDeps) {
     refresh: () => refreshStale(true),
     requestStatistics,
     /**
+     * The stable id of the account the popup shows, for the requests the panels send themselves
+     * (temporary allow, unbreak); null when another account became active since it was read.
+     */
+    shownAccountId,
+    /**
      * Registrable domains of other hosts (page diagnosis's failed hosts), asked of the worker like
      * the page's own; never rejects.
      */
@@ -447,7 +479,7 @@ export function createPopupController(deps: PopupDeps) {
       list: ListChange['list'],
       domain: string,
       before: Membership,
-      sentWith: SubmitOptions = {},
+      sentWith: Confirmation = {},
     ) {
       const current = ready();
       if (current === null) return Promise.resolve();

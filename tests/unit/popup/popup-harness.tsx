@@ -51,7 +51,7 @@ export interface OpenOptions {
   /** What the worker answers, in order; then 'delivered'. */
   outcomes?: ChangeOutcome[];
   /** The worker's handling of a change (instead of `outcomes`), e.g. the real outbox. */
-  submitChange?: (change: ListChange) => Promise<ChangeOutcome>;
+  submitChange?: (change: ListChange, sentWith: SubmitOptions) => Promise<ChangeOutcome>;
   /** The worker's registrable domains; without it the popup works them out itself. */
   askWorkerForDomains?: AskWorkerForDomains;
 }
@@ -97,7 +97,7 @@ export async function openPopup(options: OpenOptions) {
     submitChange: async (change, sentWith) => {
       submitted.push(change);
       sent.push({ change, ...sentWith });
-      if (options.submitChange) return options.submitChange(change);
+      if (options.submitChange) return options.submitChange(change, sentWith);
       return outcomes.shift() ?? { state: 'delivered', message: `Done: ${change.op} ${change.domain}.` };
     },
     now,

@@ -56,6 +56,7 @@ describe('a page whose host is itself a public suffix', () => {
             page: 'co.uk',
           },
           publicSuffixConfirmed: true,
+          accountId: expect.any(String),
         },
       ]),
     );
