@@ -1,6 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { ApiError } from '@/lib/api/errors';
 import { createViewCache } from '@/lib/cache/view-cache';
+import { endTemporaryAllowsFor } from '@/lib/diagnosis/temporary-allow';
 import { t } from '@/lib/i18n';
 import { lookupPublicIpv4 } from '@/lib/network/ip-lookup';
 import { followDirectEdits, notes, notesAccessFor } from '@/lib/notes';
@@ -47,11 +48,14 @@ export function AccountPanel({ view }: { view?: AccountView }) {
     const cache = createViewCache();
     return {
       onListChanged: async (report: ListChangeReport) => {
-        // An older one-click change still queued for these domains must not undo the edit later.
+        // The edit went to the service directly, past the worker: nothing there follows it. An
+        // older one-click change still queued for these domains must not undo it later, nor must
+        // the end of a temporary allow of one of them (lib/diagnosis/temporary-allow.ts).
         const edits = report.changes.map((change) => ({ ...change, profile: report.profile }));
         await Promise.all([
           cache.applyChanges(report.scope, account, report.changes),
           dropQueuedChangesUndoing(account, edits),
+          endTemporaryAllowsFor(account, edits),
           // What was added here, and what was removed (its note goes with it): lib/notes.
           followDirectEdits(notes, account, report.scope, report.changes),
         ]);

@@ -1,9 +1,10 @@
 import { useId, useMemo, useState } from 'preact/hooks';
+import { followedAccounts, listAccounts } from '@/lib/accounts';
 import { listName } from '@/lib/api/attempts';
 import { ApiError } from '@/lib/api/errors';
 import { capabilitiesOf } from '@/lib/api/forms';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
-import { isValidDomain, registrableDomain } from '@/lib/filtering/domain';
+import { isPublicSuffix, isValidDomain, registrableDomainOrNull } from '@/lib/filtering/domain';
 import { messageLocale, t } from '@/lib/i18n';
 import { summariseDay } from '@/lib/logs/stats';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
@@ -54,11 +55,16 @@ function useDeletedDays(): readonly string[] {
   return useStoredValue(deletedLogDaysItem, []);
 }
 
-/** Sends a one-click change to the worker's outbox, which delivers (or queues) it. */
-async function submitChange(change: ListChange): Promise<string> {
+/**
+ * Sends a one-click change to the worker's outbox, which delivers (or queues) it, for the account
+ * this page shows (`accountId`): the worker refuses it should another one be active by then.
+ */
+async function submitChange(change: ListChange, accountId: string | null): Promise<string> {
   let outcome: ChangeOutcome;
   try {
-    outcome = await worker.submitChange(change);
+    // Not read yet (the table shows only after the day's statistics came): the active one is shown.
+    const shown = accountId ?? (await listAccounts()).activeId;
+    outcome = await worker.submitChange(change, { accountId: shown });
   } catch (error) {
     const notUnderstood = error instanceof WorkerUnanswered && error.reason === 'not-understood';
     throw new ApiError(
@@ -194,6 +200,8 @@ function StatsWithActions({
   const popupProfile = useStoredValue(chosenProfileItem, null);
   const profile = picked ?? popupProfile;
   const [exactNames, setExactNames] = useState(false);
+  // The account this page shows: it follows the active one, and its changes name it.
+  const shownAccount = useStoredValue(followedAccounts, null)?.activeId ?? null;
   const change = useRemoteAction();
   const profileId = useId();
   const exactId = useId();
@@ -208,8 +216,9 @@ function StatsWithActions({
   const listAction = useMemo(
     () => ({
       targetOf: (domain: string) => {
-        const target = exactNames ? domain : registrableDomain(domain);
-        return isValidDomain(target) ? target : null;
+        const target = exactNames ? domain : registrableDomainOrNull(domain);
+        // A public suffix gets no button: one click must not cover every site under it.
+        return target !== null && isValidDomain(target) && !isPublicSuffix(target) ? target : null;
       },
       busy: change.busy,
       onAdd: (domain: string, list: DomainListKind) => {
@@ -217,12 +226,12 @@ function StatsWithActions({
           target === undefined
             ? t('logsSection.adding', { domain, list: listName(list) })
             : t('logsSection.addingProfile', { domain, list: listName(list), profile: target }),
-          () => submitChange({ op: 'add', list, domain, profile: target, source: 'logs' }),
+          () => submitChange({ op: 'add', list, domain, profile: target, source: 'logs' }, shownAccount),
           (message) => message,
         );
       },
     }),
-    [exactNames, change.busy, change.run, wholeAccount, target],
+    [exactNames, change.busy, change.run, wholeAccount, target, shownAccount],
   );
 
   return (

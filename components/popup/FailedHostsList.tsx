@@ -10,6 +10,7 @@ import { findTemporaryAllow } from '@/lib/diagnosis/temporary-allow';
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { t, tn } from '@/lib/i18n';
 import { type Statistics, statisticsText } from '@/lib/popup/page-diagnosis';
+import type { RegistrableAnswer } from '@/lib/popup/registrable';
 import type { FailedHost, TemporaryAllow as TemporaryAllowEntry } from '@/lib/settings/storage';
 import { TemporaryAllow } from './TemporaryAllow';
 
@@ -18,12 +19,20 @@ export interface FailedHostsListProps {
   /** The page's own host: its row points to the buttons above rather than repeating them. */
   pageHost: string;
   statistics: Statistics;
-  /** Registrable domain of a host (Public Suffix List); undefined while the list loads. */
-  registrable: ((host: string) => string) | undefined;
+  /**
+   * Registrable domain of a host (Public Suffix List), null for a host that is itself a public
+   * suffix; undefined while the list loads.
+   */
+  registrable: ((host: string) => RegistrableAnswer) | undefined;
   membershipOf(domain: string): Membership | null;
   busy: boolean;
   onWhitelist(domain: string, before: Membership): void;
-  temporaryAllow: { profile: string | undefined; account: string; allows: readonly TemporaryAllowEntry[] };
+  temporaryAllow: {
+    profile: string | undefined;
+    account: string;
+    allows: readonly TemporaryAllowEntry[];
+    shownAccount: () => Promise<string | null>;
+  };
 }
 
 export function FailedHostsList(props: FailedHostsListProps) {
@@ -51,7 +60,10 @@ export function FailedHostsList(props: FailedHostsListProps) {
               <span class="hint">{statisticsText(failed.host, statistics)}</span>
               {isPage ? (
                 <p class="hint">{t('popup.failedHosts.thisPage')}</p>
-              ) : domain === undefined ? null : (
+              ) : domain === undefined ? null : domain === null ? (
+                // Shared by the sites of many owners: one click must not cover them all.
+                <p class="hint">{t('popup.failedHosts.publicSuffix', { host: failed.host })}</p>
+              ) : (
                 <HostActions
                   host={failed.host}
                   domain={domain}

@@ -9,6 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { t } from '@/lib/i18n';
 import type { PopupController } from '@/lib/popup/controller';
 import { failedHostsOf, type PageDiagnosis, statisticsOf } from '@/lib/popup/page-diagnosis';
+import type { RegistrableAnswer } from '@/lib/popup/registrable';
 import type { ReadyState } from '@/lib/popup/state';
 import { membershipOf } from '@/lib/popup/verdict-inputs';
 import type { FailedHost, TemporaryAllow as TemporaryAllowEntry } from '@/lib/settings/storage';
@@ -16,14 +17,18 @@ import { FailedHostsList } from './FailedHostsList';
 
 /**
  * The registrable domain of each failed host, asked of the worker once the hosts are known (the
- * popup does not load the Public Suffix List itself); undefined until the answer is in.
+ * popup does not load the Public Suffix List itself); undefined until the answer is in. Null for a
+ * host that is itself a public suffix: no entry is offered for it.
  */
 export function useRegistrable(
   hosts: readonly FailedHost[],
   lookup: PopupController['registrableDomainsOf'],
-): ((host: string) => string) | undefined {
+): ((host: string) => RegistrableAnswer) | undefined {
   const names = hosts.map((failed) => failed.host).join(' ');
-  const [known, setKnown] = useState<{ names: string; domains: ReadonlyMap<string, string> } | null>(null);
+  const [known, setKnown] = useState<{
+    names: string;
+    domains: ReadonlyMap<string, RegistrableAnswer>;
+  } | null>(null);
   useEffect(() => {
     if (names === '') return;
     let live = true;
@@ -36,12 +41,15 @@ export function useRegistrable(
     };
   }, [names, lookup]);
   if (known === null || known.names !== names) return undefined;
-  return (host) => known.domains.get(host) ?? host;
+  return (host) => {
+    const found = known.domains.get(host);
+    return found === undefined ? host : found;
+  };
 }
 
 export interface PageDiagnosisPanelProps {
   state: ReadyState;
-  controller: Pick<PopupController, 'act' | 'requestStatistics' | 'registrableDomainsOf'>;
+  controller: Pick<PopupController, 'act' | 'requestStatistics' | 'registrableDomainsOf' | 'shownAccountId'>;
   diagnosis: PageDiagnosis;
   /** The running temporary allows (page-facts.ts's useTemporaryAllows). */
   allows: readonly TemporaryAllowEntry[];
@@ -56,7 +64,12 @@ export function PageDiagnosisPanel({ state, controller, diagnosis, allows }: Pag
   useEffect(() => {
     if (anyFailed) void controller.requestStatistics();
   }, [anyFailed, controller]);
-  const temporaryAllow = { profile: state.profile, account: state.account, allows };
+  const temporaryAllow = {
+    profile: state.profile,
+    account: state.account,
+    allows,
+    shownAccount: controller.shownAccountId,
+  };
   if (!diagnosis.enabled) return null;
   return anyFailed ? (
     <FailedHostsList

@@ -14,6 +14,7 @@ import {
   type PopupView,
   profileChoices,
   sectionOf,
+  typedNameMatches,
 } from '@/lib/popup/view';
 import { AllowedIcon, ClockIcon, WarningIcon } from '../icons/Icon';
 import { UnreadableNotice } from '../UnreadableNotice';
@@ -217,8 +218,21 @@ function ListActions({
 }) {
   const busy = state.change.state === 'running';
   const known = view.membership !== null;
+  // A public suffix is added only once its name is typed (view.ts `publicSuffix`): what was typed
+  // for another domain does not count.
+  const [typed, setTyped] = useState({ domain: '', text: '' });
+  const typedId = useId();
+  const confirmed =
+    view.publicSuffix && typed.domain === view.domain && typedNameMatches(typed.text, view.domain);
   const act = (op: ListChange['op'], list: ListChange['list']) => {
-    if (view.membership !== null) void controller.act(op, list, view.domain, view.membership);
+    if (view.membership === null) return;
+    void controller.act(
+      op,
+      list,
+      view.domain,
+      view.membership,
+      op === 'add' && confirmed ? { publicSuffixConfirmed: true } : {},
+    );
   };
   // The button that would change the verdict is the filled one.
   const primary: ListChange['list'] = view.verdict?.kind === 'blocked' ? 'whitelist' : 'blocklist';
@@ -231,7 +245,7 @@ function ListActions({
       <button
         type="button"
         class={`btn ${!onList && list === primary ? 'btn-primary' : 'btn-secondary'}`}
-        disabled={busy || !known}
+        disabled={busy || !known || (!onList && view.publicSuffix && !confirmed)}
         onClick={() => act(onList ? 'remove' : 'add', list)}
       >
         {label}
@@ -272,17 +286,40 @@ function ListActions({
           </span>
         ))}
       </p>
+      {view.publicSuffix && (
+        <div class="message message-warning public-suffix">
+          <WarningIcon />
+          <div>
+            <p role="note">{t('popup.publicSuffix.note', { domain: view.domain })}</p>
+            <div class="field">
+              <label for={typedId}>{t('popup.publicSuffix.typeToAdd', { domain: view.domain })}</label>
+              <input
+                id={typedId}
+                type="text"
+                autoComplete="off"
+                spellcheck={false}
+                value={typed.domain === view.domain ? typed.text : ''}
+                onInput={(event) => setTyped({ domain: view.domain, text: event.currentTarget.value })}
+              />
+            </div>
+          </div>
+        </div>
+      )}
       <div class="list-buttons">
         {button('whitelist')}
         {button('blocklist')}
       </div>
-      <TemporaryAllow
-        domain={view.domain}
-        membership={view.membership}
-        profile={state.profile}
-        account={state.account}
-        allows={allows}
-      />
+      {/* Never allowed for a while: no typed name stands behind a timed allow (the worker refuses one). */}
+      {!view.publicSuffix && (
+        <TemporaryAllow
+          domain={view.domain}
+          membership={view.membership}
+          profile={state.profile}
+          account={state.account}
+          allows={allows}
+          shownAccount={controller.shownAccountId}
+        />
+      )}
     </section>
   );
 }

@@ -9,6 +9,7 @@ import {
 import { t } from '@/lib/i18n';
 import type { ChangeOutcome, TemporaryAllowResponse } from '@/lib/messaging/protocol';
 import {
+  accountChanged,
   askWorkerToAllow,
   keepAllowedRequest,
   type AllowRequest as Request,
@@ -37,6 +38,8 @@ export interface TemporaryAllowProps {
   /** Where the popup's lists put the domain; null while unknown. */
   membership: Membership | null;
   allows: readonly TemporaryAllowEntry[];
+  /** The account the popup shows, which the request names (the controller's `shownAccountId`). */
+  shownAccount: () => Promise<string | null>;
   ask?: (request: Request) => Promise<TemporaryAllowResponse>;
   now?: () => number;
 }
@@ -51,6 +54,7 @@ export function TemporaryAllow({
   account,
   membership,
   allows,
+  shownAccount,
   ask = askWorkerToAllow,
   now = Date.now,
 }: TemporaryAllowProps) {
@@ -59,15 +63,17 @@ export function TemporaryAllow({
   const [outcome, setOutcome] = useState<ChangeOutcome | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const send = async (request: Request) => {
+  const send = async (request: (accountId: string) => Request) => {
     if (busy) return;
     setBusy(true);
     setOutcome({ state: 'pending', message: t('popup.temporaryAllow.sending') });
-    setOutcome(await ask(request));
+    const accountId = await shownAccount();
+    setOutcome(accountId === null ? accountChanged() : await ask(request(accountId)));
     setBusy(false);
   };
-  const allow = (durationMs: number) => send(temporaryAllowRequest(domain, profile, durationMs, membership));
-  const keep = () => send(keepAllowedRequest(domain, profile));
+  const allow = (durationMs: number) =>
+    send((accountId) => temporaryAllowRequest(domain, profile, durationMs, membership, accountId));
+  const keep = () => send((accountId) => keepAllowedRequest(domain, profile, accountId));
 
   const status = (
     <p

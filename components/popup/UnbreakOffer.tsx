@@ -126,6 +126,11 @@ export function UnbreakOffer({ choice, scope, onScope, busy, onUnbreak }: Unbrea
           {t('unbreak.popup.alreadyAllowed', { domains: listText(choice.alreadyAllowed) })}
         </p>
       )}
+      {choice !== null && choice.publicSuffixes.length > 0 && (
+        <p class="muted small" style={FLAT}>
+          {t('unbreak.popup.publicSuffixes', { domains: listText(choice.publicSuffixes) })}
+        </p>
+      )}
       {choice !== null && choice.leftOut.length > 0 && (
         <p class="muted small" style={FLAT}>
           {t('unbreak.popup.leftOut', { count: MAX_UNBREAK_DOMAINS, domains: listText(choice.leftOut) })}

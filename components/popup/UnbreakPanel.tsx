@@ -20,6 +20,7 @@ import type { PopupController } from '@/lib/popup/controller';
 import { failedHostsOf, type PageDiagnosis } from '@/lib/popup/page-diagnosis';
 import type { ReadyState } from '@/lib/popup/state';
 import { indexes } from '@/lib/popup/verdict-inputs';
+import { accountChanged } from '@/lib/popup/worker-requests';
 import { type TemporaryAllow, unbreakSessionsItem } from '@/lib/settings/storage';
 import { useStoredValue } from '../useStoredValue';
 import { useRegistrable } from './PageDiagnosisPanel';
@@ -28,7 +29,7 @@ import { UnbreakReview } from './UnbreakReview';
 
 export interface UnbreakPanelProps {
   state: ReadyState;
-  controller: Pick<PopupController, 'registrableDomainsOf'>;
+  controller: Pick<PopupController, 'registrableDomainsOf' | 'shownAccountId'>;
   diagnosis: PageDiagnosis;
   /** The running temporary allows (page-facts.ts's useTemporaryAllows). */
   allows: readonly TemporaryAllow[];
@@ -80,24 +81,28 @@ export function UnbreakPanel({
     });
   }, [state, registrable, hosts, scope, allows]);
 
-  const site = state.registrable;
+  // The site's unbreaks are kept under its registrable domain, or its host for a public suffix.
+  const site = state.registrable === null ? state.host : state.registrable;
   const review = site === undefined ? null : reviewForSite(sessions, { account: state.account, site }, now());
   useEndOf(review?.phase === 'running' ? review.session.expiresAt : undefined, now);
 
-  const send = async (ask: () => Promise<ChangeOutcome>) => {
+  /** Sends a request for the account the popup shows (the controller's `shownAccountId`). */
+  const send = async (ask: (accountId: string) => Promise<ChangeOutcome>) => {
     if (busy) return;
     setBusy(true);
     setOutcome({ state: 'pending', message: t('unbreak.popup.sending') });
-    setOutcome(await ask());
+    const accountId = await controller.shownAccountId();
+    setOutcome(accountId === null ? accountChanged() : await ask(accountId));
     setBusy(false);
   };
   const onUnbreak = (domains: UnbreakRequestEntry[], durationMs: number) =>
-    void send(() =>
+    void send((accountId) =>
       unbreak({
         pageHost: state.host,
         ...(state.profile === undefined ? {} : { profile: state.profile }),
         durationMs,
         domains,
+        accountId,
       }),
     );
 
@@ -123,7 +128,7 @@ export function UnbreakPanel({
         <UnbreakReview
           review={review}
           busy={busy}
-          onAnswer={(keep) => void send(() => answerReview(review.session.id, keep))}
+          onAnswer={(keep) => void send((accountId) => answerReview(review.session.id, keep, accountId))}
         />
       )}
     </section>

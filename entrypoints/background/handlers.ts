@@ -3,9 +3,11 @@
  */
 
 import { browser } from 'wxt/browser';
+import { readAccountNames } from '@/lib/accounts/store';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { notify } from '@/lib/badge';
 import { TEMPORARY_ALLOW_ALARM } from '@/lib/diagnosis/temporary-allow';
+import { isPublicSuffix } from '@/lib/filtering/domain';
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t } from '@/lib/i18n';
 import { domainForUrl, parseMenuItemId } from '@/lib/menus';
@@ -97,6 +99,7 @@ export const onMessage = createMessageListener(
     otherAccountChanges,
     unbreak,
     reviewUnbreak: unbreakReview,
+    accountNames: readAccountNames,
   }),
   browser.runtime,
 );
@@ -116,6 +119,17 @@ async function changeFor(
       'no-domain',
       t('worker.notDone'),
       t(list === 'whitelist' ? 'worker.noDomainWhitelist' : 'worker.noDomainBlocklist'),
+    );
+    return null;
+  }
+  if (isPublicSuffix(domain)) {
+    // A site on a public suffix (co.uk, cloudfront.net) has no registrable domain, and one click
+    // must not cover every site under it (docs/service-api.md, "Which domain one click adds").
+    await notify(
+      browser.notifications,
+      'public-suffix',
+      t('worker.notDone'),
+      t('worker.publicSuffix.notAdded', { domain }),
     );
     return null;
   }

@@ -433,3 +433,12 @@ export async function activateAccount(id: string): Promise<boolean> {
     return true;
   });
 }
+
+/**
+ * Which account is active and every account's name as pages show it, by stable id: what a refusal
+ * of a change made for another account says (lib/messaging/handlers.ts). Never a key.
+ */
+export async function readAccountNames(): Promise<{ activeId: string; names: ReadonlyMap<string, string> }> {
+  const { activeId, accounts } = await readAccounts();
+  return { activeId, names: new Map(accounts.map((account) => [account.id, displayName(account)])) };
+}

@@ -7,8 +7,12 @@
 import { version as tldtsVersion } from 'tldts/package.json';
 import { MAX_REMEMBERED_HOSTS } from '@/lib/settings/storage';
 
-/** tldts ships the list: another version of it may answer differently. */
-export const PSL_VERSION = `tldts ${tldtsVersion}`;
+/**
+ * tldts ships the list: another version of it may answer differently. "suffixes apart": a host
+ * that is itself a public suffix is no longer remembered as its own registrable domain (the
+ * popup asks each time it opens on one), so what earlier versions remembered is dropped once.
+ */
+export const PSL_VERSION = `tldts ${tldtsVersion}, suffixes apart`;
 
 export interface RememberedDomains {
   psl: string;

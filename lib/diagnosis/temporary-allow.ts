@@ -8,8 +8,13 @@
  * What "taking it off" means depends on where the domain was before: off the whitelist when it
  * was on neither list, back on the blocklist when it was blocklisted (adding to the whitelist took
  * it off the blocklist: docs/service-api.md, "Both lists"). A domain already on the whitelist gets
- * no entry at all, so an expiry never removes an entry the user made permanent. A later change of the same domain by
- * the user (keep it, remove it, blocklist it) ends the temporary allow without undoing anything.
+ * no entry at all, so an expiry never removes an entry the user made permanent.
+ *
+ * A later change of the same domain by the user (keep it, remove it, blocklist it) ends the
+ * temporary allow without undoing anything, whichever way it was made: a one-click change passes
+ * the worker's `submit` (`forgetTemporaryAllowFor`); an options-page list edit goes to the service
+ * directly and never passes the worker, so the page ends the allow itself, in its `onListChanged`
+ * hook (`endTemporaryAllowsFor`; docs/architecture.md, "A click, through the outbox, to the service").
  */
 
 import { DEFAULT_PROFILE, profileFor } from '@/lib/api/forms';
@@ -269,9 +274,36 @@ export async function expireTemporaryAllows(deps: TemporaryAllowDeps): Promise<T
   return due;
 }
 
+/** A list edit of one domain in one scope: the part of a change that names what it decided about. */
+interface EditedDomain {
+  domain: string;
+  /** Form A profile; undefined (or absent) in Form B. */
+  profile?: string | undefined;
+}
+
 /**
- * A change the user made to a domain that is allowed for a while (keep it on the whitelist,
- * remove it, blocklist it) ends the temporary allow: its expiry must not undo that choice.
+ * Ends the temporary allows of `account` that `edits` decided about (same domain and profile):
+ * the user's edit is final, and the allow's end must not undo it. Storage only: an alarm set for
+ * an allow ended here finds nothing due when it fires, and is set for the next end then
+ * (`expireTemporaryAllows`), so a page can call this without touching the worker's alarm.
+ * Returns the allows ended.
+ */
+export async function endTemporaryAllowsFor(
+  account: AccountId,
+  edits: readonly EditedDomain[],
+): Promise<TemporaryAllow[]> {
+  const targets = edits.map(({ domain, profile }): TemporaryAllowTarget => ({ domain, profile, account }));
+  const decided = (entry: TemporaryAllow) => targets.some((target) => sameTarget(entry, target));
+  const { before, after } = await updateEntries((entries) =>
+    entries.some(decided) ? entries.filter((entry) => !decided(entry)) : entries,
+  );
+  return before.filter((entry) => !after.includes(entry));
+}
+
+/**
+ * A one-click change the user made to a domain that is allowed for a while (keep it on the
+ * whitelist, remove it, blocklist it) ends the temporary allow: its expiry must not undo that
+ * choice. The worker's `submit` calls it for every change but the allow's own.
  */
 export async function forgetTemporaryAllowFor(
   deps: Pick<TemporaryAllowDeps, 'alarms' | 'getAccount'>,
@@ -279,13 +311,8 @@ export async function forgetTemporaryAllowFor(
 ): Promise<boolean> {
   if (change.source === 'temporary-allow') return false;
   const account = (await deps.getAccount()).identity.id;
-  const target: TemporaryAllowTarget = { domain: change.domain, profile: change.profile, account };
-  const { before, after } = await updateEntries((entries) =>
-    entries.some((entry) => sameTarget(entry, target))
-      ? entries.filter((entry) => !sameTarget(entry, target))
-      : entries,
-  );
-  if (before === after) return false;
+  const ended = await endTemporaryAllowsFor(account, [change]);
+  if (ended.length === 0) return false;
   await scheduleExpiry(deps);
   return true;
 }

@@ -8,6 +8,9 @@
  *   hosts, the host itself. Hosts of the same entry are grouped under it.
  * - The page's own host is left out: a page whose own name failed is not broken but blocked, and
  *   the popup's Whitelist button is the answer to that.
+ * - A host that is itself a public suffix (`cloudfront.net`, `co.uk`: it has no registrable
+ *   domain) is left out and named apart, whatever the scope: an entry for it would allow the
+ *   sites of every owner under it, and the page chooses which hosts fail.
  * - A host the whitelist covers already, or whose entry is allowed for a while already, needs
  *   nothing (it failed before the resolvers caught up).
  * - A host the user's blocklist covers is blocked on purpose: its entry is named apart and allowed
@@ -42,6 +45,8 @@ export interface UnbreakChoice {
   alreadyAllowed: string[];
   /** More entries than one unbreak takes: these were left out. */
   leftOut: string[];
+  /** Failed hosts that are themselves public suffixes: never offered. */
+  publicSuffixes: string[];
 }
 
 /** The lists as the popup knows them (lib/popup/verdict-inputs.ts `indexes`). */
@@ -55,8 +60,8 @@ export interface UnbreakChoiceInput {
   failedHosts: readonly string[];
   pageHost: string;
   scope: UnbreakScope;
-  /** Registrable domain of a host. */
-  registrable(host: string): string;
+  /** Registrable domain of a host; null for a host that is itself a public suffix. */
+  registrable(host: string): string | null;
   lists: ListLookup;
   /** True when `domain` is allowed for a while already in this account and profile. */
   allowedForAWhile(domain: string): boolean;
@@ -64,9 +69,15 @@ export interface UnbreakChoiceInput {
   max?: number;
 }
 
-/** The entry a failed host asks for under `scope`. */
-export function entryFor(host: string, scope: UnbreakScope, registrable: (host: string) => string): string {
-  return canonicalHost(scope === 'domain' ? registrable(host) : host);
+/** The entry a failed host asks for under `scope`; null for a host that is itself a public suffix. */
+export function entryFor(
+  host: string,
+  scope: UnbreakScope,
+  registrable: (host: string) => string | null,
+): string | null {
+  const domain = registrable(host);
+  if (domain === null) return null;
+  return canonicalHost(scope === 'domain' ? domain : host);
 }
 
 export function chooseUnbreakDomains(input: UnbreakChoiceInput): UnbreakChoice {
@@ -75,11 +86,16 @@ export function chooseUnbreakDomains(input: UnbreakChoiceInput): UnbreakChoice {
   const page = canonicalHost(input.pageHost);
   const groups = new Map<string, { hosts: string[]; blockedBy?: string }>();
   const alreadyAllowed = new Set<string>();
+  const publicSuffixes = new Set<string>();
 
   for (const failed of input.failedHosts) {
     const host = canonicalHost(failed);
     if (host === '' || host === page) continue;
     const domain = entryFor(host, scope, registrable);
+    if (domain === null) {
+      publicSuffixes.add(host);
+      continue;
+    }
     if (lists.whitelist.covering(host) !== undefined || input.allowedForAWhile(domain)) {
       alreadyAllowed.add(domain);
       continue;
@@ -96,6 +112,7 @@ export function chooseUnbreakDomains(input: UnbreakChoiceInput): UnbreakChoice {
     onBlocklist: [],
     alreadyAllowed: [...alreadyAllowed].filter((domain) => !groups.has(domain)),
     leftOut: [],
+    publicSuffixes: [...publicSuffixes],
   };
   let taken = 0;
   for (const [domain, group] of groups) {

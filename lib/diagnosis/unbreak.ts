@@ -40,7 +40,8 @@ export const REVIEW_KEPT_MS = 7 * 24 * 60 * 60_000;
 /** Loads counted per entry at most (the count is shown, not summed). */
 const MAX_LOADS = 1_000_000;
 
-export type UnbreakRequest = Omit<RequestOf<'unbreak'>, 'type'>;
+/** What the worker's unbreak takes: the request, once its account was checked (lib/messaging/handlers.ts). */
+export type UnbreakRequest = Omit<RequestOf<'unbreak'>, 'type' | 'accountId'>;
 
 export interface UnbreakDeps {
   /** The account configured now (lib/identity/current.ts); only its identity is read here. */

@@ -4,7 +4,9 @@
  * gets no answer at all and starts no job. entrypoints/background wires this to
  * `runtime.onMessage` and to the worker's jobs.
  */
-import { registrableDomain } from '@/lib/filtering/domain';
+
+import { listText } from '@/lib/diagnosis/unbreak-review';
+import { isPublicSuffix, normaliseDomainInput, registrableDomainOrNull } from '@/lib/filtering/domain';
 import { t } from '@/lib/i18n';
 import {
   type ChangeOutcome,
@@ -21,10 +23,27 @@ import {
   type UnbreakResponse,
 } from './protocol';
 
+/**
+ * Which kind of page asked: the popup, or another page of this extension (the options page). A
+ * refusal says what to do in its words: reopen the popup, reload the page.
+ */
+export type RequestFrom = 'popup' | 'page';
+
 /** One handler per request type: a new request type does not compile until the worker answers it. */
 type RequestHandlers = {
-  [K in RequestType]: (request: RequestOf<K>) => Promise<ResponseOf<K>>;
+  [K in RequestType]: (request: RequestOf<K>, from: RequestFrom) => Promise<ResponseOf<K>>;
 };
+
+/** The accounts of this browser as a refusal names them: which is active, and each one's name. */
+export interface AccountNames {
+  /** The stable id of the active account (lib/accounts). */
+  activeId: string;
+  /** Each account's name as pages show it, by stable id: never a key. */
+  names: ReadonlyMap<string, string>;
+}
+
+/** What a request names besides what it asks for: no job takes these. */
+type Asked<K extends RequestType> = Omit<RequestOf<K>, 'type' | 'accountId'>;
 
 /** The worker's jobs that requests start (entrypoints/background/jobs.ts). */
 export interface WorkerJobs {
@@ -35,11 +54,11 @@ export interface WorkerJobs {
     accountId?: string,
   ): Promise<{ ok: boolean; ip?: string; message: string } | null>;
   deliverOutbox(force: boolean): Promise<{ remaining: readonly unknown[] }>;
-  temporaryAllow(request: Omit<RequestOf<'temporary-allow'>, 'type'>): Promise<TemporaryAllowResponse>;
+  temporaryAllow(request: Asked<'temporary-allow'>): Promise<TemporaryAllowResponse>;
   /** Removes an account of this browser and everything of it (lib/accounts/forget.ts). */
   removeAccount(accountId: string): Promise<RemoveAccountResponse>;
   /** "Unbreak this page": allows the chosen entries for a while (lib/diagnosis/unbreak.ts). */
-  unbreak(request: Omit<RequestOf<'unbreak'>, 'type'>): Promise<UnbreakResponse>;
+  unbreak(request: Asked<'unbreak'>): Promise<UnbreakResponse>;
   /** The review of an unbreak: keep what the site loaded, or let it all lapse. */
   reviewUnbreak(request: { id: string; keep: boolean }): Promise<ChangeOutcome>;
   /** Keeps or discards changes waiting for an account that is not the one configured now. */
@@ -48,11 +67,66 @@ export interface WorkerJobs {
     account: string,
     ids: readonly string[],
   ): Promise<{ count: number }>;
+  /** Which account is active now, and the accounts' names (lib/accounts/store.ts). */
+  accountNames(): Promise<AccountNames>;
+}
+
+/**
+ * `domain` as the outbox will store it, when that is a public suffix; else null. Any page of this
+ * extension may ask, so the worker checks for itself what the popup never offers: a list entry
+ * that would cover the sites of every owner under a suffix (docs/service-api.md, "Which domain
+ * one click adds").
+ */
+function publicSuffixIn(domain: string): string | null {
+  const normalised = normaliseDomainInput(domain);
+  return normalised.ok && isPublicSuffix(normalised.value) ? normalised.value : null;
+}
+
+const notAllowedForAWhile = (suffixes: readonly string[]): ChangeOutcome => ({
+  state: 'failed',
+  message: t('worker.publicSuffix.notAllowed', { domains: listText(suffixes) }),
+});
+
+/**
+ * Null when `accountId`, the account the page showed, is the active one; else the refusal, naming
+ * both accounts (never an id or a key). The active account may change between the user's click
+ * and the request's arrival (another window, the popup's switcher): the change would then go to
+ * an account the user was not looking at.
+ */
+async function otherAccountRefusal(
+  jobs: Pick<WorkerJobs, 'accountNames'>,
+  accountId: string,
+  from: RequestFrom,
+): Promise<ChangeOutcome | null> {
+  const { activeId, names } = await jobs.accountNames();
+  if (accountId === activeId) return null;
+  const active = names.get(activeId) ?? '';
+  const shown = names.get(accountId);
+  let message: string;
+  if (from === 'popup') {
+    message =
+      shown === undefined
+        ? t('worker.otherAccount.popupRemoved', { active })
+        : t('worker.otherAccount.popup', { shown, active });
+  } else {
+    message =
+      shown === undefined
+        ? t('worker.otherAccount.pageRemoved', { active })
+        : t('worker.otherAccount.page', { shown, active });
+  }
+  return { state: 'failed', message };
 }
 
 export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
   return {
-    'submit-change': ({ change }) => jobs.submit(change),
+    'submit-change': async ({ change, publicSuffixConfirmed, accountId }, from) => {
+      const refusal = await otherAccountRefusal(jobs, accountId, from);
+      if (refusal) return refusal;
+      const suffix = change.op === 'add' && !publicSuffixConfirmed ? publicSuffixIn(change.domain) : null;
+      if (suffix !== null)
+        return { state: 'failed', message: t('worker.publicSuffix.notAdded', { domain: suffix }) };
+      return jobs.submit(change);
+    },
     'register-now': async ({ accountId }) => {
       const outcome = await jobs.register('user', accountId);
       if (!outcome) return { ok: false, message: t('worker.registrationRunning') };
@@ -63,13 +137,32 @@ export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
       };
     },
     'retry-outbox': async () => ({ pending: (await jobs.deliverOutbox(true)).remaining.length }),
-    'temporary-allow': ({ type: _type, ...allow }) => jobs.temporaryAllow(allow),
-    unbreak: ({ type: _type, ...request }) => jobs.unbreak(request),
-    'unbreak-review': ({ id, keep }) => jobs.reviewUnbreak({ id, keep }),
+    'temporary-allow': async ({ type: _type, accountId, ...allow }, from) => {
+      const refusal = await otherAccountRefusal(jobs, accountId, from);
+      if (refusal) return refusal;
+      const suffix = publicSuffixIn(allow.domain);
+      return suffix === null ? jobs.temporaryAllow(allow) : notAllowedForAWhile([suffix]);
+    },
+    unbreak: async ({ type: _type, accountId, ...request }, from) => {
+      const refusal = await otherAccountRefusal(jobs, accountId, from);
+      if (refusal) return { ...refusal, allowed: [] };
+      const suffixes = request.domains.flatMap(({ domain }) => publicSuffixIn(domain) ?? []);
+      // The popup never offers one: a request naming one is refused whole, nothing allowed.
+      if (suffixes.length > 0) return { ...notAllowedForAWhile(suffixes), allowed: [] };
+      return jobs.unbreak(request);
+    },
+    'unbreak-review': async ({ id, keep, accountId }, from) =>
+      (await otherAccountRefusal(jobs, accountId, from)) ?? jobs.reviewUnbreak({ id, keep }),
     'other-account-changes': ({ action, account, ids }) => jobs.otherAccountChanges(action, account, ids),
     'remove-account': ({ accountId }) => jobs.removeAccount(accountId),
-    'registrable-domains': async ({ hosts }) => ({ domains: hosts.map(registrableDomain) }),
+    'registrable-domains': async ({ hosts }) => ({ domains: hosts.map(registrableDomainOrNull) }),
   };
+}
+
+/** The popup is `popup.html` (with a `?tabId=` for its detached view); any other page is a page. */
+function requestFrom(sender: MessageSenderInfo, extensionBaseUrl: string): RequestFrom {
+  const page = sender.url?.slice(extensionBaseUrl.length).split(/[?#]/)[0];
+  return page === 'popup.html' ? 'popup' : 'page';
 }
 
 /** This extension as senders are checked against it: `runtime` (its id and base URL). */
@@ -88,7 +181,7 @@ export function createMessageListener(handlers: RequestHandlers, self: OwnExtens
     const parsed = requestSchema.safeParse(message);
     if (!parsed.success) return undefined;
     // The map gives each type its own handler; TypeScript cannot pair them through the union.
-    const handle = handlers[parsed.data.type] as (request: Request) => Promise<unknown>;
-    return handle(parsed.data);
+    const handle = handlers[parsed.data.type] as (request: Request, from: RequestFrom) => Promise<unknown>;
+    return handle(parsed.data, requestFrom(sender, self.getURL('/')));
   };
 }

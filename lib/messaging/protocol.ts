@@ -50,12 +50,26 @@ export type ChangeOutcome = z.infer<typeof changeOutcomeSchema>;
 
 /** The stable id of an account of this browser (lib/settings/storage.ts accountEntrySchema). */
 const accountIdField = z.string().check(z.regex(/^[A-Za-z0-9-]{8,64}$/));
+/**
+ * On every change request: the account the page showed when the user acted (its stable id, never
+ * the key). The worker refuses the request when another account is active by the time it arrives
+ * (lib/messaging/handlers.ts), so a popup or options tab still showing the previous account
+ * cannot act on the new one.
+ */
+const shownAccount = () => ({ accountId: accountIdField });
 /** At most this many whitelist entries per "Unbreak this page" (lib/diagnosis/unbreak.ts). */
 export const MAX_UNBREAK_DOMAINS = 25;
 
 export const requestSchema = z.lazy(() =>
   z.discriminatedUnion('type', [
-    z.object({ type: z.literal('submit-change'), change: listChangeSchema }),
+    z.object({
+      type: z.literal('submit-change'),
+      change: listChangeSchema,
+      // The user typed the domain, a public suffix, to confirm adding it: without this the worker
+      // refuses to add one (lib/filtering/domain.ts isPublicSuffix).
+      publicSuffixConfirmed: z.optional(z.literal(true)),
+      ...shownAccount(),
+    }),
     // Worker: runs a dynamic IP registration now for `accountId` (lib/accounts), or the active
     // account when absent; answers `RegisterNowResponse`.
     z.object({ type: z.literal('register-now'), accountId: z.optional(accountIdField) }),
@@ -69,6 +83,7 @@ export const requestSchema = z.lazy(() =>
       profile: z.optional(z.string()),
       durationMs: z.int().check(z.gte(1_000), z.lte(24 * 60 * 60_000)),
       before: z.enum(['none', 'whitelist', 'blocklist']),
+      ...shownAccount(),
     }),
     // Worker: "Unbreak this page": allows each entry for a while (lib/diagnosis/unbreak.ts) and
     // notes which the site then loads; answers `UnbreakResponse`. `before` as in 'temporary-allow'.
@@ -85,6 +100,7 @@ export const requestSchema = z.lazy(() =>
           }),
         )
         .check(z.minLength(1), z.maxLength(MAX_UNBREAK_DOMAINS)),
+      ...shownAccount(),
     }),
     // Worker: the review of an unbreak: `keep` puts the entries the site loaded on the whitelist
     // for good; either way the unbreak is done and the rest lapse. Answers `ChangeOutcome`.
@@ -92,6 +108,7 @@ export const requestSchema = z.lazy(() =>
       type: z.literal('unbreak-review'),
       id: z.string().check(z.minLength(1), z.maxLength(300)),
       keep: z.boolean(),
+      ...shownAccount(),
     }),
     // Worker: for changes waiting for an account that is not the one configured now, 'keep' them
     // for it (sent when it is back) or 'discard' them (confirmed on the page first); `ids` are the
@@ -153,9 +170,12 @@ export const removeAccountResponseSchema = z.object({
 });
 export type RemoveAccountResponse = z.infer<typeof removeAccountResponseSchema>;
 
-/** Answer to 'registrable-domains': one domain per host asked for, in the same order. */
+/**
+ * Answer to 'registrable-domains': one domain per host asked for, in the same order; null for a
+ * host that is itself a public suffix (it has no registrable domain, and is never offered).
+ */
 export const registrableDomainsResponseSchema = z.object({
-  domains: z.array(z.string().check(z.minLength(1), z.maxLength(253))),
+  domains: z.array(z.nullable(z.string().check(z.minLength(1), z.maxLength(253)))),
 });
 
 /**

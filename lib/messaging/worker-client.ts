@@ -40,8 +40,13 @@ export function createWorkerClient(send: SendMessage = (message) => browser.runt
 
   return {
     ask,
-    /** Hands a list change to the worker's outbox, which delivers it or queues it. */
-    submitChange: (change: ListChange) => ask({ type: 'submit-change', change }),
+    /**
+     * Hands a list change to the worker's outbox, which delivers it or queues it, if the account
+     * the page shows (`accountId`) is still the active one. `publicSuffixConfirmed`: the user
+     * typed the domain, a public suffix, to confirm it.
+     */
+    submitChange: (change: ListChange, sentWith: Omit<RequestOf<'submit-change'>, 'type' | 'change'>) =>
+      ask({ type: 'submit-change', change, ...sentWith }),
     /** Runs a dynamic IP registration now, for the account `accountId` or the active one. */
     registerNow: (accountId?: string) =>
       ask(accountId === undefined ? { type: 'register-now' } : { type: 'register-now', accountId }),
@@ -55,7 +60,8 @@ export function createWorkerClient(send: SendMessage = (message) => browser.runt
     /** "Unbreak this page": allows the chosen entries of the page for a while. */
     unbreak: (request: Omit<RequestOf<'unbreak'>, 'type'>) => ask({ type: 'unbreak', ...request }),
     /** The review of an unbreak: keep what the site loaded (`keep`), or let it all lapse. */
-    reviewUnbreak: (id: string, keep: boolean) => ask({ type: 'unbreak-review', id, keep }),
+    reviewUnbreak: (id: string, keep: boolean, accountId: string) =>
+      ask({ type: 'unbreak-review', id, keep, accountId }),
     /** Keeps (until that account is configured again) or discards changes waiting for another account. */
     otherAccountChanges: (action: 'keep' | 'discard', account: string, ids: readonly string[]) =>
       ask({ type: 'other-account-changes', action, account, ids: [...ids] }),

@@ -38,8 +38,10 @@ import {
   scopeKey,
   settledChangesItem,
 } from '@/lib/settings/storage';
+import { whenIdle } from '@/lib/theme/theme';
 import type { TabAddress } from './read-tab';
 import { type AskWorkerForDomains, registrableDomainsOf } from './registrable';
+import { readShownAccountId } from './shown-account';
 import { readStartSettings } from './start-reads';
 import type { ChangeStatus, PopupState, Problem, ReadyState, UndoOffer } from './state';
 import { statisticsNeeded } from './verdict-inputs';
@@ -55,8 +57,8 @@ export interface PopupDeps {
       createConfiguredClient(deps?: { settings?: ClientSettings }): Promise<DnsFilterApi | null>;
     }
   >;
-  /** Sends `{ type: 'submit-change' }` to the worker. Never rejects. */
-  submitChange(change: ListChange): Promise<ChangeOutcome>;
+  /** Sends `{ type: 'submit-change' }` to the worker, with `sentWith`. Never rejects. */
+  submitChange(change: ListChange, sentWith: SubmitOptions): Promise<ChangeOutcome>;
   /**
    * Sends `{ type: 'retry-outbox' }`: the worker sends the waiting changes now, ignoring their
    * backoff. Resolves with how many still wait, or null when the worker did not answer. Never rejects.
@@ -68,6 +70,17 @@ export interface PopupDeps {
   onFirstView?(): void;
   now(): number;
 }
+
+/** What a change request carries besides the change (lib/messaging/protocol.ts 'submit-change'). */
+export interface SubmitOptions {
+  /** The account the popup shows (its stable id, ./shown-account.ts): the worker refuses it for another. */
+  accountId: string;
+  /** The user typed the domain, a public suffix, to confirm adding it. */
+  publicSuffixConfirmed?: true;
+}
+
+/** What a click adds to a change request (the account is the popup's). */
+type Confirmation = Omit<SubmitOptions, 'accountId'>;
 
 export function createPopupController(deps: PopupDeps) {
   let state: PopupState = { phase: 'starting' };
@@ -81,6 +94,18 @@ export function createPopupController(deps: PopupDeps) {
   let statsFetch: Promise<unknown> | null = null;
   /** Page diagnosis asked for today's statistics (requestStatistics): it asks once per opening. */
   let statisticsRequested = false;
+  /** The stable id of the account the view shows (./shown-account.ts), once asked for. */
+  let shownAccount: Promise<string | null> | null = null;
+  /**
+   * Read when the popup is idle after its first view, or by the first request that needs it if
+   * that comes first: either way checked against the identity the view was read for.
+   */
+  const shownAccountId = (): Promise<string | null> => {
+    const current = ready();
+    if (current === null) return Promise.resolve(null);
+    shownAccount ??= readShownAccountId(current.account).catch(() => null);
+    return shownAccount;
+  };
   /**
    * Hosts besides the tab's whose list entries are read (page diagnosis's failed hosts): the
    * cached lists are read only for the hosts shown (lib/cache/list-buckets.ts).
@@ -181,6 +206,8 @@ export function createPopupController(deps: PopupDeps) {
     // After the first view's render, queued as a microtask by `set`: Firefox sets up storage
     // events on the first watch, work that would otherwise come between the view and the verdict.
     await Promise.resolve();
+    // Early, so a refusal can name the account shown should another become active meanwhile.
+    whenIdle(() => void shownAccountId());
     disposers.push(
       outboxItem.watch((entries) => update({ outbox: entries })),
       settledChangesItem.watch((entries) => update({ settled: entries })),
@@ -209,6 +236,9 @@ export function createPopupController(deps: PopupDeps) {
     if (known !== undefined) return { host, tabId, registrable: Promise.resolve(known) };
     const asked = registrableDomainsOf([host], deps.askWorkerForDomains ?? (async () => null));
     const registrable = asked.then(([found]) => {
+      // A public suffix has no registrable domain: not remembered (the map holds domains), so an
+      // opening on one asks again.
+      if (found === null) return null;
       const domain = found ?? host;
       // Not awaited: a failed write only means the worker is asked again next time.
       registrableDomainsItem.setValue(rememberRegistrable(remembered, host, domain)).catch(ignoreHere);
@@ -379,11 +409,18 @@ export function createPopupController(deps: PopupDeps) {
     change: ListChange,
     progress: string,
     next: { before: Membership; undo: Omit<UndoOffer, 'change'> } | null,
+    confirmation: Confirmation = {},
   ): Promise<void> {
     const current = ready();
     if (current === null || current.change.state === 'running') return;
     update({ change: { state: 'running', message: progress }, undo: null });
-    const outcome = await deps.submitChange(change);
+    const accountId = await shownAccountId();
+    if (accountId === null) {
+      // The key or service changed since the view was read: it shows an account that is not active.
+      update({ change: { state: 'failed', message: t('popup.accountChanged') } });
+      return;
+    }
+    const outcome = await deps.submitChange(change, { ...confirmation, accountId });
     if (outcome.state === 'delivered') {
       // The cached view follows at once; the next refresh confirms it.
       await deps.cache.applyChanges(current.scope, current.account, [change]);
@@ -414,6 +451,11 @@ export function createPopupController(deps: PopupDeps) {
     refresh: () => refreshStale(true),
     requestStatistics,
     /**
+     * The stable id of the account the popup shows, for the requests the panels send themselves
+     * (temporary allow, unbreak); null when another account became active since it was read.
+     */
+    shownAccountId,
+    /**
      * Registrable domains of other hosts (page diagnosis's failed hosts), asked of the worker like
      * the page's own; never rejects.
      */
@@ -425,8 +467,17 @@ export function createPopupController(deps: PopupDeps) {
     chooseDomain(domain: string) {
       update({ chosenDomain: domain });
     },
-    /** One click: add to or remove from a list the domain the popup shows. */
-    act(op: ListChange['op'], list: ListChange['list'], domain: string, before: Membership) {
+    /**
+     * One click: add to or remove from a list the domain the popup shows. `sentWith` says the user
+     * typed the domain, a public suffix, to confirm it (view.ts `publicSuffix`).
+     */
+    act(
+      op: ListChange['op'],
+      list: ListChange['list'],
+      domain: string,
+      before: Membership,
+      sentWith: Confirmation = {},
+    ) {
       const current = ready();
       if (current === null) return Promise.resolve();
       const change: ListChange = {
@@ -453,7 +504,8 @@ export function createPopupController(deps: PopupDeps) {
         const record = current.entryNotes && recordOf(current.entryNotes, entry);
         if (record) undo.record = record;
       }
-      return submit(change, progress, { before, undo });
+      if (sentWith.publicSuffixConfirmed) undo.publicSuffixConfirmed = true;
+      return submit(change, progress, { before, undo }, sentWith);
     },
     /**
      * "Send now" on the changes waiting for this domain: the user need not wait for the next
@@ -491,8 +543,8 @@ export function createPopupController(deps: PopupDeps) {
       const current = ready();
       const offer = current?.undo;
       if (!current || !offer) return;
-      const { change, record } = offer;
-      await submit(change, offer.progress, null);
+      const { change, record, publicSuffixConfirmed } = offer;
+      await submit(change, offer.progress, null, publicSuffixConfirmed ? { publicSuffixConfirmed } : {});
       // The entry is back, so is its record (when, from where, the note): best effort.
       if (record && ready()?.change.state !== 'failed')
         await notes.restore(current.account, record).catch(ignoreHere);

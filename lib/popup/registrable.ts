@@ -5,8 +5,14 @@
  */
 import { loadWorker } from './worker';
 
-/** One registrable domain per host, in order; null when the worker gave no usable answer. */
-export type AskWorkerForDomains = (hosts: readonly string[]) => Promise<readonly string[] | null>;
+/**
+ * The registrable domain of a host, or null for a host that is itself a public suffix (co.uk,
+ * cloudfront.net): it has none, and the popup offers no list entry for it.
+ */
+export type RegistrableAnswer = string | null;
+
+/** One answer per host, in order; null when the worker gave no usable answer. */
+export type AskWorkerForDomains = (hosts: readonly string[]) => Promise<readonly RegistrableAnswer[] | null>;
 
 export const askWorkerForDomains: AskWorkerForDomains = async (hosts) => {
   const answer = await loadWorker()
@@ -18,10 +24,10 @@ export const askWorkerForDomains: AskWorkerForDomains = async (hosts) => {
 export async function registrableDomainsOf(
   hosts: readonly string[],
   ask: AskWorkerForDomains = askWorkerForDomains,
-): Promise<readonly string[]> {
+): Promise<readonly RegistrableAnswer[]> {
   if (hosts.length === 0) return [];
   const answered = await ask(hosts);
   if (answered !== null) return answered;
-  const { registrableDomain } = await import('@/lib/filtering/domain');
-  return hosts.map(registrableDomain);
+  const { registrableDomainOrNull } = await import('@/lib/filtering/domain');
+  return hosts.map(registrableDomainOrNull);
 }

@@ -23,6 +23,8 @@ export interface UndoOffer {
   progress: string;
   /** The record of the entry put back (lib/notes), restored with it: its removal took it. */
   record?: EntryRecord;
+  /** The change undone was of a public suffix the user typed to confirm: so is putting it back. */
+  publicSuffixConfirmed?: true;
 }
 
 /** `settings`: the key was refused or the settings cannot work; the fix is on the options page. */
@@ -41,8 +43,11 @@ export interface ReadyState {
   host: string;
   /** The tab the popup is about (read-tab.ts); page diagnosis finds its record by it. */
   tabId: number | undefined;
-  /** From the Public Suffix List, remembered per host (lib/cache/registrable-domains.ts). */
-  registrable: string | undefined;
+  /**
+   * From the Public Suffix List, remembered per host (lib/cache/registrable-domains.ts); null when
+   * the host is itself a public suffix (co.uk): no list entry may stand for it unasked.
+   */
+  registrable: string | null | undefined;
   form: ApiForm;
   /** Form A: the chosen profile; Form B: undefined (whole account). */
   profile: string | undefined;

@@ -40,6 +40,11 @@ export interface PopupView {
   freshnessText: string | null;
   /** The domain the buttons act on. */
   domain: string;
+  /**
+   * `domain` is the tab's public suffix or above it (co.uk, cloudfront.net): the sites of many
+   * owners share it, so the buttons add it only once the user typed it (`typedNameMatches`).
+   */
+  publicSuffix: boolean;
   alternatives: DomainChoice[];
   /** Where the shown domain is, counting changes still waiting; null while the lists are unknown. */
   membership: Membership | null;
@@ -116,6 +121,7 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
     fresh,
     freshnessText: freshnessText(state, now),
     domain,
+    publicSuffix: sharedByManySites(state, domain),
     alternatives,
     membership,
     pending,
@@ -176,16 +182,40 @@ function domainChoices(
     verdict !== null && (verdict.reason === 'whitelist' || verdict.reason === 'blocklist')
       ? verdict.entry
       : undefined;
-  const registrable = state.registrable ?? state.host;
   const choices: DomainChoice[] = [];
   const add = (domain: string, label: string) => {
     if (!choices.some((choice) => choice.domain === domain)) choices.push({ domain, label });
   };
   if (entry !== undefined) add(entry, t('popup.useEntry', { domain: entry }));
-  add(registrable, t('popup.useRegistrable', { domain: registrable }));
+  // A host that is itself a public suffix has no registrable domain: only the host is left.
+  if (state.registrable !== null) {
+    const registrable = state.registrable ?? state.host;
+    add(registrable, t('popup.useRegistrable', { domain: registrable }));
+  }
   add(state.host, t('popup.useExact', { domain: state.host }));
   const chosen = choices.find((choice) => choice.domain === state.chosenDomain) ?? choices[0]!;
   return { domain: chosen.domain, alternatives: choices.filter((choice) => choice !== chosen) };
+}
+
+/**
+ * Whether `domain`, which covers the tab's host, is the host's public suffix or above it: every
+ * site under it shares it. Worked out without the Public Suffix List, from the registrable domain
+ * the popup holds: a host that is a suffix has none (null), and above a registrable domain there
+ * are only its suffix and that suffix's parents.
+ */
+function sharedByManySites(state: Pick<ReadyState, 'host' | 'registrable'>, domain: string): boolean {
+  const name = canonicalHost(domain);
+  const covers = (below: string) => below === name || below.endsWith(`.${name}`);
+  if (state.registrable === null) return covers(canonicalHost(state.host));
+  if (state.registrable === undefined) return false;
+  const registrable = canonicalHost(state.registrable);
+  return registrable !== name && covers(registrable);
+}
+
+/** Whether what the user typed names `domain`: in any case, with or without a trailing dot, as Unicode or punycode. */
+export function typedNameMatches(typed: string, domain: string): boolean {
+  const name = canonicalHost(typed);
+  return name !== '' && name === canonicalHost(domain);
 }
 
 function statusText(state: ReadyState, verdict: Verdict | null, includesPending: boolean): string {

@@ -15,10 +15,18 @@ export function workerDidNotAnswer(): ChangeOutcome {
   return { state: 'failed', message: t('popup.workerNoAnswer') };
 }
 
-/** Sends `{ type: 'submit-change' }` to the worker's outbox. */
-export function submitChange(change: ListChange): Promise<ChangeOutcome> {
+/** The outcome shown when the popup no longer knows the account it shows: nothing was sent. */
+export function accountChanged(): ChangeOutcome {
+  return { state: 'failed', message: t('popup.accountChanged') };
+}
+
+/** Sends `{ type: 'submit-change' }` to the worker's outbox, for the account the popup shows. */
+export function submitChange(
+  change: ListChange,
+  sentWith: Omit<RequestOf<'submit-change'>, 'type' | 'change'>,
+): Promise<ChangeOutcome> {
   return loadWorker()
-    .then((worker) => worker.submitChange(change))
+    .then((worker) => worker.submitChange(change, sentWith))
     .catch(workerDidNotAnswer);
 }
 
@@ -39,12 +47,16 @@ export function askWorkerToAllow(request: AllowRequest): Promise<TemporaryAllowR
     .catch(workerDidNotAnswer);
 }
 
-/** Whitelists `domain` for `durationMs`; the worker puts it back where it was (`before`) after. */
+/**
+ * Whitelists `domain` for `durationMs`; the worker puts it back where it was (`before`) after.
+ * `accountId`: the account the popup shows.
+ */
 export function temporaryAllowRequest(
   domain: string,
   profile: string | undefined,
   durationMs: number,
   membership: Membership | null,
+  accountId: string,
 ): AllowRequest {
   return {
     type: 'temporary-allow',
@@ -52,11 +64,16 @@ export function temporaryAllowRequest(
     ...(profile === undefined ? {} : { profile }),
     durationMs,
     before: membership ?? 'none',
+    accountId,
   };
 }
 
 /** Keeps a temporarily allowed domain on the whitelist for good: an ordinary one-click change. */
-export function keepAllowedRequest(domain: string, profile: string | undefined): AllowRequest {
+export function keepAllowedRequest(
+  domain: string,
+  profile: string | undefined,
+  accountId: string,
+): AllowRequest {
   return {
     type: 'submit-change',
     change: {
@@ -66,5 +83,6 @@ export function keepAllowedRequest(domain: string, profile: string | undefined):
       ...(profile === undefined ? {} : { profile }),
       source: 'popup',
     },
+    accountId,
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { type EmulatorHandle, startEmulator } from '../../emulator/index.ts';
-import { storedValue } from './harness/extension-storage.ts';
+import { activeAccountId, storedValue } from './harness/extension-storage.ts';
 import {
   byRole,
   configureExtension,
@@ -51,12 +51,14 @@ describe('Queued changes stay with their account (Chromium)', () => {
       // The first account's service goes down; a one-click change is queued for it.
       await first.close();
       const outcome = await options.evaluate(
-        (domain) =>
+        (domain, accountId) =>
           (globalThis as unknown as ExtensionGlobal).chrome.runtime.sendMessage({
             type: 'submit-change',
             change: { op: 'add', list: 'whitelist', domain, profile: 'default', source: 'popup' },
+            accountId,
           }),
         DOMAIN,
+        await activeAccountId(options),
       );
       expect(outcome).toMatchObject({ state: 'pending' });
 
@@ -77,17 +79,20 @@ describe('Queued changes stay with their account (Chromium)', () => {
       expect(touched(firstBack)).toEqual([]);
       expect(await queuedDomains(options)).toEqual([DOMAIN]);
       // A change for the second account goes through meanwhile: the first account's holds nothing.
-      await options.evaluate(() =>
-        (globalThis as unknown as ExtensionGlobal).chrome.runtime.sendMessage({
-          type: 'submit-change',
-          change: {
-            op: 'add',
-            list: 'whitelist',
-            domain: 'second.example',
-            profile: 'default',
-            source: 'popup',
-          },
-        }),
+      await options.evaluate(
+        (accountId) =>
+          (globalThis as unknown as ExtensionGlobal).chrome.runtime.sendMessage({
+            type: 'submit-change',
+            change: {
+              op: 'add',
+              list: 'whitelist',
+              domain: 'second.example',
+              profile: 'default',
+              source: 'popup',
+            },
+            accountId,
+          }),
+        await activeAccountId(options),
       );
       expect(second.admin.state().profiles.default?.whitelist).toContain('second.example');
 

@@ -5,6 +5,7 @@
  */
 import type { Page, WebWorker } from 'puppeteer-core';
 import { type EmulatorHandle, startEmulator } from '../../emulator/index.ts';
+import { activeAccountId } from './harness/extension-storage.ts';
 import {
   byRole,
   type ChromiumSession,
@@ -62,17 +63,23 @@ const registered = (emulator: EmulatorHandle) =>
     .networks.map((network) => `${network.ip} ${network.profile}${network.label ? ` ${network.label}` : ''}`);
 
 /** Sends a one-click change from an extension page, as the popup does, without waiting for the answer. */
-function submitFrom(page: Page, domain: string): Promise<void> {
-  return page.evaluate((domain) => {
-    const { chrome } = globalThis as unknown as ExtensionGlobal;
-    void chrome.runtime
-      .sendMessage({
-        type: 'submit-change',
-        change: { op: 'add', list: 'whitelist', domain, profile: 'default', source: 'popup' },
-      })
-      // The answer is lost when the worker is stopped; the outbox keeps the change.
-      .catch(() => {});
-  }, domain);
+async function submitFrom(page: Page, domain: string): Promise<void> {
+  const accountId = await activeAccountId(page);
+  return page.evaluate(
+    (domain, accountId) => {
+      const { chrome } = globalThis as unknown as ExtensionGlobal;
+      void chrome.runtime
+        .sendMessage({
+          type: 'submit-change',
+          change: { op: 'add', list: 'whitelist', domain, profile: 'default', source: 'popup' },
+          accountId,
+        })
+        // The answer is lost when the worker is stopped; the outbox keeps the change.
+        .catch(() => {});
+    },
+    domain,
+    accountId,
+  );
 }
 
 const outboxOf = (page: Page) =>
@@ -222,17 +229,20 @@ describe('Reliable delivery of one-click changes (Chromium)', () => {
       const options = await setUp(chromium, first);
       await first.close();
 
-      const outcome = await options.evaluate(() =>
-        (globalThis as unknown as ExtensionGlobal).chrome.runtime.sendMessage({
-          type: 'submit-change',
-          change: {
-            op: 'add',
-            list: 'whitelist',
-            domain: 'offline-test.example',
-            profile: 'default',
-            source: 'popup',
-          },
-        }),
+      const outcome = await options.evaluate(
+        (accountId) =>
+          (globalThis as unknown as ExtensionGlobal).chrome.runtime.sendMessage({
+            type: 'submit-change',
+            change: {
+              op: 'add',
+              list: 'whitelist',
+              domain: 'offline-test.example',
+              profile: 'default',
+              source: 'popup',
+            },
+            accountId,
+          }),
+        await activeAccountId(options),
       );
       expect(outcome).toMatchObject({ state: 'pending' });
       expect(await outboxOf(options)).toEqual(['offline-test.example']);

@@ -31,6 +31,16 @@ export function storedValue(page: Page, key: string): Promise<unknown> {
   );
 }
 
+/**
+ * The stable id of the active account (lib/accounts): every change request names the account the
+ * page shows (lib/messaging/protocol.ts), so a test that sends one as a page would names it too.
+ */
+export async function activeAccountId(page: Page): Promise<string> {
+  const stored = (await storedValue(page, 'accounts')) as { active?: unknown } | undefined;
+  if (typeof stored?.active !== 'string') throw new Error('No active account is stored');
+  return stored.active;
+}
+
 /** Removes every stored key that `pattern` (a RegExp source) matches. */
 export function removeStoredKeys(page: Page, pattern: string): Promise<void> {
   return page.evaluate(async (source) => {

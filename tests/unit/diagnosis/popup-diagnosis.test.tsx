@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { readAccounts } from '@/lib/accounts/store';
 import {
   diagnosisSettingsItem,
   failedHostsItem,
@@ -203,6 +204,8 @@ describe('temporary allow in the popup', () => {
         profile: 'default',
         durationMs: 8 * HOUR,
         before: 'none',
+        // The account the popup shows (the only one: the setup made an account of its own).
+        accountId: (await readAccounts()).activeId,
       },
     ]);
   });

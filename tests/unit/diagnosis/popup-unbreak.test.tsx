@@ -6,6 +6,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { readAccounts } from '@/lib/accounts/store';
 import type { Request } from '@/lib/messaging/protocol';
 import {
   diagnosisSettingsItem,
@@ -61,6 +62,9 @@ async function brokenNewsPage(hosts: string[], lists: { whitelist?: string[]; bl
   });
 }
 
+/** The account the popup shows (the only one: the setup made an account of its own as it was read). */
+const shownAccount = async () => (await readAccounts()).activeId;
+
 const unbreakButton = () => screen.findByRole('button', { name: 'Unbreak this page' });
 
 describe('the offer', () => {
@@ -93,6 +97,7 @@ describe('the offer', () => {
           { domain: 'cdn.example', before: 'none' },
           { domain: 'provider.example', before: 'none' },
         ],
+        accountId: await shownAccount(),
       },
     ]);
   });
@@ -186,7 +191,7 @@ describe('the review', () => {
       expect(screen.getByRole('status', { name: 'Unbreak outcome' }).textContent).toBe('Kept.'),
     );
     expect(requests.filter((request) => request.type === 'unbreak-review')).toEqual([
-      { type: 'unbreak-review', id: `${T0} news.example`, keep: true },
+      { type: 'unbreak-review', id: `${T0} news.example`, keep: true, accountId: await shownAccount() },
     ]);
   });
 
@@ -214,9 +219,10 @@ describe('the review', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Done' }));
     expect(screen.queryByRole('list', { name: /^Needed by this page/ })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Keep what it needed' })).toBeNull();
+    const accountId = await shownAccount();
     await waitFor(() =>
       expect(requests.filter((request) => request.type === 'unbreak-review')).toEqual([
-        { type: 'unbreak-review', id: `${T0} news.example`, keep: false },
+        { type: 'unbreak-review', id: `${T0} news.example`, keep: false, accountId },
       ]),
     );
   });

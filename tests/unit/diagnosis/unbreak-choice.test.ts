@@ -9,6 +9,7 @@ import {
 } from '@/lib/diagnosis/unbreak-choice';
 import { registrableDomain } from '@/lib/filtering/domain';
 import { createDomainIndex } from '@/lib/filtering/domain-index';
+import { registrableDomainsOf } from '@/lib/popup/registrable';
 
 function input(patch: Partial<UnbreakChoiceInput> & { whitelist?: string[]; blocklist?: string[] } = {}) {
   const { whitelist = [], blocklist = [], ...rest } = patch;
@@ -21,6 +22,16 @@ function input(patch: Partial<UnbreakChoiceInput> & { whitelist?: string[]; bloc
     allowedForAWhile: () => false,
     ...rest,
   } satisfies UnbreakChoiceInput;
+}
+
+/** The registrable domain of each host as the popup works it out (without the worker: the same list). */
+async function popupLookup(hosts: string[]) {
+  const domains = await registrableDomainsOf(hosts, async () => null);
+  const byHost = new Map(hosts.map((host, index) => [host, domains[index]]));
+  return (host: string) => {
+    const found = byHost.get(host);
+    return found === undefined ? host : found;
+  };
 }
 
 describe('the choice of domains to allow', () => {
@@ -121,5 +132,29 @@ describe('the choice of domains to allow', () => {
     );
     expect(choice.allow.map((candidate) => candidate.domain)).toEqual(['a.example', 'b.example']);
     expect(choice.leftOut).toEqual(['c.example']);
+  });
+
+  it.each(['domain', 'host'] as const)(
+    'offers nothing for a failed host that is itself a public suffix (scope %s): a page cannot make one click allow every site under it',
+    async (scope) => {
+      const hosts = ['cloudfront.net', 'co.uk', 'blogspot.com', 'd111.cloudfront.net', 'img.cdn.example'];
+      const choice = chooseUnbreakDomains(
+        input({ failedHosts: hosts, scope, registrable: await popupLookup(hosts) }),
+      );
+      const offered = [...choice.allow, ...choice.onBlocklist].map((candidate) => candidate.domain);
+      expect(offered).toEqual([
+        'd111.cloudfront.net',
+        scope === 'domain' ? 'cdn.example' : 'img.cdn.example',
+      ]);
+      expect(entriesToAllow(choice, new Set(offered)).map((entry) => entry.domain)).toEqual(offered);
+    },
+  );
+
+  it('offers nothing for a public suffix on the blocklist either, even when the user would tick it', async () => {
+    const hosts = ['co.uk'];
+    const choice = chooseUnbreakDomains(
+      input({ failedHosts: hosts, blocklist: ['co.uk'], registrable: await popupLookup(hosts) }),
+    );
+    expect(entriesToAllow(choice, new Set(['co.uk']))).toEqual([]);
   });
 });

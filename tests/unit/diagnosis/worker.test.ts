@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { fakeBrowser } from 'wxt/testing';
 import { type EmulatorHandle, startEmulator } from '@/emulator';
 import background from '@/entrypoints/background';
+import { readAccounts } from '@/lib/accounts/store';
 import { TEMPORARY_ALLOW_ALARM } from '@/lib/diagnosis/temporary-allow';
 import {
   apiKeyItem,
@@ -36,6 +37,12 @@ function fakeEvent() {
   };
 }
 type FakeEvent = ReturnType<typeof fakeEvent>;
+
+/** A change request from a page showing the active account: every one names it (lib/messaging/protocol.ts). */
+const fromActiveAccount = async (message: object) => ({
+  ...message,
+  accountId: (await readAccounts()).activeId,
+});
 
 const OWN_PAGE = { id: 'test-extension-id', url: 'chrome-extension://test-extension-id/popup.html' };
 const GRANT = { permissions: ['webRequest', 'webNavigation'], origins: ['<all_urls>'] };
@@ -204,9 +211,9 @@ describe('failed hosts and the badge', () => {
 });
 
 describe('temporary allow', () => {
-  const send = (message: unknown) =>
+  const send = async (message: object) =>
     fakeBrowser.runtime.onMessage
-      .trigger(message, OWN_PAGE)
+      .trigger(await fromActiveAccount(message), OWN_PAGE)
       .then((answers) => answers.find((answer) => answer !== undefined));
   const whitelistOf = (profile: string) => emulator.admin.state().profiles[profile]?.whitelist ?? [];
 
@@ -274,9 +281,9 @@ describe('temporary allow', () => {
 });
 
 describe('unbreak this page', () => {
-  const send = (message: unknown) =>
+  const send = async (message: object) =>
     fakeBrowser.runtime.onMessage
-      .trigger(message, OWN_PAGE)
+      .trigger(await fromActiveAccount(message), OWN_PAGE)
       .then((answers) => answers.find((answer) => answer !== undefined));
   const whitelistOf = (profile: string) => emulator.admin.state().profiles[profile]?.whitelist ?? [];
   let notifications: string[];

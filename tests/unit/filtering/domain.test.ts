@@ -2,9 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   hostnameFromUrl,
+  isPublicSuffix,
   isValidDomain,
   normaliseDomainInput,
   registrableDomain,
+  registrableDomainOrNull,
 } from '@/lib/filtering/domain';
 
 describe('normaliseDomainInput accepts what a user types or pastes', () => {
@@ -105,6 +107,31 @@ describe('registrableDomain', () => {
     ['co.uk', 'co.uk'],
   ])('%j gives %j', (host, expected) => {
     expect(registrableDomain(host)).toBe(expected);
+  });
+});
+
+describe('isPublicSuffix and registrableDomainOrNull', () => {
+  it.each([
+    // ICANN suffixes, a TLD, private suffixes (hosting providers), one with a wildcard rule.
+    ['co.uk', true],
+    ['CO.UK.', true],
+    ['com', true],
+    ['cloudfront.net', true],
+    ['blogspot.com', true],
+    ['github.io', true],
+    ['foo.kawasaki.jp', true],
+    // Registrable domains and hosts under a suffix.
+    ['bbc.co.uk', false],
+    ['d111.cloudfront.net', false],
+    ['alice.github.io', false],
+    ['city.kawasaki.jp', false],
+    // Names the list does not know, and addresses: no suffix shared by many owners.
+    ['localhost', false],
+    ['printer', false],
+    ['192.0.2.1', false],
+  ])('%j: %s', (host, suffix) => {
+    expect(isPublicSuffix(host)).toBe(suffix);
+    expect(registrableDomainOrNull(host)).toBe(suffix ? null : registrableDomain(host));
   });
 });
 

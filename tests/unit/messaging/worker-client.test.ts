@@ -10,6 +10,8 @@ import type { Request } from '@/lib/messaging/protocol';
 import { createWorkerClient, WorkerUnanswered } from '@/lib/messaging/worker-client';
 
 const OWN_PAGE = { id: fakeBrowser.runtime.id, url: fakeBrowser.runtime.getURL('/options.html') };
+/** The stable id of the account the page shows, and the active one. */
+const ACCOUNT = 'home-account-0001';
 
 function workerWith(jobs: Partial<WorkerJobs> = {}) {
   const all: WorkerJobs = {
@@ -25,6 +27,7 @@ function workerWith(jobs: Partial<WorkerJobs> = {}) {
       allowed: ['cdn.example'],
     })),
     reviewUnbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'Kept' })),
+    accountNames: vi.fn(async () => ({ activeId: ACCOUNT, names: new Map([[ACCOUNT, 'Home']]) })),
     ...jobs,
   };
   const listen = createMessageListener(createRequestHandlers(all), fakeBrowser.runtime);
@@ -40,7 +43,10 @@ describe('the worker client', () => {
   it('each request reaches its handler and brings back its answer', async () => {
     const { client, jobs } = workerWith();
     const change = { op: 'add', list: 'whitelist', domain: 'example.com', source: 'logs' } as const;
-    expect(await client.submitChange(change)).toEqual({ state: 'pending', message: 'Queued' });
+    expect(await client.submitChange(change, { accountId: ACCOUNT })).toEqual({
+      state: 'pending',
+      message: 'Queued',
+    });
     expect(jobs.submit).toHaveBeenCalledWith(change);
     expect(await client.registerNow()).toEqual({
       ok: true,
@@ -50,11 +56,12 @@ describe('the worker client', () => {
     expect(await client.retryOutbox()).toEqual({ pending: 2 });
     expect(jobs.deliverOutbox).toHaveBeenCalledWith(true);
     const allow = { domain: 'example.com', durationMs: 3_600_000, before: 'none' } as const;
-    expect(await client.temporaryAllow(allow)).toEqual({
+    expect(await client.temporaryAllow({ ...allow, accountId: ACCOUNT })).toEqual({
       state: 'delivered',
       message: 'Allowed',
       expiresAt: 5,
     });
+    // The account was checked; the job gets what was asked for.
     expect(jobs.temporaryAllow).toHaveBeenCalledWith(allow);
     expect(
       await client.otherAccountChanges('keep', 'A https://x.example 0123456789abcdef', ['c1', 'c2']),
@@ -74,13 +81,13 @@ describe('the worker client', () => {
       durationMs: 3_600_000,
       domains: [{ domain: 'cdn.example', before: 'none' as const }],
     };
-    expect(await client.unbreak(unbreak)).toEqual({
+    expect(await client.unbreak({ ...unbreak, accountId: ACCOUNT })).toEqual({
       state: 'delivered',
       message: 'Allowed',
       allowed: ['cdn.example'],
     });
     expect(jobs.unbreak).toHaveBeenCalledWith(unbreak);
-    expect(await client.reviewUnbreak('1 news.example', true)).toEqual({
+    expect(await client.reviewUnbreak('1 news.example', true, ACCOUNT)).toEqual({
       state: 'delivered',
       message: 'Kept',
     });
@@ -92,7 +99,7 @@ describe('the worker client', () => {
     const many = Array.from({ length: 26 }, (_, i) => ({ domain: `d${i}.example`, before: 'none' as const }));
     for (const domains of [[], many]) {
       await expect(
-        client.unbreak({ pageHost: 'news.example', durationMs: 3_600_000, domains }),
+        client.unbreak({ pageHost: 'news.example', durationMs: 3_600_000, domains, accountId: ACCOUNT }),
       ).rejects.toMatchObject({ reason: 'not-understood' });
     }
     expect(jobs.unbreak).not.toHaveBeenCalled();
@@ -106,7 +113,9 @@ describe('the worker client', () => {
   it('an answer that does not fit its request is refused, not handed on', async () => {
     const client = createWorkerClient(async () => ({ state: 'done', message: 'ok' }));
     const change = { op: 'add', list: 'blocklist', domain: 'example.com', source: 'popup' } as const;
-    await expect(client.submitChange(change)).rejects.toEqual(new WorkerUnanswered('not-understood'));
+    await expect(client.submitChange(change, { accountId: ACCOUNT })).rejects.toEqual(
+      new WorkerUnanswered('not-understood'),
+    );
     // No answer at all (no listener answered) is not understood either.
     await expect(createWorkerClient(async () => undefined).retryOutbox()).rejects.toMatchObject({
       reason: 'not-understood',

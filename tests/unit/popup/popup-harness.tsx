@@ -9,7 +9,7 @@ import { PopupApp } from '@/components/popup/PopupApp';
 import type { ApiForm } from '@/lib/api/types';
 import { createViewCache } from '@/lib/cache/view-cache';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
-import { createPopupController } from '@/lib/popup/controller';
+import { createPopupController, type SubmitOptions } from '@/lib/popup/controller';
 import type { AskWorkerForDomains } from '@/lib/popup/registrable';
 import { apiKeyItem, chosenProfileItem, connectionItem } from '@/lib/settings/storage';
 import { createFakeClient, type FakeClient } from '../../fakes/fake-client';
@@ -51,7 +51,7 @@ export interface OpenOptions {
   /** What the worker answers, in order; then 'delivered'. */
   outcomes?: ChangeOutcome[];
   /** The worker's handling of a change (instead of `outcomes`), e.g. the real outbox. */
-  submitChange?: (change: ListChange) => Promise<ChangeOutcome>;
+  submitChange?: (change: ListChange, sentWith: SubmitOptions) => Promise<ChangeOutcome>;
   /** The worker's registrable domains; without it the popup works them out itself. */
   askWorkerForDomains?: AskWorkerForDomains;
 }
@@ -76,6 +76,8 @@ export async function openPopup(options: OpenOptions) {
   const api = options.api ?? createFakeApi(form);
   const now = options.now ?? (() => T0);
   const submitted: ListChange[] = [];
+  /** Each change as sent, with what the popup sent along with it. */
+  const sent: ({ change: ListChange } & SubmitOptions)[] = [];
   const outcomes = [...(options.outcomes ?? [])];
   const marks: string[] = [];
   /** The options page's sections the popup opened, in order (undefined: the page itself). */
@@ -92,9 +94,10 @@ export async function openPopup(options: OpenOptions) {
       ...(await import('@/lib/cache/refresh')),
       createConfiguredClient: async () => api,
     }),
-    submitChange: async (change) => {
+    submitChange: async (change, sentWith) => {
       submitted.push(change);
-      if (options.submitChange) return options.submitChange(change);
+      sent.push({ change, ...sentWith });
+      if (options.submitChange) return options.submitChange(change, sentWith);
       return outcomes.shift() ?? { state: 'delivered', message: `Done: ${change.op} ${change.domain}.` };
     },
     now,
@@ -115,6 +118,7 @@ export async function openPopup(options: OpenOptions) {
     controller,
     started,
     submitted,
+    sent,
     marks,
     optionsOpened: () => optionsOpened.length,
     optionsSections: () => [...optionsOpened],

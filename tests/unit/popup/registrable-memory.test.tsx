@@ -14,9 +14,9 @@ vi.mock('@/lib/filtering/domain', async (importOriginal) => {
   const actual = await importOriginal<typeof import('@/lib/filtering/domain')>();
   return {
     ...actual,
-    registrableDomain: (host: string) => {
+    registrableDomainOrNull: (host: string) => {
       suffixList.lookups.push(host);
-      return actual.registrableDomain(host);
+      return actual.registrableDomainOrNull(host);
     },
   };
 });

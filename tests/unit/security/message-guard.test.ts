@@ -9,6 +9,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
 
+/** The stable id of the account the page shows, and the active one. */
+const ACCOUNT = 'home-account-0001';
+
 const jobs = {
   submit: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
   register: vi.fn(async () => null),
@@ -18,6 +21,7 @@ const jobs = {
   removeAccount: vi.fn(async () => ({ removed: false, discarded: 0 })),
   unbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok', allowed: [] })),
   reviewUnbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
+  accountNames: vi.fn(async () => ({ activeId: ACCOUNT, names: new Map([[ACCOUNT, 'Home']]) })),
 };
 
 const onMessage = createMessageListener(createRequestHandlers(jobs), fakeBrowser.runtime);
@@ -28,6 +32,7 @@ const OWN_POPUP = { id: OWN_ID, url: `${OWN_BASE}popup.html` };
 const VALID_CHANGE = {
   type: 'submit-change',
   change: { op: 'add', list: 'whitelist', domain: 'example.com', profile: 'default', source: 'popup' },
+  accountId: ACCOUNT,
 };
 
 beforeEach(() => {
@@ -124,7 +129,7 @@ describe('what the worker accepts from its own pages', () => {
 
   it('a prototype-polluting message changes nothing and is read like any other', async () => {
     const polluted = JSON.parse(
-      '{"type":"submit-change","__proto__":{"isAdmin":true},"change":{"op":"add","list":"whitelist","domain":"example.com","source":"popup","constructor":{"prototype":{"polluted":true}}}}',
+      '{"type":"submit-change","__proto__":{"isAdmin":true},"accountId":"home-account-0001","change":{"op":"add","list":"whitelist","domain":"example.com","source":"popup","constructor":{"prototype":{"polluted":true}}}}',
     );
     await onMessage(polluted, OWN_POPUP);
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
@@ -157,6 +162,7 @@ describe('what the worker accepts from its own pages', () => {
         ),
         domain: fc.string(),
         durationMs: fc.oneof(fc.integer(), fc.double()),
+        accountId: fc.oneof(fc.constant(ACCOUNT), fc.constant('work-account-0002'), fc.string()),
       },
       { requiredKeys: ['type'] },
     );

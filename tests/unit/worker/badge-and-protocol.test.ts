@@ -46,8 +46,25 @@ describe('requestSchema', () => {
       {
         type: 'submit-change',
         change: { op: 'add', list: 'blocklist', domain: 'a.example', source: 'menu' },
+        accountId: 'home-account-0001',
       },
       true,
+    ],
+    // Every change request names the account the page showed.
+    [
+      {
+        type: 'submit-change',
+        change: { op: 'add', list: 'blocklist', domain: 'a.example', source: 'menu' },
+      },
+      false,
+    ],
+    [
+      {
+        type: 'submit-change',
+        change: { op: 'add', list: 'blocklist', domain: 'a.example', source: 'menu' },
+        accountId: 'A https://my.cleanbrowsing.org 0123456789abcdef',
+      },
+      false,
     ],
     [
       { type: 'submit-change', change: { op: 'add', list: 'greylist', domain: 'a.example', source: 'menu' } },

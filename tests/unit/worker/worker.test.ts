@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { fakeBrowser } from 'wxt/testing';
 import { type EmulatorHandle, startEmulator } from '@/emulator';
 import background from '@/entrypoints/background';
+import { readAccounts } from '@/lib/accounts/store';
 import type { MenuItem } from '@/lib/menus';
 import { registrationAlarmOf } from '@/lib/network';
 import { notes } from '@/lib/notes';
@@ -100,6 +101,11 @@ const send = (message: unknown, sender: object = OWN_PAGE) =>
   fakeBrowser.runtime.onMessage
     .trigger(message, sender)
     .then((answers) => answers.find((answer) => answer !== undefined));
+/** A change request from a page showing the active account: every one names it (lib/messaging/protocol.ts). */
+const fromActiveAccount = async (message: object) => ({
+  ...message,
+  accountId: (await readAccounts()).activeId,
+});
 
 describe('MV3 wiring', () => {
   it('registers every listener synchronously when the worker starts', () => {
@@ -178,7 +184,7 @@ describe('messages', () => {
     ],
     ['no sender id', { url: 'chrome-extension://test-extension-id/popup.html' }],
   ])('ignores a message from %s', async (_name, sender) => {
-    expect(await send({ type: 'submit-change', change }, sender)).toBeUndefined();
+    expect(await send(await fromActiveAccount({ type: 'submit-change', change }), sender)).toBeUndefined();
     expect(whitelistOf('default')).not.toContain('worker-test.example');
     expect(await outboxItem.getValue()).toEqual([]);
   });
@@ -193,13 +199,15 @@ describe('messages', () => {
   });
 
   it('delivers a change from its own page and answers with the outcome', async () => {
-    const outcome = await send({ type: 'submit-change', change });
+    const outcome = await send(await fromActiveAccount({ type: 'submit-change', change }));
     expect(outcome).toMatchObject({ state: 'delivered' });
     expect(whitelistOf('default')).toContain('worker-test.example');
   });
 
   it('answers "failed" with the service reason when the service refuses', async () => {
-    const outcome = await send({ type: 'submit-change', change: { ...change, profile: 'nosuchprofile' } });
+    const outcome = await send(
+      await fromActiveAccount({ type: 'submit-change', change: { ...change, profile: 'nosuchprofile' } }),
+    );
     expect(outcome).toMatchObject({ state: 'failed' });
     expect((outcome as { message: string }).message).toMatch(/nosuchprofile/);
   });
@@ -226,6 +234,78 @@ describe('messages', () => {
       domains: ['bbc.co.uk', 'alice.github.io', 'example.com', 'localhost'],
     });
     expect(await send({ type: 'registrable-domains', hosts: [] })).toBeUndefined();
+  });
+
+  it('answers no registrable domain for a host that is itself a public suffix', async () => {
+    const hosts = ['co.uk', 'cloudfront.net', 'blogspot.com', 'd111.cloudfront.net'];
+    expect(await send({ type: 'registrable-domains', hosts })).toEqual({
+      domains: [null, null, null, 'd111.cloudfront.net'],
+    });
+  });
+
+  it('refuses to add a public suffix to a list unless the user typed it to confirm', async () => {
+    const suffix = { ...change, domain: 'cloudfront.net' };
+    const refused = await send(await fromActiveAccount({ type: 'submit-change', change: suffix }));
+    expect(refused).toMatchObject({
+      state: 'failed',
+      message: expect.stringMatching(/^Not added: cloudfront\.net is a public suffix shared by many sites/),
+    });
+    expect(
+      await send(
+        await fromActiveAccount({ type: 'submit-change', change: { ...suffix, list: 'blocklist' } }),
+      ),
+    ).toMatchObject({
+      state: 'failed',
+    });
+    expect(whitelistOf('default')).not.toContain('cloudfront.net');
+    expect(blocklistOf('default')).not.toContain('cloudfront.net');
+    expect(await outboxItem.getValue()).toEqual([]);
+
+    expect(
+      await send(
+        await fromActiveAccount({ type: 'submit-change', change: suffix, publicSuffixConfirmed: true }),
+      ),
+    ).toMatchObject({
+      state: 'delivered',
+    });
+    expect(whitelistOf('default')).toContain('cloudfront.net');
+    // Taking one off a list needs no confirmation: it narrows what the list covers.
+    expect(
+      await send(await fromActiveAccount({ type: 'submit-change', change: { ...suffix, op: 'remove' } })),
+    ).toMatchObject({
+      state: 'delivered',
+    });
+  });
+
+  it('never allows a public suffix for a while, alone or in an unbreak', async () => {
+    expect(
+      await send(
+        await fromActiveAccount({
+          type: 'temporary-allow',
+          domain: 'co.uk',
+          profile: 'default',
+          durationMs: 3_600_000,
+          before: 'none',
+        }),
+      ),
+    ).toMatchObject({ state: 'failed', message: expect.stringMatching(/co\.uk/) });
+    expect(
+      await send(
+        await fromActiveAccount({
+          type: 'unbreak',
+          pageHost: 'www.news.example',
+          profile: 'default',
+          durationMs: 3_600_000,
+          domains: [
+            { domain: 'cdn.example', before: 'none' },
+            { domain: 'blogspot.com', before: 'none' },
+          ],
+        }),
+      ),
+    ).toMatchObject({ state: 'failed', allowed: [], message: expect.stringMatching(/blogspot\.com/) });
+    expect(whitelistOf('default')).not.toContain('co.uk');
+    expect(whitelistOf('default')).not.toContain('blogspot.com');
+    expect(whitelistOf('default')).not.toContain('cdn.example');
   });
 });
 
@@ -338,6 +418,35 @@ describe('menu clicks and shortcuts', () => {
     );
     expect(whitelistOf(profile!)).toContain('shortcut-test.example');
     expect(whitelistOf('default')).not.toContain('shortcut-test.example');
+  });
+
+  it.each([
+    ['the page', { menuItemId: 'dnsfc:whitelist:page:default', pageUrl: 'https://co.uk/' }, 'co.uk'],
+    [
+      "a link's domain",
+      {
+        menuItemId: 'dnsfc:whitelist:link:default',
+        pageUrl: 'https://page.example/',
+        linkUrl: 'https://cloudfront.net/file',
+      },
+      'cloudfront.net',
+    ],
+  ])('"Whitelist" on %s that is a public suffix adds nothing, and says why', async (_what, info, suffix) => {
+    await contextMenusEvent().trigger(info);
+    await until(
+      () => notifications.length,
+      (count) => count > 0,
+    );
+    expect(notifications).toEqual([
+      {
+        title: 'Not done',
+        message: expect.stringMatching(
+          new RegExp(`^Not added: ${suffix.replace('.', '\\.')} is a public suffix`),
+        ),
+      },
+    ]);
+    expect(whitelistOf('default')).not.toContain(suffix);
+    expect(await outboxItem.getValue()).toEqual([]);
   });
 
   it('a page without a domain is reported, and nothing is sent', async () => {
