@@ -381,10 +381,11 @@ export const cachedBlockedTodayItemSchema = z.lazy(() =>
 /** `diagnosisSettingsItem` (./storage.ts). */
 export const diagnosisSettingsItemSchema = z.lazy(() => z.object({ enabled: z.boolean() }));
 
-/** `failedHostsItem` (./storage.ts). */
-export const failedHostsItemSchema = z.lazy(() =>
-  z.record(z.string().check(z.regex(/^\d+$/)), tabFailuresSchema),
-);
+/** `failedHostsOfTabItem` (./storage.ts). */
+export const failedHostsOfTabItemSchema = z.lazy(() => z.nullable(tabFailuresSchema));
+
+/** `failedHostsTabsItem` (./storage.ts): the ids of the tabs that have a record. */
+export const failedHostsTabsItemSchema = z.lazy(() => z.object({ tabs: z.array(z.int().check(z.gte(0))) }));
 
 /** `temporaryAllowsItem` (./storage.ts). */
 export const temporaryAllowsItemSchema = z.lazy(() => z.array(temporaryAllowSchema).check(z.maxLength(500)));
