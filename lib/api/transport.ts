@@ -203,21 +203,35 @@ function formatBytes(bytes: number): string {
     : t('api.kilobytes', { value: formatNumber(Math.ceil(bytes / 1024)) });
 }
 
+/**
+ * Every way an answer may spell `key` when it echoes a request address or form: each character as
+ * is or percent-encoded (hex digits in either case, also encoded twice, `%252F`), a space also as
+ * `+` and a `+` as a space; in any mixture, as the service's encoder, a proxy's or a hand-written
+ * message may write it. Null for no key.
+ */
+function keySpellings(key: string): RegExp | null {
+  if (key === '') return null;
+  const encoder = new TextEncoder();
+  const hexDigit = (digit: string) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit);
+  const percentOf = (byte: number) =>
+    `%(?:25)?${[...byte.toString(16).padStart(2, '0')].map(hexDigit).join('')}`;
+  const characters = Array.from(key, (char) => {
+    // Encoded first: a '%' of the key must not stop the match short of the '%25' that spells it.
+    const ways = [
+      [...encoder.encode(char)].map(percentOf).join(''),
+      char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'),
+    ];
+    // A form's space is '+', and a form decoder reads a '+' sent as is as a space.
+    if (char === ' ' || char === '+') ways.push(char === ' ' ? '\\+' : ' ');
+    return `(?:${ways.join('|')})`;
+  });
+  return new RegExp(characters.join(''), 'g');
+}
+
 export function createTransport(config: TransportConfig): Transport {
   const endpoint = endpointOf(config.origin, config.form);
-  const secrets = [
-    ...new Set([
-      config.key,
-      encodeURIComponent(config.key),
-      new URLSearchParams({ k: config.key }).toString().slice(2),
-    ]),
-  ]
-    .filter((secret) => secret !== '')
-    // Longest first, so an encoded form is replaced whole before the raw key inside it.
-    .sort((a, b) => b.length - a.length);
-
-  const scrub = (text: string): string =>
-    secrets.reduce((acc, secret) => acc.split(secret).join('[key]'), text);
+  const spelledKey = keySpellings(config.key);
+  const scrub = (text: string): string => (spelledKey ? text.replace(spelledKey, '[key]') : text);
 
   function error(
     kind: ApiErrorKind,
