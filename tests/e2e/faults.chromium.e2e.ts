@@ -463,7 +463,7 @@ describe('fault matrix (Chromium)', () => {
       await byRole(page, 'textbox', 'Network label').fill(label);
       const registered = () => emulator.admin.state().networks.map((network) => network.ip);
       await runCells('Register now', emulator, async (fault, index) => {
-        const ip = `198.18.0.${index + 1}`;
+        const ip = `198.51.100.${index + 200}`;
         emulator.admin.setPublicIp(ip);
         inject(emulator, fault);
         const failure = await pressAndWaitForOutcome(page, 'Register now', 30_000);
