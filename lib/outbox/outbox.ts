@@ -54,8 +54,17 @@ export const BACKOFF = { firstMs: 30_000, maxMs: 30 * 60_000 } as const;
  * for a day. Past this, the change is tried again; a service still busy says so again.
  */
 export const RETRY_AFTER_MAX_MS = 60 * 60_000;
-/** A change still not sent after a week is dropped and reported: applying it then would surprise. */
+/**
+ * A change still not sent after a week of waiting is dropped and reported: applying it then would
+ * surprise. The week is counted by the outbox itself (`waitedSoFar`), not read off the clock.
+ */
 export const MAX_AGE_MS = 7 * 24 * 60 * 60_000;
+/**
+ * The most one step of that count adds: the time between two counts of a waiting change. While the
+ * browser runs, a failing change is tried at least hourly; a longer step is a clock set forward or
+ * a browser closed (asleep) meanwhile, and counts as a day, so no single jump drops a change.
+ */
+const MAX_AGE_STEP_MS = 24 * 60 * 60_000;
 const SETTLED_KEPT = 20;
 /** How long `submitChange` waits for its own change before answering "pending". */
 export const SUBMIT_WAIT_MS = 20_000;
@@ -91,6 +100,32 @@ export type DeliveryResult =
 /** Milliseconds to wait after `attempts` failed attempts: 30 s, 1 min, 2 min … at most 30 min. */
 export function backoffDelayMs(failedAttempts: number): number {
   return Math.min(BACKOFF.firstMs * 2 ** Math.max(0, Math.min(failedAttempts - 1, 20)), BACKOFF.maxMs);
+}
+
+/** How long `entry` has waited, as the outbox counts it (`MAX_AGE_STEP_MS`), at `now`. */
+function waitedSoFar(entry: OutboxEntry, now: number): number {
+  const step = Math.min(Math.max(0, now - (entry.countedAt ?? entry.createdAt)), MAX_AGE_STEP_MS);
+  return (entry.waitedMs ?? 0) + step;
+}
+
+/** `entry` with its wait counted up to `now`. */
+function counted(entry: OutboxEntry, now: number): OutboxEntry {
+  return { ...entry, waitedMs: waitedSoFar(entry, now), countedAt: now };
+}
+
+/**
+ * `entry` with its waits no further from `now` than their own lengths (the backoff of its attempts,
+ * the wait the service asked for): a clock set back after a wait was set would stretch the wait by
+ * as much (two days back: a minute's Retry-After held the change two days). The same entry when
+ * nothing changes. A wait stored without its length is bounded by the longest there is.
+ */
+function waitsWithinTheirLengths(entry: OutboxEntry, now: number): OutboxEntry {
+  const asked = entry.notBefore === undefined ? 0 : (entry.askedWaitMs ?? RETRY_AFTER_MAX_MS);
+  const retryIn = entry.attempts === 0 ? 0 : Math.max(backoffDelayMs(entry.attempts), asked);
+  const nextAttemptAt = Math.min(entry.nextAttemptAt, now + retryIn);
+  const notBefore = entry.notBefore === undefined ? undefined : Math.min(entry.notBefore, now + asked);
+  if (nextAttemptAt === entry.nextAttemptAt && notBefore === entry.notBefore) return entry;
+  return { ...entry, nextAttemptAt, ...(notBefore === undefined ? {} : { notBefore }) };
 }
 
 /**
@@ -409,14 +444,21 @@ async function deliverAccount(deps: OutboxDeps, accountId: AccountId, forced: bo
       const account = (await deliverableAccounts(deps)).find(
         (candidate) => candidate.identity.id === accountId,
       );
-      const entries = changesOf(await outboxItem.getValue(), accountId);
+      let entries = changesOf(await outboxItem.getValue(), accountId);
+      // Waits longer than their own lengths (a clock set back) are shortened, once, in storage.
+      const bounded = entries.map((entry) => waitsWithinTheirLengths(entry, now()));
+      if (bounded.some((entry, index) => entry !== entries[index])) {
+        const byId = new Map(bounded.map((entry) => [entry.id, entry]));
+        await updateOutbox((current) => current.map((entry) => byId.get(entry.id) ?? entry));
+        entries = bounded;
+      }
       const [head] = entries;
       if (!account || !head) {
         await deps.alarms.clear(alarm);
         break;
       }
       // Kept for its account by the user's choice: sent when that account is back, however late.
-      if (!head.keptForAccount && now() - head.createdAt > MAX_AGE_MS) {
+      if (!head.keptForAccount && waitedSoFar(head, now()) > MAX_AGE_MS) {
         await settle(
           head,
           {
@@ -455,14 +497,16 @@ async function deliverAccount(deps: OutboxDeps, accountId: AccountId, forced: bo
         const nextAttemptAt = now() + Math.max(backoffDelayMs(failedAttempts), askedMs ?? 0);
         await updateOutbox((current) =>
           current.map((entry) => {
-            if (entry.id !== head.id) return entry;
-            const { notBefore: _earlierWait, ...rest } = entry;
+            // Each attempt counts how long the account's changes have waited (`waitedSoFar`).
+            if (entry.account !== accountId) return entry;
+            if (entry.id !== head.id) return counted(entry, now());
+            const { notBefore: _earlierWait, askedWaitMs: _earlierLength, ...rest } = counted(entry, now());
             return {
               ...rest,
               attempts: failedAttempts,
               nextAttemptAt,
               lastError: result.message,
-              ...(askedMs === undefined ? {} : { notBefore: now() + askedMs }),
+              ...(askedMs === undefined ? {} : { notBefore: now() + askedMs, askedWaitMs: askedMs }),
             };
           }),
         );

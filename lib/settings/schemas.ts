@@ -142,6 +142,18 @@ export const outboxEntrySchema = z.lazy(() =>
      * unlike `nextAttemptAt`, a user action waits for it too, and so does every change behind.
      */
     notBefore: z.optional(z.number()),
+    /**
+     * The length of that wait, as asked (bounded): no wait is left longer than its length, whatever
+     * the clock did since (lib/outbox/outbox.ts). Absent in entries of earlier versions.
+     */
+    askedWaitMs: z.optional(z.number().check(z.gte(0))),
+    /**
+     * How long the change has waited, as the outbox counted it up to `countedAt` (each step at most
+     * a day): the week after which it is given up, safe from a clock set forward. Absent until the
+     * first count, and in entries of earlier versions (counted from `createdAt`).
+     */
+    waitedMs: z.optional(z.number().check(z.gte(0))),
+    countedAt: z.optional(z.number()),
   }),
 );
 
