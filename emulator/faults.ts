@@ -1,4 +1,7 @@
-/** Faults that tests switch on for the next API calls, consumed in the order injected. */
+/**
+ * Faults that tests switch on for the next API calls (of one action, or any), consumed in the
+ * order injected.
+ */
 import { z } from 'zod';
 
 /** Every fault the emulator can inject; the e2e fault matrix has a column for each. */
@@ -26,6 +29,12 @@ export const faultSpecSchema = z.object({
   location: z.string().optional(),
   /** For `rate-limit`: the Retry-After header, as sent (default '120'). */
   retryAfter: z.string().optional(),
+  /**
+   * Only calls of this action (`logs/getstats`) get the fault; others pass it by. A page makes
+   * calls of its own at any time (another panel's data, a reload), and one of those must not
+   * take the fault meant for the call a test watches.
+   */
+  action: z.string().min(1).optional(),
 });
 
 export type FaultSpec = z.infer<typeof faultSpecSchema>;
@@ -39,6 +48,8 @@ export interface PendingFault {
   reason: string | undefined;
   location: string;
   retryAfter: string;
+  /** Undefined: any action. */
+  action: string | undefined;
 }
 
 export const DEFAULT_SLOW_MS = 3000;
@@ -60,15 +71,17 @@ export class FaultQueue {
       reason: parsed.reason,
       location: parsed.location ?? DEFAULT_REDIRECT_LOCATION,
       retryAfter: parsed.retryAfter ?? '120',
+      action: parsed.action,
     });
   }
 
-  /** The fault for the API call being handled now, if any. */
-  take(): PendingFault | undefined {
-    const fault = this.queue[0];
+  /** The fault for the API call of `action` being handled now, if any. */
+  take(action: string): PendingFault | undefined {
+    const index = this.queue.findIndex((fault) => fault.action === undefined || fault.action === action);
+    const fault = this.queue[index];
     if (!fault) return undefined;
     fault.remaining--;
-    if (fault.remaining <= 0) this.queue.shift();
+    if (fault.remaining <= 0) this.queue.splice(index, 1);
     return { ...fault };
   }
 

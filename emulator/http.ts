@@ -113,7 +113,7 @@ async function handleApi(
   runtime.recordCall({ form, action: params.get('action') ?? '', params: recorded, at: Date.now() });
 
   if (runtime.latencyMs > 0) await sleep(runtime.latencyMs);
-  const fault = runtime.faults.take();
+  const fault = runtime.faults.take(params.get('action') ?? '');
   if (fault && (await applyFault(fault, form, req, res))) return;
 
   if (req.method !== 'GET' && req.method !== 'POST') {

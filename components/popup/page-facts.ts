@@ -6,20 +6,27 @@
 import { useMemo } from 'preact/hooks';
 import { type PageDiagnosis, pageDiagnosisOf } from '@/lib/popup/page-diagnosis';
 import type { ReadyState } from '@/lib/popup/state';
+import type { Followable } from '@/lib/settings/follow';
 import {
   diagnosisSettingsItem,
-  failedHostsItem,
+  failedHostsOfTabItem,
+  type TabFailures,
   type TemporaryAllow as TemporaryAllowEntry,
   temporaryAllowsItem,
 } from '@/lib/settings/storage';
 import { useStoredValue } from '../useStoredValue';
 
+/** A popup without a tab has no record. */
+const NO_TAB: Followable<TabFailures | null> = { getValue: async () => null, watch: () => () => {} };
+
 /** What the worker recorded for the page the popup shows, following new failures while it is open. */
 export function usePageDiagnosis(state: Pick<ReadyState, 'host' | 'tabId'>): PageDiagnosis {
-  const settings = useStoredValue(diagnosisSettingsItem, null);
-  const records = useStoredValue(failedHostsItem, null);
   const { host, tabId } = state;
-  return useMemo(() => pageDiagnosisOf(settings, records, tabId, host), [settings, records, tabId, host]);
+  const settings = useStoredValue(diagnosisSettingsItem, null);
+  // Its tab's record only: failures in other tabs neither reach nor re-render this popup.
+  const tabRecordItem = useMemo(() => (tabId === undefined ? NO_TAB : failedHostsOfTabItem(tabId)), [tabId]);
+  const tabRecord = useStoredValue(tabRecordItem, undefined);
+  return useMemo(() => pageDiagnosisOf(settings, tabRecord, host), [settings, tabRecord, host]);
 }
 
 /** The running temporary allows, following the worker's changes. */

@@ -6,7 +6,7 @@ import { browser } from 'wxt/browser';
 import { forgetAccount } from '@/lib/accounts/forget';
 import { readAccounts } from '@/lib/accounts/store';
 import { applyBadge, type BadgeState, computeBadge, notify } from '@/lib/badge';
-import { clearAllRecords, diagnosisActive } from '@/lib/diagnosis';
+import { clearAllRecords, diagnosisActive, recordsOfTabs, tabsWithRecords } from '@/lib/diagnosis';
 import {
   expireTemporaryAllows,
   forgetTemporaryAllowFor,
@@ -59,7 +59,7 @@ import {
 import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
 import {
   dynamicIpSettingsItem,
-  failedHostsItem,
+  failedHostsTabsItem,
   outboxItem,
   type RegistrationOutcome,
   registrationOutcomeItem,
@@ -201,11 +201,11 @@ export async function refreshTabBadges(tabIds: readonly number[], base?: BadgeSt
   if (tabIds.length === 0) return;
   const [state, records, active] = await Promise.all([
     base ?? badgeBase(),
-    failedHostsItem.getValue(),
+    recordsOfTabs(tabIds),
     diagnosisActive(browser.permissions),
   ]);
-  for (const tabId of tabIds) {
-    const failedHosts = active ? (records[String(tabId)]?.hosts.length ?? 0) : 0;
+  for (const [index, tabId] of tabIds.entries()) {
+    const failedHosts = active ? (records[index]?.hosts.length ?? 0) : 0;
     try {
       await applyBadge(browser.action, computeBadge({ ...state, failedHosts }), tabId);
     } catch {
@@ -218,7 +218,7 @@ export async function refreshBadge(): Promise<void> {
   const base = await badgeBase();
   await applyBadge(browser.action, computeBadge(base));
   // A tab's own badge overrides the global one, so those follow every change of the global state.
-  await refreshTabBadges(Object.keys(await failedHostsItem.getValue()).map(Number), base);
+  await refreshTabBadges(await tabsWithRecords(), base);
 }
 
 /** Forgets every tab's failed hosts and gives those tabs the global badge back. */
@@ -228,7 +228,7 @@ export async function clearDiagnosis(): Promise<void> {
 
 /** Without storage.session, tab ids of an earlier browser session would name other tabs now. */
 export async function forgetRecordsOfEarlierSession(): Promise<void> {
-  if (failedHostsItem.key.startsWith('local:')) await clearDiagnosis();
+  if (failedHostsTabsItem.key.startsWith('local:')) await clearDiagnosis();
 }
 
 const temporaryAllowDeps: TemporaryAllowDeps = {

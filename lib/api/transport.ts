@@ -203,21 +203,35 @@ function formatBytes(bytes: number): string {
     : t('api.kilobytes', { value: formatNumber(Math.ceil(bytes / 1024)) });
 }
 
+/**
+ * Every way an answer may spell `key` when it echoes a request address or form: each character as
+ * is or percent-encoded (hex digits in either case, also encoded twice, `%252F`), a space also as
+ * `+` and a `+` as a space; in any mixture, as the service's encoder, a proxy's or a hand-written
+ * message may write it. Null for no key.
+ */
+function keySpellings(key: string): RegExp | null {
+  if (key === '') return null;
+  const encoder = new TextEncoder();
+  const hexDigit = (digit: string) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit);
+  const percentOf = (byte: number) =>
+    `%(?:25)?${[...byte.toString(16).padStart(2, '0')].map(hexDigit).join('')}`;
+  const characters = Array.from(key, (char) => {
+    // Encoded first: a '%' of the key must not stop the match short of the '%25' that spells it.
+    const ways = [
+      [...encoder.encode(char)].map(percentOf).join(''),
+      char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'),
+    ];
+    // A form's space is '+', and a form decoder reads a '+' sent as is as a space.
+    if (char === ' ' || char === '+') ways.push(char === ' ' ? '\\+' : ' ');
+    return `(?:${ways.join('|')})`;
+  });
+  return new RegExp(characters.join(''), 'g');
+}
+
 export function createTransport(config: TransportConfig): Transport {
   const endpoint = endpointOf(config.origin, config.form);
-  const secrets = [
-    ...new Set([
-      config.key,
-      encodeURIComponent(config.key),
-      new URLSearchParams({ k: config.key }).toString().slice(2),
-    ]),
-  ]
-    .filter((secret) => secret !== '')
-    // Longest first, so an encoded form is replaced whole before the raw key inside it.
-    .sort((a, b) => b.length - a.length);
-
-  const scrub = (text: string): string =>
-    secrets.reduce((acc, secret) => acc.split(secret).join('[key]'), text);
+  const spelledKey = keySpellings(config.key);
+  const scrub = (text: string): string => (spelledKey ? text.replace(spelledKey, '[key]') : text);
 
   function error(
     kind: ApiErrorKind,
@@ -237,6 +251,9 @@ export function createTransport(config: TransportConfig): Transport {
 
   const unexpected = (attempted: string, httpStatus: number, what: string) =>
     error('unexpected', attempted, t('api.unexpected', { status: httpStatus, what }), { httpStatus });
+
+  const lineTooLong = (attempted: string, httpStatus: number) =>
+    unexpected(attempted, httpStatus, t('api.lineTooLong', { size: formatBytes(MAX_LINE_CHARS) }));
 
   const tooLarge = (attempted: string, httpStatus: number) =>
     error('too-large', attempted, t('api.tooLarge', { size: formatBytes(config.maxJsonBytes) }), {
@@ -469,33 +486,17 @@ export function createTransport(config: TransportConfig): Transport {
       }
       reader = response.body?.getReader();
       // Peek until the first visible character: a JSON body here is a failure (a deleted day).
-      const peeked: Uint8Array[] = [];
-      let peekedText = '';
-      let ended = reader === undefined;
-      const peekDecoder = new TextDecoder();
-      while (reader !== undefined && peekedText.trim() === '' && !ended) {
-        guard.arm();
-        const { done, value } = await guard.race(reader.read());
-        guard.disarm();
-        if (done) ended = true;
-        else {
-          peeked.push(value);
-          peekedText += peekDecoder.decode(value, { stream: true });
-        }
-      }
-      const first = peekedText.trimStart()[0];
+      const peek = await peekPastBlanks(reader, guard, request.attempted, response.status);
+      const { first } = peek;
       if (first === '{' && reader !== undefined) {
-        const whole = ended
-          ? concat(peeked)
-          : await readCapped(response, guard, request.attempted, peeked, reader);
-        ended = true;
+        const whole = await readCapped(response, guard, request.attempted, peek.visibleChunk, reader);
         readFailure(whole, response.status, request.attempted);
       }
       if (first === '<') throw unexpected(request.attempted, response.status, t('api.webPageNotLog'));
       if (response.status >= 400)
         throw unexpected(request.attempted, response.status, t('api.errorPageNotLog'));
       handedOver = true;
-      return dumpLines(reader, peeked, ended, guard, request.attempted, response.status);
+      return dumpLines(reader, peek, guard, request.attempted, response.status);
     } catch (thrown) {
       throw fromThrown(thrown, guard, request.attempted);
     } finally {
@@ -504,6 +505,46 @@ export function createTransport(config: TransportConfig): Transport {
         guard.dispose();
       }
     }
+  }
+
+  /**
+   * Reads until the first visible character, in time linear in what it reads. The blanks before
+   * it are not kept: blank lines carry no query (`dumpLines` drops them too), so only the blanks
+   * after the last line break stay, as the start of the first line, and they count toward its
+   * limit: blanks without a line break stop like any line longer than `MAX_LINE_CHARS`.
+   */
+  async function peekPastBlanks(
+    reader: ReadableStreamDefaultReader<Uint8Array> | undefined,
+    guard: CallGuard,
+    attempted: string,
+    httpStatus: number,
+  ): Promise<PeekedStart> {
+    const decoder = new TextDecoder();
+    let bytes = 0;
+    let blankTail = '';
+    while (reader !== undefined) {
+      guard.arm();
+      const { done, value } = await guard.race(reader.read());
+      guard.disarm();
+      if (done) break;
+      bytes += value.byteLength;
+      const text = decoder.decode(value, { stream: true });
+      const visible = text.search(VISIBLE);
+      if (visible >= 0) {
+        return {
+          first: text[visible],
+          text: `${blankTail}${text}`,
+          bytes,
+          decoder,
+          visibleChunk: [value],
+          ended: false,
+        };
+      }
+      const lastBreak = text.lastIndexOf('\n');
+      blankTail = lastBreak >= 0 ? text.slice(lastBreak + 1) : blankTail + text;
+      if (blankTail.length > MAX_LINE_CHARS) throw lineTooLong(attempted, httpStatus);
+    }
+    return { first: undefined, text: blankTail, bytes, decoder, visibleChunk: [], ended: true };
   }
 
   /** A JSON answer where text was expected: always an error, never lines. */
@@ -515,28 +556,30 @@ export function createTransport(config: TransportConfig): Transport {
 
   async function* dumpLines(
     reader: ReadableStreamDefaultReader<Uint8Array> | undefined,
-    peeked: Uint8Array[],
-    ended: boolean,
+    start: PeekedStart,
     guard: CallGuard,
     attempted: string,
     httpStatus: number,
   ): AsyncGenerator<DumpChunk> {
-    const decoder = new TextDecoder();
+    // The peek's decoder: a character cut between its last chunk and the next one is whole again.
+    const { decoder } = start;
     const splitter = createLineSplitter();
-    let bytesReceived = 0;
-    let finished = ended;
+    let bytesReceived = start.bytes;
+    let finished = start.ended;
+    const takeText = (text: string, last: boolean): DumpChunk => {
+      const pieces = splitter.push(text);
+      if (pieces === null) throw lineTooLong(attempted, httpStatus);
+      // The line without a break yet waits in the splitter for the next chunk (or the end).
+      if (last) pieces.push(splitter.end());
+      // Blank lines (nothing but blanks) carry no query, so they are not passed on.
+      return { lines: pieces.map(withoutCarriageReturn).filter(hasVisibleCharacter), bytesReceived };
+    };
     const take = (bytes: Uint8Array | undefined): DumpChunk => {
       if (bytes !== undefined) bytesReceived += bytes.byteLength;
-      const pieces = splitter.push(decoder.decode(bytes, { stream: bytes !== undefined }));
-      if (pieces === null)
-        throw unexpected(attempted, httpStatus, t('api.lineTooLong', { size: formatBytes(MAX_LINE_CHARS) }));
-      // The line without a break yet waits in the splitter for the next chunk (or the end).
-      if (bytes === undefined) pieces.push(splitter.end());
-      // Blank lines carry no query, so they are not passed on.
-      return { lines: pieces.map(withoutCarriageReturn).filter((line) => line !== ''), bytesReceived };
+      return takeText(decoder.decode(bytes, { stream: bytes !== undefined }), bytes === undefined);
     };
     try {
-      for (const bytes of peeked) yield take(bytes);
+      if (start.bytes > 0) yield takeText(start.text, false);
       while (!finished && reader !== undefined) {
         guard.arm();
         const { done, value } = await guard.race(reader.read());
@@ -557,6 +600,24 @@ export function createTransport(config: TransportConfig): Transport {
 
   return { form: config.form, call, stream, error };
 }
+
+/** Where the peek at a raw log's start stopped (`peekPastBlanks`). */
+interface PeekedStart {
+  /** The first visible character; undefined when the answer ended before one. */
+  first: string | undefined;
+  /** The text to start the lines with: the blanks after the last line break, and what followed. */
+  text: string;
+  /** Bytes read so far, blanks included. */
+  bytes: number;
+  /** Decodes the rest of the answer (it may hold the first part of a character). */
+  decoder: TextDecoder;
+  /** The chunk the first visible character came in, as read: where a JSON body starts. */
+  visibleChunk: Uint8Array[];
+  ended: boolean;
+}
+
+const VISIBLE = /\S/;
+const hasVisibleCharacter = (text: string) => VISIBLE.test(text);
 
 // Servers that write CRLF leave a CR before each LF.
 const withoutCarriageReturn = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);

@@ -1,15 +1,18 @@
 /**
  * Per-tab records of the hosts that failed with a DNS-type error, as pure steps (what a browser
- * event does to a tab's record) and their storage (`failedHostsItem`, written by the worker only).
+ * event does to a tab's record) and their storage (`failedHostsOfTabItem`, one key per tab, and
+ * `failedHostsTabsItem`, which tabs have one; written by the worker only).
  *
  * A record belongs to one page load: a new document committing in the tab's main frame starts a
  * new record, and a main frame that fails starts one too (the browser then shows its error page
  * in place of the old page). Sub-resources and frames add their hosts to the current record.
  */
 import { exclusively } from '@/lib/outbox/lease';
+import { getValues } from '@/lib/settings/item';
 import {
   type FailedHost,
-  failedHostsItem,
+  failedHostsOfTabItem,
+  failedHostsTabsItem,
   MAX_FAILED_HOSTS_PER_TAB,
   type TabFailures,
 } from '@/lib/settings/storage';
@@ -34,12 +37,13 @@ export const emptyRecord = (pageHost: string | null): TabFailures => ({
   hosts: [],
 });
 
-function withHost(hosts: readonly FailedHost[], failure: Failure): FailedHost[] {
+/** `hosts` with the failure counted; the same array when the record is full and the host new. */
+function withHost(hosts: readonly FailedHost[], failure: Failure): readonly FailedHost[] {
   const index = hosts.findIndex((entry) => entry.host === failure.host);
   if (index >= 0) {
     return hosts.map((entry, i) => (i === index ? { ...entry, count: entry.count + 1 } : entry));
   }
-  if (hosts.length >= MAX_FAILED_HOSTS_PER_TAB) return [...hosts];
+  if (hosts.length >= MAX_FAILED_HOSTS_PER_TAB) return hosts;
   return [
     ...hosts,
     { host: failure.host, kind: failure.kind, error: failure.error, count: 1, at: failure.at },
@@ -76,7 +80,8 @@ export function afterMainFrameFailure(record: TabFailures | undefined, failure: 
 /** A sub-resource or a frame of the page failed. */
 export function afterSubresourceFailure(record: TabFailures | undefined, failure: Failure): TabFailures {
   const current = record ?? emptyRecord(null);
-  return { ...current, hosts: withHost(current.hosts, failure) };
+  const hosts = withHost(current.hosts, failure);
+  return hosts === current.hosts ? current : { ...current, hosts: [...hosts] };
 }
 
 /** Whether the hosts a person sees changed (a repeat failure only bumps a count). */
@@ -90,16 +95,32 @@ export function sameHosts(a: TabFailures | undefined, b: TabFailures | undefined
   );
 }
 
+/** Whether two records would show the same in the popup (every host with its count). */
+export function sameRecord(a: TabFailures | undefined, b: TabFailures | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  const sameHost = (x: FailedHost | null | undefined, y: FailedHost | null | undefined) =>
+    x === y ||
+    (!!x &&
+      !!y &&
+      x.host === y.host &&
+      x.kind === y.kind &&
+      x.error === y.error &&
+      x.count === y.count &&
+      x.at === y.at);
+  return (
+    a.pageHost === b.pageHost &&
+    sameHost(a.mainFrame, b.mainFrame) &&
+    a.hosts.length === b.hosts.length &&
+    a.hosts.every((entry, i) => sameHost(entry, b.hosts[i]))
+  );
+}
+
 /**
  * The record of a tab for the popup: only when it belongs to the page the tab shows now (a record
  * of an unknown page is shown too: diagnosis was turned on after that page loaded).
  */
-export function recordForPage(
-  records: Readonly<Record<string, TabFailures>>,
-  tabId: number,
-  pageHost: string,
-): TabFailures | null {
-  const record = records[String(tabId)];
+export function recordForPage(record: TabFailures | null, pageHost: string): TabFailures | null {
   if (!record) return null;
   if (record.pageHost !== null && record.pageHost !== pageHost) return null;
   return record;
@@ -113,30 +134,54 @@ export interface RecordChange {
 
 /**
  * Applies `step` to the tab's stored record. Serialised: a page's failures arrive in bursts, and
- * two read-modify-writes must not interleave and lose a host.
+ * two read-modify-writes must not interleave and lose a host. Reads and writes that tab's record
+ * only, and only when it changed; the list of tabs when the tab gets its first record or loses it.
  */
 export function updateTabRecord(
   tabId: number,
   step: (record: TabFailures | undefined) => TabFailures | undefined,
 ): Promise<RecordChange> {
   return exclusively('failed-hosts', async () => {
-    const records = await failedHostsItem.getValue();
-    const key = String(tabId);
-    const before = records[key];
+    const item = failedHostsOfTabItem(tabId);
+    const before = (await item.getValue()) ?? undefined;
     const after = step(before);
-    if (after !== before) {
-      const { [key]: _replaced, ...others } = records;
-      await failedHostsItem.setValue(after === undefined ? others : { ...others, [key]: after });
+    if (sameRecord(before, after)) return { tabId, before, after };
+    if (after === undefined) {
+      await item.removeValue();
+      await setTabListed(tabId, false);
+    } else {
+      // Listed first: a tab listed without a record reads as having none, never the other way.
+      if (before === undefined) await setTabListed(tabId, true);
+      await item.setValue(after);
     }
     return { tabId, before, after };
   });
 }
 
+async function setTabListed(tabId: number, listed: boolean): Promise<void> {
+  const { tabs } = await failedHostsTabsItem.getValue();
+  if (tabs.includes(tabId) === listed) return;
+  await failedHostsTabsItem.setValue({
+    tabs: listed ? [...tabs, tabId] : tabs.filter((tab) => tab !== tabId),
+  });
+}
+
+/** The tabs that have a record. */
+export async function tabsWithRecords(): Promise<number[]> {
+  return (await failedHostsTabsItem.getValue()).tabs;
+}
+
+/** The stored records of `tabIds` (null for a tab without one), in one storage read. */
+export function recordsOfTabs(tabIds: readonly number[]): Promise<(TabFailures | null)[]> {
+  return getValues(tabIds.map(failedHostsOfTabItem));
+}
+
 /** Forgets every record (diagnosis turned off, permission withdrawn); returns the tabs they were for. */
 export function clearAllRecords(): Promise<number[]> {
   return exclusively('failed-hosts', async () => {
-    const tabs = Object.keys(await failedHostsItem.getValue()).map(Number);
-    await failedHostsItem.setValue({});
+    const { tabs } = await failedHostsTabsItem.getValue();
+    await Promise.all(tabs.map((tab) => failedHostsOfTabItem(tab).removeValue()));
+    await failedHostsTabsItem.setValue({ tabs: [] });
     return tabs;
   });
 }

@@ -55,8 +55,17 @@ export const BACKOFF = { firstMs: 30_000, maxMs: 30 * 60_000 } as const;
  * for a day. Past this, the change is tried again; a service still busy says so again.
  */
 export const RETRY_AFTER_MAX_MS = 60 * 60_000;
-/** A change still not sent after a week is dropped and reported: applying it then would surprise. */
+/**
+ * A change still not sent after a week of waiting is dropped and reported: applying it then would
+ * surprise. The week is counted by the outbox itself (`waitedSoFar`), not read off the clock.
+ */
 export const MAX_AGE_MS = 7 * 24 * 60 * 60_000;
+/**
+ * The most one step of that count adds: the time between two counts of a waiting change. While the
+ * browser runs, a failing change is tried at least hourly; a longer step is a clock set forward or
+ * a browser closed (asleep) meanwhile, and counts as a day, so no single jump drops a change.
+ */
+const MAX_AGE_STEP_MS = 24 * 60 * 60_000;
 const SETTLED_KEPT = 20;
 /** How long `submitChange` waits for its own change before answering "pending". */
 export const SUBMIT_WAIT_MS = 20_000;
@@ -94,6 +103,32 @@ export function backoffDelayMs(failedAttempts: number): number {
   return Math.min(BACKOFF.firstMs * 2 ** Math.max(0, Math.min(failedAttempts - 1, 20)), BACKOFF.maxMs);
 }
 
+/** How long `entry` has waited, as the outbox counts it (`MAX_AGE_STEP_MS`), at `now`. */
+function waitedSoFar(entry: OutboxEntry, now: number): number {
+  const step = Math.min(Math.max(0, now - (entry.countedAt ?? entry.createdAt)), MAX_AGE_STEP_MS);
+  return (entry.waitedMs ?? 0) + step;
+}
+
+/** `entry` with its wait counted up to `now`. */
+function counted(entry: OutboxEntry, now: number): OutboxEntry {
+  return { ...entry, waitedMs: waitedSoFar(entry, now), countedAt: now };
+}
+
+/**
+ * `entry` with its waits no further from `now` than their own lengths (the backoff of its attempts,
+ * the wait the service asked for): a clock set back after a wait was set would stretch the wait by
+ * as much (two days back: a minute's Retry-After held the change two days). The same entry when
+ * nothing changes. A wait stored without its length is bounded by the longest there is.
+ */
+function waitsWithinTheirLengths(entry: OutboxEntry, now: number): OutboxEntry {
+  const asked = entry.notBefore === undefined ? 0 : (entry.askedWaitMs ?? RETRY_AFTER_MAX_MS);
+  const retryIn = entry.attempts === 0 ? 0 : Math.max(backoffDelayMs(entry.attempts), asked);
+  const nextAttemptAt = Math.min(entry.nextAttemptAt, now + retryIn);
+  const notBefore = entry.notBefore === undefined ? undefined : Math.min(entry.notBefore, now + asked);
+  if (nextAttemptAt === entry.nextAttemptAt && notBefore === entry.notBefore) return entry;
+  return { ...entry, nextAttemptAt, ...(notBefore === undefined ? {} : { notBefore }) };
+}
+
 /**
  * What to do with a failure: transient ones are retried; a bad or missing key is retried too,
  * because the user fixes the key in Setup and expects the change to go through then. A refusal
@@ -106,7 +141,8 @@ export function backoffDelayMs(failedAttempts: number): number {
  * | any 5xx or 429, JSON failure body or not        | server        | kept, retried with backoff, and |
  * |                                                 |               | never before its Retry-After    |
  * |                                                 |               | (at most RETRY_AFTER_MAX_MS),   |
- * |                                                 |               | not even on a user action       |
+ * |                                                 |               | not even on a click; "Send now" |
+ * |                                                 |               | sends at once                   |
  * | HTML page, not JSON, unknown shape              | unexpected    | kept, retried with backoff      |
  * | key refused                                     | bad-key       | kept, goes once the key is fixed|
  * | cancelled                                       | aborted       | kept, retried with backoff      |
@@ -355,13 +391,14 @@ export interface DeliveryReport {
  * order, with that account's own client, until none is left or one must wait. The accounts are
  * independent: each has its own lease and alarm (`outboxLeaseOf`, `outboxAlarmOf`), and one
  * that is slow or failing holds nothing of another back. `force` ignores the backoff of the
- * oldest change (a user action, the browser starting, a new key); the alarm respects it. Nobody
- * overrides a wait the service asked for (Retry-After). Changes whose identity is no account of
- * this browser stay untouched (./other-accounts.ts). Never throws for a delivery problem.
+ * oldest change (a user action, the browser starting, a new key); the alarm respects it. A wait
+ * the service asked for (Retry-After) holds every run but "Send now" (`sendNow`): the user asked
+ * for exactly that. Changes whose identity is no account of this browser stay untouched
+ * (./other-accounts.ts). Never throws for a delivery problem.
  */
 export async function deliverPending(
   deps: OutboxDeps,
-  options: { force: boolean; only?: AccountId },
+  options: { force: boolean; only?: AccountId; sendNow?: boolean },
 ): Promise<DeliveryReport> {
   const accounts = (await deliverableAccounts(deps)).filter(
     (account) => options.only === undefined || account.identity.id === options.only,
@@ -373,7 +410,7 @@ export async function deliverPending(
     if (!busy.includes(account)) await deps.alarms.clear(outboxAlarmOf(account.identity.id));
   }
   const runs = await Promise.all(
-    busy.map((account) => deliverAccount(deps, account.identity.id, options.force)),
+    busy.map((account) => deliverAccount(deps, account.identity.id, options.force, options.sendNow ?? false)),
   );
   const ran = runs.length === 0 || runs.some((run) => run);
   // Setup writes the key and the connection one after the other: a run started by the first
@@ -398,7 +435,12 @@ export async function deliverPending(
  * Sends the changes of the account whose identity is `accountId`, under its lease; false when
  * another delivery holds that lease (nothing was done).
  */
-async function deliverAccount(deps: OutboxDeps, accountId: AccountId, forced: boolean): Promise<boolean> {
+async function deliverAccount(
+  deps: OutboxDeps,
+  accountId: AccountId,
+  forced: boolean,
+  sendNow: boolean,
+): Promise<boolean> {
   const now = deps.now ?? Date.now;
   const alarm = outboxAlarmOf(accountId);
   const lease = await tryAcquireLease(outboxLeaseOf(accountId), { ttlMs: LEASE_TTL_MS, now });
@@ -410,14 +452,21 @@ async function deliverAccount(deps: OutboxDeps, accountId: AccountId, forced: bo
       const account = (await deliverableAccounts(deps)).find(
         (candidate) => candidate.identity.id === accountId,
       );
-      const entries = changesOf(await outboxItem.getValue(), accountId);
+      let entries = changesOf(await outboxItem.getValue(), accountId);
+      // Waits longer than their own lengths (a clock set back) are shortened, once, in storage.
+      const bounded = entries.map((entry) => waitsWithinTheirLengths(entry, now()));
+      if (bounded.some((entry, index) => entry !== entries[index])) {
+        const byId = new Map(bounded.map((entry) => [entry.id, entry]));
+        await updateOutbox((current) => current.map((entry) => byId.get(entry.id) ?? entry));
+        entries = bounded;
+      }
       const [head] = entries;
       if (!account || !head) {
         await deps.alarms.clear(alarm);
         break;
       }
       // Kept for its account by the user's choice: sent when that account is back, however late.
-      if (!head.keptForAccount && now() - head.createdAt > MAX_AGE_MS) {
+      if (!head.keptForAccount && waitedSoFar(head, now()) > MAX_AGE_MS) {
         await settle(
           head,
           {
@@ -433,7 +482,8 @@ async function deliverAccount(deps: OutboxDeps, accountId: AccountId, forced: bo
       }
       // The service is busy for every change, not only the one it answered: all of them wait.
       const paused = pausedUntil(entries);
-      if (paused > now()) {
+      // "Send now" passes it; a new wait asked for ends the run anyway (a retry, below).
+      if (!sendNow && paused > now()) {
         await scheduleAlarm(deps.alarms, alarm, paused);
         break;
       }
@@ -456,14 +506,16 @@ async function deliverAccount(deps: OutboxDeps, accountId: AccountId, forced: bo
         const nextAttemptAt = now() + Math.max(backoffDelayMs(failedAttempts), askedMs ?? 0);
         await updateOutbox((current) =>
           current.map((entry) => {
-            if (entry.id !== head.id) return entry;
-            const { notBefore: _earlierWait, ...rest } = entry;
+            // Each attempt counts how long the account's changes have waited (`waitedSoFar`).
+            if (entry.account !== accountId) return entry;
+            if (entry.id !== head.id) return counted(entry, now());
+            const { notBefore: _earlierWait, askedWaitMs: _earlierLength, ...rest } = counted(entry, now());
             return {
               ...rest,
               attempts: failedAttempts,
               nextAttemptAt,
               lastError: result.message,
-              ...(askedMs === undefined ? {} : { notBefore: now() + askedMs }),
+              ...(askedMs === undefined ? {} : { notBefore: now() + askedMs, askedWaitMs: askedMs }),
             };
           }),
         );
@@ -489,7 +541,7 @@ export async function deliverPendingWithin(
   deps: OutboxDeps,
   boundMs: number = SUBMIT_WAIT_MS,
 ): Promise<OutboxEntry[]> {
-  const run = deliverPending(deps, { force: true }).catch(() => null);
+  const run = deliverPending(deps, { force: true, sendNow: true }).catch(() => null);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const bound = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), boundMs);

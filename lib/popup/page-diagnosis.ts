@@ -18,18 +18,18 @@ export interface PageDiagnosis {
 export const DIAGNOSIS_OFF: PageDiagnosis = { enabled: false, record: null };
 
 /**
- * What the worker recorded for the page on `host` in tab `tabId`. Off until both the setting and
- * the records are read (null), so the panel never shows "nothing failed" before it knows.
+ * What the worker recorded for the page on `host`, from the record of its tab (null: none). Off
+ * until both the setting and the record are read (undefined), so the panel never shows "nothing
+ * failed" before it knows.
  */
 export function pageDiagnosisOf(
   settings: { enabled: boolean } | null,
-  records: Readonly<Record<string, TabFailures>> | null,
-  tabId: number | undefined,
+  tabRecord: TabFailures | null | undefined,
   host: string,
 ): PageDiagnosis {
-  if (settings === null || records === null) return DIAGNOSIS_OFF;
+  if (settings === null || tabRecord === undefined) return DIAGNOSIS_OFF;
   const { enabled } = settings;
-  return { enabled, record: enabled && tabId !== undefined ? recordForPage(records, tabId, host) : null };
+  return { enabled, record: enabled ? recordForPage(tabRecord, host) : null };
 }
 
 /** The failed hosts the panel lists: none while diagnosis is off. */

@@ -144,9 +144,22 @@ export const outboxEntrySchema = z.lazy(() =>
     lastError: z.optional(z.string()),
     /**
      * The service asked not to be called again before this time (Retry-After of a 5xx or 429):
-     * unlike `nextAttemptAt`, a user action waits for it too, and so does every change behind.
+     * unlike `nextAttemptAt`, a click waits for it too (not "Send now"), and so does every change
+     * behind.
      */
     notBefore: z.optional(z.number()),
+    /**
+     * The length of that wait, as asked (bounded): no wait is left longer than its length, whatever
+     * the clock did since (lib/outbox/outbox.ts). Absent in entries of earlier versions.
+     */
+    askedWaitMs: z.optional(z.number().check(z.gte(0))),
+    /**
+     * How long the change has waited, as the outbox counted it up to `countedAt` (each step at most
+     * a day): the week after which it is given up, safe from a clock set forward. Absent until the
+     * first count, and in entries of earlier versions (counted from `createdAt`).
+     */
+    waitedMs: z.optional(z.number().check(z.gte(0))),
+    countedAt: z.optional(z.number()),
   }),
 );
 
@@ -389,10 +402,11 @@ export const cachedBlockedTodayItemSchema = z.lazy(() =>
 /** `diagnosisSettingsItem` (./storage.ts). */
 export const diagnosisSettingsItemSchema = z.lazy(() => z.object({ enabled: z.boolean() }));
 
-/** `failedHostsItem` (./storage.ts). */
-export const failedHostsItemSchema = z.lazy(() =>
-  z.record(z.string().check(z.regex(/^\d+$/)), tabFailuresSchema),
-);
+/** `failedHostsOfTabItem` (./storage.ts). */
+export const failedHostsOfTabItemSchema = z.lazy(() => z.nullable(tabFailuresSchema));
+
+/** `failedHostsTabsItem` (./storage.ts): the ids of the tabs that have a record. */
+export const failedHostsTabsItemSchema = z.lazy(() => z.object({ tabs: z.array(z.int().check(z.gte(0))) }));
 
 /** `temporaryAllowsItem` (./storage.ts). */
 export const temporaryAllowsItemSchema = z.lazy(() => z.array(temporaryAllowSchema).check(z.maxLength(500)));

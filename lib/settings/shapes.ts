@@ -109,9 +109,13 @@ const failedHost = object({
   at: number,
 });
 
-export const failedHosts = recordOf(
+/** One tab's record of page diagnosis, or none. */
+export const tabFailuresOrNone = nullable(
   object({ pageHost: nullable(string), mainFrame: nullable(failedHost), hosts: arrayOf(failedHost) }),
 );
+
+/** The tabs that have a record. */
+export const failedHostsTabs = object({ tabs: arrayOf(number) });
 
 export const temporaryAllows = arrayOf(
   object(

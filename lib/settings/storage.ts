@@ -344,16 +344,46 @@ export const diagnosisSettingsItem = item('local:diagnosis', (s) => s.diagnosisS
 });
 
 /**
- * Hosts whose requests failed with a DNS-type error, per tab id, written by the worker only.
- * storage.session where the browser has it: tab ids mean nothing after the browser restarts, and
- * the visited host names should not outlive the session. A worker restart keeps them either way.
- * Host names only, never page addresses.
+ * Where page diagnosis keeps its records: storage.session where the browser has it (tab ids mean
+ * nothing after the browser restarts, and the visited host names should not outlive the session).
+ * A worker restart keeps them either way.
  */
-export const failedHostsItem = item(
-  browser.storage.session ? 'session:failedHosts' : 'local:failedHosts',
-  (s) => s.failedHostsItemSchema,
-  { shape: shapes.failedHosts, fallback: {}, version: 1 },
-);
+const DIAGNOSIS_AREA = browser.storage.session ? 'session' : 'local';
+
+/**
+ * Hosts whose requests failed with a DNS-type error in the tab `tabId`, written by the worker
+ * only. Host names only, never page addresses. One key per tab, so a failure in one tab writes
+ * that tab's record alone (docs/architecture.md, "Page diagnosis's records").
+ */
+export function failedHostsOfTabItem(tabId: number) {
+  return item(`${DIAGNOSIS_AREA}:failedHosts:${tabId}`, (s) => s.failedHostsOfTabItemSchema, {
+    shape: shapes.tabFailuresOrNone,
+    fallback: null,
+    version: 1,
+  });
+}
+
+/**
+ * The tabs that have a record (`failedHostsOfTabItem`), for the badges and for forgetting them
+ * all. Version 1 held every tab's record in this one value; its migration moves each to its own key.
+ */
+export const failedHostsTabsItem = item(`${DIAGNOSIS_AREA}:failedHosts`, (s) => s.failedHostsTabsItemSchema, {
+  shape: shapes.failedHostsTabs,
+  fallback: { tabs: [] },
+  version: 2,
+  migrations: {
+    2: async (old) => {
+      // Version 1 stored an object and nothing else: anything else is no tab's record.
+      if (old === null || typeof old !== 'object' || Array.isArray(old)) return { tabs: [] };
+      const tabs = Object.keys(old).filter((tab) => /^\d+$/.test(tab));
+      // Moved as stored: each is checked when its tab's item reads it.
+      await browser.storage[DIAGNOSIS_AREA].set(
+        Object.fromEntries(tabs.map((tab) => [`failedHosts:${tab}`, (old as Record<string, unknown>)[tab]])),
+      );
+      return { tabs: tabs.map(Number) };
+    },
+  },
+});
 
 /** Domains whitelisted for a limited time, written by the worker only. */
 export const temporaryAllowsItem = item('local:temporaryAllows', (s) => s.temporaryAllowsItemSchema, {
@@ -437,4 +467,5 @@ export const ITEMS_WITH_MIGRATIONS: readonly StoredItem<unknown>[] = [
   profilesCacheItem,
   cachedBlockedTodayItem,
   temporaryAllowsItem,
+  failedHostsTabsItem,
 ] as StoredItem<unknown>[];

@@ -5,7 +5,7 @@
  * bench-results/.
  *
  * Options: --no-build (reuse the last bench builds),
- * --only=sizes,verdict,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
+ * --only=sizes,verdict,diagnosis,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
  * `firefox` Firefox's), --quick (fewer runs, for trying the script itself); while working on the
  * popup: --pairs=N and --big-pairs=N (openings of each real popup, normal and with large lists),
  * --no-tab (only the real popups, not the in-tab figures); --baseline=<git-rev> also measures the
@@ -22,6 +22,7 @@ import { findExtensionPage, launchFirefox } from '../../tests/e2e/harness/firefo
 import { startSiteServer } from '../../tests/e2e/harness/site-server.ts';
 import { type BaselineBuild, prepareBaseline } from './baseline.ts';
 import { sizeOfPage, sizeOfWorker } from './bundle-size.ts';
+import { measureDiagnosisWrites } from './diagnosis.ts';
 import { below, type Figure, figure, formatTable, unmeasured } from './figures.ts';
 import { buildFloorExtension, FLOOR_ADDON_ID, type FloorTarget } from './floor-extension.ts';
 import { measureLogs } from './logs.ts';
@@ -46,7 +47,7 @@ const FLOOR_BUILDS: Record<FloorTarget, string> = {
   firefox: join(ROOT, '.output/bench-floor-extension-firefox'),
 };
 const RESULTS_DIR = join(ROOT, 'bench-results');
-const GROUPS = ['sizes', 'verdict', 'popup', 'firefox', 'worker', 'logs'] as const;
+const GROUPS = ['sizes', 'verdict', 'diagnosis', 'popup', 'firefox', 'worker', 'logs'] as const;
 type Group = (typeof GROUPS)[number];
 
 const quick = args.includes('--quick');
@@ -69,8 +70,28 @@ const countArg = (name: string) => {
 };
 const RUNS = {
   ...(quick
-    ? { pairs: 6, bigListPairs: 3, warm: 4, cold: 2, stats: 2, dump: 1, workerBlocks: 2, verdict: 3 }
-    : { pairs: 31, bigListPairs: 11, warm: 8, cold: 5, stats: 5, dump: 3, workerBlocks: 3, verdict: 7 }),
+    ? {
+        pairs: 6,
+        bigListPairs: 3,
+        warm: 4,
+        cold: 2,
+        stats: 2,
+        dump: 1,
+        workerBlocks: 2,
+        verdict: 3,
+        diagnosis: 1,
+      }
+    : {
+        pairs: 31,
+        bigListPairs: 11,
+        warm: 8,
+        cold: 5,
+        stats: 5,
+        dump: 3,
+        workerBlocks: 3,
+        verdict: 7,
+        diagnosis: 3,
+      }),
   ...countArg('pairs'),
   ...countArg('big-pairs'),
 };
@@ -315,6 +336,10 @@ async function main(): Promise<void> {
   if (groups.has('verdict')) {
     log('Verdict lookup in Node…');
     figures.push(...measureVerdictLookup({ runs: RUNS.verdict }));
+  }
+  if (groups.has('diagnosis')) {
+    log('Page diagnosis writes in Node…');
+    figures.push(...(await measureDiagnosisWrites({ runs: RUNS.diagnosis })));
   }
   if (groups.has('sizes')) figures.push(...bundleFigures());
 

@@ -111,17 +111,17 @@ describe('Dynamic IP registration (Chromium)', () => {
     emulator,
   }) => {
     const options = await setUp(chromium, emulator);
-    emulator.admin.setPublicIp('198.18.0.1');
+    emulator.admin.setPublicIp('203.0.113.101');
     await fillDynamicIp(options, emulator, 'E2E laptop');
-    expect(await pressAndWaitForOutcome(options, 'Register now')).toMatch(/^Registered 198\.18\.0\.1\b/);
+    expect(await pressAndWaitForOutcome(options, 'Register now')).toMatch(/^Registered 203\.0\.113\.101\b/);
 
-    emulator.admin.setPublicIp('198.18.0.2');
+    emulator.admin.setPublicIp('203.0.113.102');
     const outcome = await pressAndWaitForOutcome(options, 'Register now');
 
-    expect(outcome).toMatch(/^Registered 198\.18\.0\.2\b.*removed the previous address 198\.18\.0\.1/);
+    expect(outcome).toMatch(/^Registered 203\.0\.113\.102\b.*removed the previous address 203\.0\.113\.101/);
     const networks = registered(emulator);
-    expect(networks).toContain('198.18.0.2 default E2E laptop');
-    expect(networks.some((entry) => entry.startsWith('198.18.0.1 '))).toBe(false);
+    expect(networks).toContain('203.0.113.102 default E2E laptop');
+    expect(networks.some((entry) => entry.startsWith('203.0.113.101 '))).toBe(false);
     // Addresses this browser never registered stay.
     expect(networks).toContain('203.0.113.50 default Home Network');
     const calls = emulator.admin.calls().map((call) => call.action);
@@ -145,9 +145,9 @@ describe('Dynamic IP registration (Chromium)', () => {
     emulator,
   }) => {
     const options = await setUp(chromium, emulator);
-    emulator.admin.setPublicIp('198.18.0.1');
+    emulator.admin.setPublicIp('203.0.113.101');
     await fillDynamicIp(options, emulator, 'E2E laptop');
-    expect(await pressAndWaitForOutcome(options, 'Register now')).toMatch(/^Registered 198\.18\.0\.1\b/);
+    expect(await pressAndWaitForOutcome(options, 'Register now')).toMatch(/^Registered 203\.0\.113\.101\b/);
     const before = registered(emulator);
     const callsBefore = emulator.admin.calls().length;
 

@@ -236,3 +236,33 @@ describe('getDump and lines without line breaks', () => {
     expect(state.pulled).toBeLessThan(40);
   });
 });
+
+describe('getDump and blanks before the first line', () => {
+  const BLANK_CHUNKS = 320;
+  const CHUNK = 64 * 1024;
+
+  it('an answer starting with over 1 MB of blanks stops at the line limit, without reading the rest', async () => {
+    const { stream, state } = chunkedBody(Array.from({ length: BLANK_CHUNKS }, () => ' '.repeat(CHUNK)));
+    const { api } = client(() => textStream(stream));
+    const error = await rejectionOf(api.getDump('2024-05-01').then(drain));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toMatch(/a line longer than 1 MB, which is not a raw log/);
+    expect(state.cancelled).toBe(true);
+    // 1 MB of blanks is 16 chunks: it stops at the first chunk past the limit.
+    expect(state.pulled).toBe(17);
+  });
+
+  it('blank lines are dropped as they come, before the log too; the first line keeps its own blanks', async () => {
+    const chunks = [
+      ...Array.from({ length: 40 }, () => ' \r\n'.repeat(CHUNK / 4)),
+      '\n   ',
+      `${LINE_1}\n \t \r\n${LINE_2}`,
+    ];
+    const { stream } = chunkedBody(chunks);
+    const { api } = client(() => textStream(stream));
+    const { lines, progress } = await drain(await api.getDump('2024-05-01'));
+    expect(lines).toEqual([`   ${LINE_1}`, LINE_2]);
+    const bytes = chunks.reduce((sum, chunk) => sum + new TextEncoder().encode(chunk).byteLength, 0);
+    expect(progress.at(-1)).toBe(bytes);
+  });
+});

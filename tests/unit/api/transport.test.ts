@@ -1,4 +1,5 @@
 // @vitest-environment node
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError, createApiClient } from '@/lib/api';
 import type { ApiClientConfig } from '@/lib/api/types';
@@ -333,6 +334,83 @@ describe('the key never appears in an error', () => {
     expect(error.kind).toBe(kind);
     expect(error.message).not.toContain(KEY);
     expect(JSON.stringify(error.details)).not.toContain(KEY);
+  });
+
+  describe('whichever way the answer spells the key', () => {
+    /**
+     * How one character of the key may be written back: as is, percent-encoded in either case
+     * (a form's '+' for a space), or as a form decoder reads a '+' sent as is (a space).
+     */
+    type Spelling = 'raw' | 'upper' | 'lower' | 'form' | 'form-decoded' | 'every-byte';
+    const percent = (char: string, hex: (byte: number) => string, all: boolean) =>
+      all || encodeURIComponent(char) !== char
+        ? [...new TextEncoder().encode(char)].map((byte) => `%${hex(byte)}`).join('')
+        : char;
+    const upperHex = (byte: number) => byte.toString(16).toUpperCase().padStart(2, '0');
+    const lowerHex = (byte: number) => byte.toString(16).padStart(2, '0');
+    const spell = (char: string, spelling: Spelling): string => {
+      if (spelling === 'raw') return char;
+      if (spelling === 'upper') return percent(char, upperHex, false);
+      if (spelling === 'lower') return percent(char, lowerHex, false);
+      if (spelling === 'form') return char === ' ' ? '+' : percent(char, lowerHex, false);
+      if (spelling === 'form-decoded') return char === '+' ? ' ' : char;
+      return percent(char, upperHex, true);
+    };
+    const spellings = fc.constantFrom<Spelling>(
+      'raw',
+      'upper',
+      'lower',
+      'form',
+      'form-decoded',
+      'every-byte',
+    );
+    // Characters a key could hold (no blanks: the client refuses them), '[' and ']' left out so
+    // '[key]' can never be part of one.
+    const keyChar = fc.constantFrom(...Array.from('aZ09-_.~+/=%&?#:;,@!$*()\'"<>éß€😀'));
+    const keyAndEcho = fc
+      .array(fc.tuple(keyChar, spellings), { minLength: 6, maxLength: 40 })
+      .chain((chars) =>
+        fc.oneof(
+          // The same spelling for every character, as one encoder writes it...
+          spellings.map((spelling) => chars.map(([char]) => [char, spelling] as const)),
+          // ...or a mixture, as a hand-written or twice-processed echo could be.
+          fc.constant(chars),
+        ),
+      )
+      .map((chars) => ({
+        key: chars.map(([char]) => char).join(''),
+        echo: chars.map(([char, spelling]) => spell(char, spelling)).join(''),
+      }));
+    /** The text with every escape decoded, where it decodes. */
+    const decoded = (text: string) =>
+      text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+        try {
+          return decodeURIComponent(run);
+        } catch {
+          return run;
+        }
+      });
+
+    it('never keeps the key in the message or the details of a refusal', async () => {
+      await fc.assert(
+        fc.asyncProperty(keyAndEcho, async ({ key, echo }) => {
+          const { api } = client(
+            () => json({ status: 'failed', reason: `Invalid API key «${echo}» (apikey=${echo})` }),
+            {
+              key,
+            },
+          );
+          const error = await apiError(api.addDomain('whitelist', 'example.com'));
+          expect(error.details.reason).toBe('Invalid API key «[key]» (apikey=[key])');
+          for (const kept of [error.message, JSON.stringify(error.details)]) {
+            expect(kept).not.toContain(echo);
+            expect(decoded(kept)).not.toContain(key);
+            expect(decoded(kept).replaceAll(' ', '+')).not.toContain(key);
+          }
+        }),
+        { numRuns: 300 },
+      );
+    });
   });
 
   it('an input that contains the key is scrubbed from the refusal too', async () => {

@@ -4,7 +4,7 @@ import { fakeBrowser } from 'wxt/testing';
 import { readAccounts } from '@/lib/accounts/store';
 import {
   diagnosisSettingsItem,
-  failedHostsItem,
+  failedHostsOfTabItem,
   type TabFailures,
   temporaryAllowsItem,
 } from '@/lib/settings/storage';
@@ -32,7 +32,7 @@ const failed = (host: string, error = 'net::ERR_NAME_NOT_RESOLVED') => ({
 
 async function record(value: TabFailures, enabled = true) {
   await diagnosisSettingsItem.setValue({ enabled });
-  await failedHostsItem.setValue({ [String(tabId)]: value });
+  await failedHostsOfTabItem(tabId).setValue(value);
 }
 
 const verdictText = () => screen.getByRole('status', { name: 'Verdict' }).textContent ?? '';
@@ -139,8 +139,10 @@ describe('failed hosts in the popup', () => {
     const popup = await openPopup({ url: 'https://news.example/' });
     await popup.started;
     await screen.findByText(/no host of this page has failed/);
-    await failedHostsItem.setValue({
-      [String(tabId)]: { pageHost: 'news.example', mainFrame: null, hosts: [failed('late.broken.example')] },
+    await failedHostsOfTabItem(tabId).setValue({
+      pageHost: 'news.example',
+      mainFrame: null,
+      hosts: [failed('late.broken.example')],
     });
     expect(within(await failedList()).getByText('late.broken.example')).toBeTruthy();
   });

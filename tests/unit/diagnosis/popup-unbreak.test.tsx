@@ -10,7 +10,7 @@ import { readAccounts } from '@/lib/accounts/store';
 import type { Request } from '@/lib/messaging/protocol';
 import {
   diagnosisSettingsItem,
-  failedHostsItem,
+  failedHostsOfTabItem,
   type UnbreakSession,
   unbreakSessionsItem,
 } from '@/lib/settings/storage';
@@ -53,8 +53,10 @@ const failed = (host: string) => ({
 
 async function brokenNewsPage(hosts: string[], lists: { whitelist?: string[]; blocklist?: string[] } = {}) {
   await diagnosisSettingsItem.setValue({ enabled: true });
-  await failedHostsItem.setValue({
-    [String(tabId)]: { pageHost: 'www.news.example', mainFrame: null, hosts: hosts.map(failed) },
+  await failedHostsOfTabItem(tabId).setValue({
+    pageHost: 'www.news.example',
+    mainFrame: null,
+    hosts: hosts.map(failed),
   });
   return createFakeApi('A', {
     whitelist: { default: lists.whitelist ?? [] },

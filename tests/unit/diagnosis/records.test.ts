@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { type DiagnosisEventDeps, onCommitted, onRequestError, onTabRemoved } from '@/lib/diagnosis/events';
 import {
@@ -9,10 +9,13 @@ import {
   type Failure,
   type RecordChange,
   recordForPage,
+  recordsOfTabs,
+  tabsWithRecords,
 } from '@/lib/diagnosis/records';
 import {
   diagnosisSettingsItem,
-  failedHostsItem,
+  failedHostsOfTabItem,
+  failedHostsTabsItem,
   MAX_FAILED_HOSTS_PER_TAB,
   type TabFailures,
 } from '@/lib/settings/storage';
@@ -76,14 +79,14 @@ describe('a tab record, step by step', () => {
     ['another page', 'other.example', false],
   ])('is shown for the %s', (_case, pageHost, shown) => {
     const record = afterSubresourceFailure(afterCommit(undefined, 'news.example', 0), failure('cdn.example'));
-    expect(recordForPage({ '7': record }, 7, pageHost) !== null).toBe(shown);
-    expect(recordForPage({ '7': record }, 8, pageHost)).toBeNull();
+    expect(recordForPage(record, pageHost) !== null).toBe(shown);
+    expect(recordForPage(null, pageHost)).toBeNull();
   });
 
   it('a record of an unseen page load is shown (diagnosis turned on after it loaded)', () => {
     const record = afterSubresourceFailure(undefined, failure('cdn.example'));
     expect(record.pageHost).toBeNull();
-    expect(recordForPage({ '7': record }, 7, 'anything.example')).toBe(record);
+    expect(recordForPage(record, 'anything.example')).toBe(record);
   });
 });
 
@@ -120,9 +123,9 @@ describe('browser events into storage', () => {
       error: 'net::ERR_NAME_NOT_RESOLVED',
       type: 'main_frame',
     });
-    const records = await failedHostsItem.getValue();
-    expect(hostsOf(records['3'])).toEqual(['cdn.broken.example']);
-    expect(records['4']?.mainFrame?.host).toBe('blocked.example');
+    const [tab3, tab4] = await recordsOfTabs([3, 4]);
+    expect(hostsOf(tab3 ?? undefined)).toEqual(['cdn.broken.example']);
+    expect(tab4?.mainFrame?.host).toBe('blocked.example');
     expect(changes.map((change) => change.tabId)).toEqual([3, 3, 4]);
   });
 
@@ -136,32 +139,59 @@ describe('browser events into storage', () => {
       url: 'https://other.example/',
       documentLifecycle: 'prerender',
     });
-    expect(hostsOf((await failedHostsItem.getValue())['3'])).toEqual(['cdn.broken.example']);
+    expect(hostsOf((await failedHostsOfTabItem(3).getValue()) ?? undefined)).toEqual(['cdn.broken.example']);
     await onCommitted(deps, { tabId: 3, frameId: 0, url: 'https://news.example/next' });
-    expect((await failedHostsItem.getValue())['3']).toEqual({
+    expect(await failedHostsOfTabItem(3).getValue()).toEqual({
       pageHost: 'news.example',
       mainFrame: null,
       hosts: [],
     });
     await onTabRemoved(3);
-    expect(await failedHostsItem.getValue()).toEqual({});
+    expect(await failedHostsOfTabItem(3).getValue()).toBeNull();
+    expect(await tabsWithRecords()).toEqual([]);
   });
 
   it('a burst of failures at once loses none of them', async () => {
     await Promise.all(
       Array.from({ length: 12 }, (_, i) => subresource(9, `https://t${i}.broken.example/x.js`)),
     );
-    expect((await failedHostsItem.getValue())['9']?.hosts).toHaveLength(12);
+    expect((await failedHostsOfTabItem(9).getValue())?.hosts).toHaveLength(12);
   });
 
   it('records nothing while "Diagnose pages" is off', async () => {
     await diagnosisSettingsItem.setValue({ enabled: false });
     await subresource(3, 'https://cdn.broken.example/app.js');
     await onCommitted(deps, { tabId: 3, frameId: 0, url: 'https://news.example/' });
-    expect(await failedHostsItem.getValue()).toEqual({});
+    expect(await tabsWithRecords()).toEqual([]);
+    expect(await failedHostsOfTabItem(3).getValue()).toBeNull();
   });
 
   it('keeps the records in storage.session, where the browser has it', () => {
-    expect(failedHostsItem.key).toBe('session:failedHosts');
+    expect(failedHostsTabsItem.key).toBe('session:failedHosts');
+    expect(failedHostsOfTabItem(3).key).toBe('session:failedHosts:3');
+  });
+});
+
+describe('records stored by version 1 (every tab in one value)', () => {
+  it('are read after the update, each under its own tab', async () => {
+    fakeBrowser.reset();
+    const record: TabFailures = {
+      pageHost: 'news.example',
+      mainFrame: null,
+      hosts: [
+        {
+          host: 'cdn.broken.example',
+          kind: 'name-not-resolved',
+          error: 'net::ERR_NAME_NOT_RESOLVED',
+          count: 2,
+          at: 1,
+        },
+      ],
+    };
+    await fakeBrowser.storage.session.set({ failedHosts: { '5': record } });
+    vi.resetModules();
+    const fresh = await import('@/lib/diagnosis/records');
+    expect(await fresh.tabsWithRecords()).toEqual([5]);
+    expect(await fresh.recordsOfTabs([5])).toEqual([record]);
   });
 });

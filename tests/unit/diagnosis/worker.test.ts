@@ -15,7 +15,8 @@ import {
   connectionItem,
   diagnosisSettingsItem,
   dynamicIpSettingsItem,
-  failedHostsItem,
+  failedHostsOfTabItem,
+  failedHostsTabsItem,
   registrationOutcomeItem,
   temporaryAllowsItem,
   unbreakSessionsItem,
@@ -127,7 +128,7 @@ describe('listeners of the optional permissions', () => {
     await diagnosisSettingsItem.setValue({ enabled: true });
     await failedSubresource(4, 'https://cdn.broken.example/a.js');
     await until(
-      async () => (await failedHostsItem.getValue())['4']?.hosts[0]?.count,
+      async () => (await failedHostsOfTabItem(4).getValue())?.hosts[0]?.count,
       (count) => count === 1,
     );
   });
@@ -188,10 +189,12 @@ describe('failed hosts and the badge', () => {
       () => badgeOf(4),
       (text) => text === '',
     );
-    expect(await failedHostsItem.getValue()).toEqual({});
+    expect(await failedHostsTabsItem.getValue()).toEqual({ tabs: [] });
+    expect(await failedHostsOfTabItem(4).getValue()).toBeNull();
     await failedSubresource(4, 'https://cdn.broken.example/a.js');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await failedHostsItem.getValue()).toEqual({});
+    expect(await failedHostsTabsItem.getValue()).toEqual({ tabs: [] });
+    expect(await failedHostsOfTabItem(4).getValue()).toBeNull();
   });
 
   it('withdrawn permissions forget the hosts too', async () => {
@@ -206,7 +209,8 @@ describe('failed hosts and the badge', () => {
       () => badgeOf(4),
       (text) => text === '',
     );
-    expect(await failedHostsItem.getValue()).toEqual({});
+    expect(await failedHostsTabsItem.getValue()).toEqual({ tabs: [] });
+    expect(await failedHostsOfTabItem(4).getValue()).toBeNull();
   });
 });
 

@@ -114,6 +114,17 @@ describe('fault injection', () => {
     ]);
   });
 
+  it('a fault for one action passes the calls of other actions by', async () => {
+    admin().injectFault({ kind: 'rate-limit', action: 'logs/getstats' });
+    expect((await A('profiles/list')).httpStatus).toBe(200);
+    expect((await A('logs/list')).httpStatus).toBe(200);
+    const limited = await fetchA('logs/getstats', { date: admin().state().logs[0]?.date ?? '' });
+    expect(limited.status).toBe(429);
+    await limited.text();
+    expect(admin().state().emulator.pendingFaults).toEqual([]);
+    expect((await A('profiles/list')).httpStatus).toBe(200);
+  });
+
   it('reset clears pending faults', async () => {
     admin().injectFault({ kind: 'http-500', count: 5 });
     admin().reset();

@@ -54,9 +54,9 @@ interface ReadableItem {
 }
 
 /**
- * Per-scope items are functions of the scope; their fixtures name one scope's key. They are
- * caches without WXT's version record: `version` counts the shapes they have stored, and an older
- * shape may read as a miss (null), since the popup then fetches again.
+ * Per-scope (and per-tab) items are functions of the scope; their fixtures name one scope's key.
+ * They are without WXT's version record: `version` counts the shapes they have stored, and an
+ * older shape of a cache may read as a miss (null), since the popup then fetches again.
  */
 const SCOPED_ITEMS: Record<
   string,
@@ -65,6 +65,10 @@ const SCOPED_ITEMS: Record<
   cachedListsItem: {
     version: 4,
     forKey: (m, key) => m.cachedListsItem(key.replace(/^local:cachedLists:/, '')),
+  },
+  failedHostsOfTabItem: {
+    version: 1,
+    forKey: (m, key) => m.failedHostsOfTabItem(Number(key.replace(/^session:failedHosts:/, ''))),
   },
 };
 

@@ -7,7 +7,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { diagnosisSettingsItem, failedHostsItem } from '@/lib/settings/storage';
+import { diagnosisSettingsItem, failedHostsOfTabItem, failedHostsTabsItem } from '@/lib/settings/storage';
 import { createFakeApi, openPopup, T0 } from './popup-harness';
 
 const tabId = 7;
@@ -93,13 +93,12 @@ describe('a failed host that is itself a public suffix', () => {
       count: 1,
       at: T0,
     });
-    await failedHostsItem.setValue({
-      [String(tabId)]: {
-        pageHost: 'www.news.example',
-        mainFrame: null,
-        hosts: [failed('cloudfront.net'), failed('img.cdn.example')],
-      },
+    await failedHostsOfTabItem(tabId).setValue({
+      pageHost: 'www.news.example',
+      mainFrame: null,
+      hosts: [failed('cloudfront.net'), failed('img.cdn.example')],
     });
+    await failedHostsTabsItem.setValue({ tabs: [tabId] });
     const popup = await openPopup({ url: 'https://www.news.example/story' });
     await popup.started;
 

@@ -200,8 +200,15 @@ describe('retry rules', () => {
   it('gives up after a week and reports it', async () => {
     const { deps, advance, reported } = setUp(null);
     await enqueueChange(whitelist('example.com'), ACCOUNT, deps.now);
-    advance(MAX_AGE_MS + 1);
-    await deliverPending(deps, { force: false });
+    // Waiting all week for a key, tried as the alarm rings (a single jump of a week gives up
+    // nothing: tests/unit/worker/outbox-clock.test.ts).
+    let waited = 0;
+    while (reported.length === 0 && waited <= MAX_AGE_MS + 60 * 60_000) {
+      advance(30 * 60_000);
+      waited += 30 * 60_000;
+      await deliverPending(deps, { force: false });
+    }
+    expect(waited).toBeGreaterThan(MAX_AGE_MS);
     expect(await outboxItem.getValue()).toEqual([]);
     expect((await settledChangesItem.getValue())[0]?.message).toMatch(/^Gave up after 7 days/);
     expect(reported).toHaveLength(1);
