@@ -141,8 +141,7 @@ function waitsWithinTheirLengths(entry: OutboxEntry, now: number): OutboxEntry {
  * | any 5xx or 429, JSON failure body or not        | server        | kept, retried with backoff, and |
  * |                                                 |               | never before its Retry-After    |
  * |                                                 |               | (at most RETRY_AFTER_MAX_MS),   |
- * |                                                 |               | not even on a click; "Send now" |
- * |                                                 |               | sends at once                   |
+ * |                                                 |               | not even on a user action       |
  * | HTML page, not JSON, unknown shape              | unexpected    | kept, retried with backoff      |
  * | key refused                                     | bad-key       | kept, goes once the key is fixed|
  * | cancelled                                       | aborted       | kept, retried with backoff      |
@@ -391,14 +390,13 @@ export interface DeliveryReport {
  * order, with that account's own client, until none is left or one must wait. The accounts are
  * independent: each has its own lease and alarm (`outboxLeaseOf`, `outboxAlarmOf`), and one
  * that is slow or failing holds nothing of another back. `force` ignores the backoff of the
- * oldest change (a user action, the browser starting, a new key); the alarm respects it. A wait
- * the service asked for (Retry-After) holds every run but "Send now" (`sendNow`): the user asked
- * for exactly that. Changes whose identity is no account of this browser stay untouched
- * (./other-accounts.ts). Never throws for a delivery problem.
+ * oldest change (a user action, the browser starting, a new key); the alarm respects it. Nobody
+ * overrides a wait the service asked for (Retry-After). Changes whose identity is no account of
+ * this browser stay untouched (./other-accounts.ts). Never throws for a delivery problem.
  */
 export async function deliverPending(
   deps: OutboxDeps,
-  options: { force: boolean; only?: AccountId; sendNow?: boolean },
+  options: { force: boolean; only?: AccountId },
 ): Promise<DeliveryReport> {
   const accounts = (await deliverableAccounts(deps)).filter(
     (account) => options.only === undefined || account.identity.id === options.only,
@@ -410,7 +408,7 @@ export async function deliverPending(
     if (!busy.includes(account)) await deps.alarms.clear(outboxAlarmOf(account.identity.id));
   }
   const runs = await Promise.all(
-    busy.map((account) => deliverAccount(deps, account.identity.id, options.force, options.sendNow ?? false)),
+    busy.map((account) => deliverAccount(deps, account.identity.id, options.force)),
   );
   const ran = runs.length === 0 || runs.some((run) => run);
   // Setup writes the key and the connection one after the other: a run started by the first
@@ -435,12 +433,7 @@ export async function deliverPending(
  * Sends the changes of the account whose identity is `accountId`, under its lease; false when
  * another delivery holds that lease (nothing was done).
  */
-async function deliverAccount(
-  deps: OutboxDeps,
-  accountId: AccountId,
-  forced: boolean,
-  sendNow: boolean,
-): Promise<boolean> {
+async function deliverAccount(deps: OutboxDeps, accountId: AccountId, forced: boolean): Promise<boolean> {
   const now = deps.now ?? Date.now;
   const alarm = outboxAlarmOf(accountId);
   const lease = await tryAcquireLease(outboxLeaseOf(accountId), { ttlMs: LEASE_TTL_MS, now });
@@ -482,8 +475,7 @@ async function deliverAccount(
       }
       // The service is busy for every change, not only the one it answered: all of them wait.
       const paused = pausedUntil(entries);
-      // "Send now" passes it; a new wait asked for ends the run anyway (a retry, below).
-      if (!sendNow && paused > now()) {
+      if (paused > now()) {
         await scheduleAlarm(deps.alarms, alarm, paused);
         break;
       }
@@ -541,7 +533,7 @@ export async function deliverPendingWithin(
   deps: OutboxDeps,
   boundMs: number = SUBMIT_WAIT_MS,
 ): Promise<OutboxEntry[]> {
-  const run = deliverPending(deps, { force: true, sendNow: true }).catch(() => null);
+  const run = deliverPending(deps, { force: true }).catch(() => null);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const bound = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), boundMs);

@@ -144,8 +144,7 @@ export const outboxEntrySchema = z.lazy(() =>
     lastError: z.optional(z.string()),
     /**
      * The service asked not to be called again before this time (Retry-After of a 5xx or 429):
-     * unlike `nextAttemptAt`, a click waits for it too (not "Send now"), and so does every change
-     * behind.
+     * unlike `nextAttemptAt`, a user action waits for it too, and so does every change behind.
      */
     notBefore: z.optional(z.number()),
     /**

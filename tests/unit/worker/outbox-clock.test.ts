@@ -1,7 +1,7 @@
 /**
  * The outbox and a clock that jumps (set by hand, corrected by the network, a virtual machine
- * resumed): a wait the service asked for lasts its own length whatever the clock did, "Send now"
- * sends at once, and a change is given up only after a week of waiting the outbox counted itself.
+ * resumed): a wait the service asked for lasts its own length whatever the clock did, and a change
+ * is given up only after a week of waiting the outbox counted itself.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
@@ -9,7 +9,6 @@ import { ApiError } from '@/lib/api/errors';
 import type { ListChange } from '@/lib/messaging/protocol';
 import {
   deliverPending,
-  deliverPendingWithin,
   enqueueChange,
   MAX_AGE_MS,
   type OutboxDeps,
@@ -80,31 +79,6 @@ describe('the clock set back two days after a one-minute Retry-After', () => {
     await deliverPending(deps, { force: false });
     expect(whitelisted(service, 'example.com')).toBe(true);
     expect(await outboxItem.getValue()).toEqual([]);
-  });
-
-  it('"Send now" sends it at once', async () => {
-    const { service, deps, now, clockTo } = setUp();
-    service.failNext('deleteDomain', busy(60));
-    await submitChange(change('example.com'), deps);
-
-    clockTo(now() - 2 * DAY);
-    expect(await deliverPendingWithin(deps)).toEqual([]);
-    expect(whitelisted(service, 'example.com')).toBe(true);
-  });
-});
-
-describe('"Send now" and a wait the service asked for', () => {
-  it('sends at once, even within the wait; a click on another change still waits', async () => {
-    const { service, deps, advance } = setUp();
-    service.failNext('deleteDomain', busy(600));
-    await submitChange(change('example.com'), deps);
-    advance(MINUTE);
-    expect((await submitChange(change('other.example'), deps)).state).toBe('pending');
-    expect(whitelisted(service, 'other.example')).toBe(false);
-
-    expect(await deliverPendingWithin(deps)).toEqual([]);
-    expect(whitelisted(service, 'example.com')).toBe(true);
-    expect(whitelisted(service, 'other.example')).toBe(true);
   });
 });
 

@@ -108,8 +108,7 @@ describe('a 5xx or 429 answer keeps the change', () => {
     expect(await alarmTime()).toBe(start + 600_000);
     const callsAfterRefusal = service.calls.length;
 
-    // A forced run (the worker starting, a new key) and a click on another site, five minutes
-    // later: the service asked for ten. ("Send now" sends: tests/unit/worker/outbox-clock.test.ts.)
+    // "Retry now", and a click on another site, five minutes later: the service asked for ten.
     advance(300_000);
     await deliverPending(deps, { force: true });
     const other = await submitChange(change('other.example', 'blocklist'), deps);
