@@ -135,6 +135,13 @@ describe('fixtures cover every stored item and version', async () => {
     },
   );
 
+  it('every item with migrations is one the worker migrates (ITEMS_WITH_MIGRATIONS)', () => {
+    const migrating = [...items.entries()].filter(([, item]) => 'migrations' in item);
+    expect(migrating.length).toBeGreaterThan(0);
+    for (const [name, item] of migrating)
+      expect([name, m.ITEMS_WITH_MIGRATIONS.some((listed) => listed.key === item.key)]).toEqual([name, true]);
+  });
+
   it('every fixture belongs to an item that exists', () => {
     const known = new Set([...items.keys(), ...Object.keys(SCOPED_ITEMS)]);
     expect(fixtures.filter((fixture) => !known.has(fixture.item)).map((fixture) => fixture.file)).toEqual([]);
