@@ -11,7 +11,7 @@ import { type AnswerBatch, publishEarlyAnswers } from '@/lib/settings/early-answ
 import { applyCachedTheme, pageLocalStorage } from '@/lib/theme/first-paint';
 import { markStep } from './mark-step';
 import { readTabAddress } from './read-tab';
-import { laterNames, START_NAMES } from './start-keys';
+import { LATER_NEEDS, laterNames, START_NAMES } from './start-keys';
 
 type StorageArea = { get(keys: string[]): Promise<Record<string, unknown>> };
 
@@ -20,15 +20,35 @@ export type ExtensionApi = {
   tabs: Parameters<typeof readTabAddress>[0];
 };
 
-/** One `get`; one that throws becomes a failed read, which the modules make good. */
-function ask(area: StorageArea, names: readonly string[]): AnswerBatch {
-  let values: Promise<Record<string, unknown>>;
-  try {
-    values = names.length === 0 ? Promise.resolve({}) : area.get([...names]);
-  } catch (error) {
-    values = Promise.reject(error);
+/**
+ * How each browser answers a `get` of several keys soonest. Firefox reads them one after another
+ * (an IndexedDB request each, its events on the page's own thread, busy loading the modules), so
+ * there each key is asked on its own, all at once; Chromium answers any `get` in one message
+ * (docs/performance.md, "Where the popup's time goes").
+ */
+const KEYS_PER_GET: Record<string, 'one' | 'all'> = { firefox: 'one', chrome: 'all' };
+
+/** A read of `names`, each name's answer on its own; a `get` that throws becomes a failed read. */
+interface Asked extends AnswerBatch {
+  /** The answer that holds `name` (every name's, where the browser answers all in one). */
+  of(name: string): Promise<Record<string, unknown>>;
+}
+
+function ask(area: StorageArea, names: readonly string[], browserName: string): Asked {
+  const get = (some: string[]) => {
+    try {
+      return some.length === 0 ? Promise.resolve({}) : area.get(some);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  if (KEYS_PER_GET[browserName] === 'one') {
+    const each = new Map(names.map((name) => [name, get([name])] as const));
+    const values = Promise.all(each.values()).then((answers) => Object.assign({}, ...answers));
+    return { names, values, of: (name) => each.get(name) ?? values };
   }
-  return { names, values };
+  const values = get([...names]);
+  return { names, values, of: () => values };
 }
 
 export function startPopupEarly(page: {
@@ -36,7 +56,10 @@ export function startPopupEarly(page: {
   location: Location;
   /** The extension API; the page's own (`browser`, else `chrome`) when not given (tests give one). */
   api?: ExtensionApi;
+  /** The browser this build is for (tests name one). */
+  browserName?: string;
 }): void {
+  const browserName = page.browserName ?? import.meta.env.BROWSER;
   markStep('first-script');
   applyCachedTheme(page.document.documentElement, pageLocalStorage());
   const scope = globalThis as { browser?: ExtensionApi; chrome?: ExtensionApi };
@@ -44,15 +67,17 @@ export function startPopupEarly(page: {
   if (!api) return;
   // The stored values are asked first, the tab next: Firefox sets up each extension API on its
   // first call, and the reads need not wait for the tabs API's.
-  const first = ask(api.storage.local, START_NAMES);
+  const first = ask(api.storage.local, START_NAMES, browserName);
   first.values.then(
     () => markStep('early-reads'),
     () => {},
   );
   const tab = readTabAddress(api.tabs, page.location.search);
-  const later = Promise.all([first.values, tab]).then(([values, { url }]) =>
-    ask(api.storage.local, laterNames(values, url)),
-  );
+  // The site's lists and notes need only the account, the profile and the tab.
+  const later = Promise.all([...LATER_NEEDS.map((name) => first.of(name)), tab]).then((answers) => {
+    const { url } = answers.pop() as { url?: string };
+    return ask(api.storage.local, laterNames(Object.assign({}, ...answers), url), browserName);
+  });
   publishEarlyAnswers({ tab, first, later });
   markStep('first-script-done');
 }

@@ -165,6 +165,20 @@ describe('verdicts (Chromium)', () => {
   });
 });
 
+describe('stored data it cannot read (Chromium)', () => {
+  test('the verdict still shows, and the popup says which data it could not read', async ({
+    chromium,
+    emulator,
+  }) => {
+    const options = await setUp(chromium, emulator);
+    // What a newer version (before a downgrade) or a damaged profile could leave.
+    await storeValues(options, { outbox: { queued: 'by a newer version' } });
+    const popup = await popupOn(chromium, 'blocked-demo.example');
+    expect(await verdict(popup, 'Blocked')).toMatch(/^Blocked: On the blocklist/);
+    expect(await textOf(popup, 'main')).toMatch(/could not be read.*the changes waiting to be sent/);
+  });
+});
+
 describe('one-click changes (Chromium)', () => {
   test('blocklist, move to the whitelist (exclusive), undo, remove; per profile', async ({
     chromium,

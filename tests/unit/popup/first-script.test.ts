@@ -54,6 +54,28 @@ describe('the popup’s first script', () => {
     expect(calls[2]).toContain(`listNotes:${account}`);
   });
 
+  it('in Firefox, asks for each key on its own, and for the site’s lists once the account, the profile and the tab are known', async () => {
+    const calls: string[] = [];
+    const api = fakeApi(calls);
+    const get = api.storage.local.get;
+    let releaseOutbox: () => void = () => {};
+    const outboxHeld = new Promise<void>((resolve) => {
+      releaseOutbox = resolve;
+    });
+    // The outbox answers last: the site's lists need not wait for it.
+    api.storage.local.get = async (keys) => {
+      const answer = get(keys);
+      if (keys.includes('outbox')) await outboxHeld;
+      return answer;
+    };
+    startPopupEarly({ document, location: { search: '' } as Location, api, browserName: 'firefox' });
+    expect(calls.slice(0, START_NAMES.length)).toEqual(START_NAMES.map((name) => `get ${name}`));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls.some((call) => call.startsWith('get cachedLists:A:kids'))).toBe(true);
+    releaseOutbox();
+    expect(await useEarlyAnswers()).toEqual({ id: 3, url: 'https://news.example.org/' });
+  });
+
   it('asks for nothing more while no key is set', async () => {
     const calls: string[] = [];
     startPopupEarly({
