@@ -173,7 +173,7 @@ describe('browser events into storage', () => {
 });
 
 describe('records stored by version 1 (every tab in one value)', () => {
-  it('are read after the update, each under its own tab', async () => {
+  it('are read after the update migrated them, each under its own tab', async () => {
     fakeBrowser.reset();
     const record: TabFailures = {
       pageHost: 'news.example',
@@ -190,6 +190,8 @@ describe('records stored by version 1 (every tab in one value)', () => {
     };
     await fakeBrowser.storage.session.set({ failedHosts: { '5': record } });
     vi.resetModules();
+    // The worker migrates stored values when the extension is updated (lib/settings/migrate.ts).
+    await (await import('@/lib/settings/migrate')).migrateStoredValues();
     const fresh = await import('@/lib/diagnosis/records');
     expect(await fresh.tabsWithRecords()).toEqual([5]);
     expect(await fresh.recordsOfTabs([5])).toEqual([record]);
