@@ -20,6 +20,15 @@
  * with the service directly drops the queued changes that would undo it (`dropQueuedChangesUndoing`).
  * Writes of either item go through Web Locks (`exclusively`), so they never interleave.
  */
+
+export {
+  deliverPending,
+  deliverPendingWithin,
+  OUTBOX_ALARM,
+  type OutboxDeps,
+  outboxAlarmOf,
+  outboxLeaseOf,
+} from './delivery';
 export { tryAcquireLease } from './lease';
 export {
   changesForOtherAccounts,
@@ -27,20 +36,6 @@ export {
   keepForAccount,
   type OtherAccountChanges,
 } from './other-accounts';
-export {
-  backoffDelayMs,
-  deliverPending,
-  deliverPendingWithin,
-  describeChange,
-  dropQueuedChangesUndoing,
-  enqueueChange,
-  isRetryable,
-  MAX_AGE_MS,
-  OUTBOX_ALARM,
-  type OutboxDeps,
-  outboxAlarmOf,
-  outboxLeaseOf,
-  RETRY_AFTER_MAX_MS,
-  SUBMIT_WAIT_MS,
-  submitChange,
-} from './outbox';
+export { backoffDelayMs, isRetryable, MAX_AGE_MS, RETRY_AFTER_MAX_MS, SUBMIT_WAIT_MS } from './policy';
+export { describeChange, dropQueuedChangesUndoing, enqueueChange } from './queue';
+export { submitChange } from './submit';

@@ -149,7 +149,7 @@ export const outboxEntrySchema = z.lazy(() =>
     notBefore: z.optional(z.number()),
     /**
      * The length of that wait, as asked (bounded): no wait is left longer than its length, whatever
-     * the clock did since (lib/outbox/outbox.ts). Absent in entries of earlier versions.
+     * the clock did since (lib/outbox/policy.ts). Absent in entries of earlier versions.
      */
     askedWaitMs: z.optional(z.number().check(z.gte(0))),
     /**

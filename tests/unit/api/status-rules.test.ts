@@ -9,7 +9,7 @@ import { ApiError, createApiClient } from '@/lib/api';
 import { capText, MAX_REASON_CHARS, MAX_RETRY_AFTER_MS, parseRetryAfter } from '@/lib/api/transport';
 import { failureKeepsAllowance } from '@/lib/logs/dump-guard';
 import { isTransient } from '@/lib/network/registration';
-import { isRetryable } from '@/lib/outbox/outbox';
+import { isRetryable } from '@/lib/outbox/policy';
 import { chunkedBody, fakeFetch, json, type Responder, rejectionOf, text } from './fake-fetch';
 
 const KEY = 'k3y-SECRET+/=42';

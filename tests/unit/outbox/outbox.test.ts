@@ -201,7 +201,7 @@ describe('retry rules', () => {
     const { deps, advance, reported } = setUp(null);
     await enqueueChange(whitelist('example.com'), ACCOUNT, deps.now);
     // Waiting all week for a key, tried as the alarm rings (a single jump of a week gives up
-    // nothing: tests/unit/worker/outbox-clock.test.ts).
+    // nothing: tests/unit/outbox/outbox-clock.test.ts).
     let waited = 0;
     while (reported.length === 0 && waited <= MAX_AGE_MS + 60 * 60_000) {
       advance(30 * 60_000);
