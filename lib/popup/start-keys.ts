@@ -10,7 +10,7 @@
 import { scopeKey } from '@/lib/api/forms';
 import { bucketKey, bucketsFor, CACHED_LISTS_PREFIX, listsStorageScope } from '@/lib/cache/list-buckets';
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
-import { identityOf, NO_KEY } from '@/lib/identity/identity';
+import { identityOf } from '@/lib/identity/identity';
 import { notesKeyOf } from '@/lib/notes/entries';
 import type { StoredValues } from '@/lib/settings/early-answers';
 
@@ -50,7 +50,7 @@ export function laterNames(values: StoredValues, tabUrl: string | undefined): st
     host === null
   )
     return [];
-  const account = identityOf({ origin: baseUrl, form, keyFingerprint: fingerprint || NO_KEY }).id;
+  const account = identityOf({ origin: baseUrl, form, keyFingerprint: fingerprint }).id;
   const scope = listsStorageScope(scopeKey(form, asString(values.chosenProfile)), account);
   return [
     `${CACHED_LISTS_PREFIX}${scope}`,

@@ -36,8 +36,6 @@ export interface StoredItem<T> {
   readonly migrations?: Migrations;
   /** The value a raw stored value reads as: itself in the current shape, else the fallback. */
   fromStored(raw: unknown): T;
-  /** The same, as a promise (where a caller awaits several reads alike). */
-  check(raw: unknown): Promise<T>;
   /** The item's zod schema (loaded on first use). */
   schema(): Promise<z.ZodMiniType<T>>;
   /** The value as it would be written; rejects when it does not match the schema. */
@@ -150,7 +148,6 @@ export function defineItem<T>(
     version: options.version,
     ...(options.migrations ? { migrations: options.migrations } : {}),
     fromStored,
-    check: async (raw) => fromStored(raw),
     schema: () => {
       schema ??= schemaOf();
       return schema;
