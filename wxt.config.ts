@@ -120,6 +120,10 @@ export default defineConfig({
     // when the user turns "Diagnose pages" on.
     optional_host_permissions: ['https://*/*', ...diagnosis.optional_host_permissions],
     action: { default_title: '__MSG_extName__' },
+    // What an administrator's policy may set (docs/managed-deployment.md). Chrome checks the
+    // policy against it; Firefox has no such key and hands over policies.json's "3rdparty"
+    // section as it is (lib/policy/policy.ts checks both alike).
+    ...(browser === 'firefox' ? {} : { storage: { managed_schema: 'managed_schema.json' } }),
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {
