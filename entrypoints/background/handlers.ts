@@ -15,6 +15,7 @@ import { createMessageListener, createRequestHandlers } from '@/lib/messaging/ha
 import type { ListChange } from '@/lib/messaging/protocol';
 import { REGISTRATION_ALARM, REGISTRATION_RETRY_ALARM, registrationAlarmTarget } from '@/lib/network';
 import { OUTBOX_ALARM } from '@/lib/outbox';
+import { menuChangeRefusal } from '@/lib/policy/enforce';
 import { migrateStoredValues } from '@/lib/settings/migrate';
 import {
   accountKeysItem,
@@ -31,7 +32,9 @@ import {
 } from '@/lib/settings/storage';
 import {
   announceUnbreakReviews,
+  applyManagedPolicy,
   clearDiagnosis,
+  currentPolicy,
   deliverOutbox,
   expireTemporaryAllowsNow,
   forgetRecordsOfEarlierSession,
@@ -64,6 +67,8 @@ export async function setUpAfterInstall(): Promise<void> {
 }
 
 export async function setUp(): Promise<void> {
+  // The administrator's accounts are in place before anything works for them.
+  await applyManagedPolicy().catch(() => undefined);
   await forgetRecordsOfEarlierSession().catch(() => undefined);
   await Promise.allSettled([syncRegistrationAlarm(), rebuildContextMenu(), refreshBadge()]);
   // Temporary allows that ended while the browser was closed end now.
@@ -100,11 +105,16 @@ export const onMessage = createMessageListener(
     unbreak,
     reviewUnbreak: unbreakReview,
     accountNames: readAccountNames,
+    policy: currentPolicy,
   }),
   browser.runtime,
 );
 
-/** Builds the change a menu click or a shortcut asks for; null when the page has no domain. */
+/**
+ * Builds the change a menu click or a shortcut asks for; null when the page has no domain or the
+ * administrator's policy closes the menu and the shortcuts (the menu is then empty, but a
+ * shortcut still fires).
+ */
 async function changeFor(
   list: ListChange['list'],
   url: string | undefined,
@@ -112,6 +122,11 @@ async function changeFor(
   profile?: string,
   pageUrl: string | undefined = url,
 ): Promise<ListChange | null> {
+  const refusal = menuChangeRefusal((await currentPolicy()).scope);
+  if (refusal !== null) {
+    await notify(browser.notifications, 'policy', t('worker.notDone'), refusal);
+    return null;
+  }
   const domain = domainForUrl(url);
   if (!domain) {
     await notify(
@@ -192,6 +207,12 @@ const ACCOUNT_KEYS = new Set([apiKeyItem, connectionItem, accountsItem, accountK
 
 /** Keeps alarms, menu and badge following storage, whoever changed it (options page, popup, worker). */
 export async function onStorageChanged(changes: Record<string, unknown>, area: string): Promise<void> {
+  // The administrator changed the policy: accounts, page diagnosis and the menu follow it.
+  if (area === 'managed') {
+    await applyManagedPolicy();
+    await rebuildContextMenu();
+    return;
+  }
   if (area !== 'local') return;
   const changed = Object.keys(changes);
   const jobs: Promise<unknown>[] = [];

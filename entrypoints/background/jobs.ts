@@ -57,6 +57,8 @@ import {
   submitChange,
 } from '@/lib/outbox';
 import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
+import { applyPolicy } from '@/lib/policy/apply';
+import { readCurrentPolicy } from '@/lib/policy/current';
 import {
   dynamicIpSettingsItem,
   failedHostsTabsItem,
@@ -276,7 +278,9 @@ export function announceUnbreakReviews() {
 }
 
 export async function rebuildContextMenu(): Promise<void> {
-  const items = buildMenuItems(await readMenuInput());
+  // A policy that closes the menu leaves it empty (docs/managed-deployment.md).
+  const { scope } = await currentPolicy();
+  const items = scope.menuChanges ? buildMenuItems(await readMenuInput()) : [];
   await rebuildMenus(browser.contextMenus, items, () => browser.runtime.lastError);
 }
 
@@ -290,3 +294,9 @@ export async function refreshProfiles(): Promise<void> {
     // Offline or a bad key: the cached profiles stay; the options page reports connection problems.
   }
 }
+
+/** The administrator's policy and the accounts it set up (lib/policy). */
+export const currentPolicy = () => readCurrentPolicy(browser.storage.managed);
+
+/** Puts the accounts and page diagnosis in line with the administrator's policy (lib/policy/apply.ts). */
+export const applyManagedPolicy = () => applyPolicy({ managed: browser.storage.managed, removeAccount });

@@ -8,6 +8,8 @@
 import { listText } from '@/lib/diagnosis/unbreak-review';
 import { isPublicSuffix, normaliseDomainInput, registrableDomainOrNull } from '@/lib/filtering/domain';
 import { t } from '@/lib/i18n';
+import type { CurrentPolicy } from '@/lib/policy/current';
+import { listChangeRefusal, mayRemoveAccount } from '@/lib/policy/enforce';
 import {
   type ChangeOutcome,
   isOwnExtensionPage,
@@ -69,6 +71,8 @@ export interface WorkerJobs {
   ): Promise<{ count: number }>;
   /** Which account is active now, and the accounts' names (lib/accounts/store.ts). */
   accountNames(): Promise<AccountNames>;
+  /** The administrator's policy and the accounts it set up (lib/policy/current.ts). */
+  policy(): Promise<CurrentPolicy>;
 }
 
 /**
@@ -117,10 +121,21 @@ async function otherAccountRefusal(
   return { state: 'failed', message };
 }
 
+/** The refusal of a whitelist or blocklist change the administrator's policy closes, or null. */
+async function policyRefusal(
+  jobs: Pick<WorkerJobs, 'policy'>,
+  from: RequestFrom,
+  list: 'whitelist' | 'blocklist',
+): Promise<ChangeOutcome | null> {
+  const message = listChangeRefusal((await jobs.policy()).scope, from, list);
+  return message === null ? null : { state: 'failed', message };
+}
+
 export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
   return {
     'submit-change': async ({ change, publicSuffixConfirmed, accountId }, from) => {
-      const refusal = await otherAccountRefusal(jobs, accountId, from);
+      const refusal =
+        (await otherAccountRefusal(jobs, accountId, from)) ?? (await policyRefusal(jobs, from, change.list));
       if (refusal) return refusal;
       const suffix = change.op === 'add' && !publicSuffixConfirmed ? publicSuffixIn(change.domain) : null;
       if (suffix !== null)
@@ -138,13 +153,15 @@ export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
     },
     'retry-outbox': async () => ({ pending: (await jobs.deliverOutbox(true)).remaining.length }),
     'temporary-allow': async ({ type: _type, accountId, ...allow }, from) => {
-      const refusal = await otherAccountRefusal(jobs, accountId, from);
+      const refusal =
+        (await otherAccountRefusal(jobs, accountId, from)) ?? (await policyRefusal(jobs, from, 'whitelist'));
       if (refusal) return refusal;
       const suffix = publicSuffixIn(allow.domain);
       return suffix === null ? jobs.temporaryAllow(allow) : notAllowedForAWhile([suffix]);
     },
     unbreak: async ({ type: _type, accountId, ...request }, from) => {
-      const refusal = await otherAccountRefusal(jobs, accountId, from);
+      const refusal =
+        (await otherAccountRefusal(jobs, accountId, from)) ?? (await policyRefusal(jobs, from, 'whitelist'));
       if (refusal) return { ...refusal, allowed: [] };
       const suffixes = request.domains.flatMap(({ domain }) => publicSuffixIn(domain) ?? []);
       // The popup never offers one: a request naming one is refused whole, nothing allowed.
@@ -152,9 +169,15 @@ export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
       return jobs.unbreak(request);
     },
     'unbreak-review': async ({ id, keep, accountId }, from) =>
-      (await otherAccountRefusal(jobs, accountId, from)) ?? jobs.reviewUnbreak({ id, keep }),
+      (await otherAccountRefusal(jobs, accountId, from)) ??
+      // Letting the allows lapse changes no list; keeping them whitelists.
+      (keep ? await policyRefusal(jobs, from, 'whitelist') : null) ??
+      jobs.reviewUnbreak({ id, keep }),
     'other-account-changes': ({ action, account, ids }) => jobs.otherAccountChanges(action, account, ids),
-    'remove-account': ({ accountId }) => jobs.removeAccount(accountId),
+    'remove-account': async ({ accountId }) =>
+      mayRemoveAccount(await jobs.policy(), accountId)
+        ? jobs.removeAccount(accountId)
+        : { removed: false, discarded: 0 },
     'registrable-domains': async ({ hosts }) => ({ domains: hosts.map(registrableDomainOrNull) }),
   };
 }

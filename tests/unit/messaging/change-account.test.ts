@@ -6,6 +6,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
+import { noPolicy } from '../../fakes/fake-managed-storage';
 
 const HOME = 'home-account-0001';
 const WORK = 'work-account-0002';
@@ -28,6 +29,7 @@ const jobs = {
       [WORK, 'Work'],
     ]),
   })),
+  policy: noPolicy,
 };
 
 const onMessage = createMessageListener(createRequestHandlers(jobs), fakeBrowser.runtime);

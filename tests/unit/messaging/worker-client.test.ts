@@ -8,6 +8,7 @@ import { fakeBrowser } from 'wxt/testing';
 import { createMessageListener, createRequestHandlers, type WorkerJobs } from '@/lib/messaging/handlers';
 import type { Request } from '@/lib/messaging/protocol';
 import { createWorkerClient, WorkerUnanswered } from '@/lib/messaging/worker-client';
+import { noPolicy } from '../../fakes/fake-managed-storage';
 
 const OWN_PAGE = { id: fakeBrowser.runtime.id, url: fakeBrowser.runtime.getURL('/options.html') };
 /** The stable id of the account the page shows, and the active one. */
@@ -28,6 +29,7 @@ function workerWith(jobs: Partial<WorkerJobs> = {}) {
     })),
     reviewUnbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'Kept' })),
     accountNames: vi.fn(async () => ({ activeId: ACCOUNT, names: new Map([[ACCOUNT, 'Home']]) })),
+    policy: noPolicy,
     ...jobs,
   };
   const listen = createMessageListener(createRequestHandlers(all), fakeBrowser.runtime);

@@ -11,6 +11,7 @@ import { createRequestHandlers } from '@/lib/messaging/handlers';
 import type { ListChange } from '@/lib/messaging/protocol';
 import { accountKeysItem, accountsItem, connectionItem } from '@/lib/settings/storage';
 import { BASE_URL, openPopup } from './popup-harness';
+import { noPolicy } from '../../fakes/fake-managed-storage';
 
 const HOME = 'home-account-0001';
 const WORK = 'work-account-0002';
@@ -49,6 +50,7 @@ function worker() {
     reviewUnbreak: async () => ({ state: 'delivered', message: '' }),
     otherAccountChanges: async () => ({ count: 0 }),
     accountNames: readAccountNames,
+    policy: noPolicy,
   });
   return { handlers, delivered };
 }

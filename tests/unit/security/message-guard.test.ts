@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
+import { noPolicy } from '../../fakes/fake-managed-storage';
 
 /** The stable id of the account the page shows, and the active one. */
 const ACCOUNT = 'home-account-0001';
@@ -22,6 +23,7 @@ const jobs = {
   unbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok', allowed: [] })),
   reviewUnbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
   accountNames: vi.fn(async () => ({ activeId: ACCOUNT, names: new Map([[ACCOUNT, 'Home']]) })),
+  policy: noPolicy,
 };
 
 const onMessage = createMessageListener(createRequestHandlers(jobs), fakeBrowser.runtime);
