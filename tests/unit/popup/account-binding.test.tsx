@@ -10,8 +10,8 @@ import { activateAccount, readAccountNames } from '@/lib/accounts/store';
 import { createRequestHandlers } from '@/lib/messaging/handlers';
 import type { ListChange } from '@/lib/messaging/protocol';
 import { accountKeysItem, accountsItem, connectionItem } from '@/lib/settings/storage';
-import { BASE_URL, openPopup } from './popup-harness';
 import { noPolicy } from '../../fakes/fake-managed-storage';
+import { BASE_URL, openPopup } from './popup-harness';
 
 const HOME = 'home-account-0001';
 const WORK = 'work-account-0002';
