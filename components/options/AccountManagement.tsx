@@ -8,6 +8,7 @@ import { AccountContext, type AccountServices, accountScope } from './account-co
 import { CategoriesSection } from './CategoriesSection';
 import { DefaultBlockSection } from './DefaultBlockSection';
 import { DomainListSections } from './DomainListSections';
+import { ManagedSection } from './ManagedSection';
 import { NetworksSection } from './NetworksSection';
 import { Pane } from './Pane';
 import { ProfilesSection } from './ProfilesSection';
@@ -73,13 +74,15 @@ export function AccountManagement({ view, ...services }: AccountServices & { vie
     <AccountContext.Provider value={account}>
       <div class="account">
         <Pane shown={shows('profiles')}>
-          <ProfilesSection
-            profiles={profiles}
-            chosen={profile}
-            refreshing={loaded.state === 'loading'}
-            onChanged={profilesData.reload}
-            onChoose={choose}
-          />
+          <ManagedSection id="profiles">
+            <ProfilesSection
+              profiles={profiles}
+              chosen={profile}
+              refreshing={loaded.state === 'loading'}
+              onChanged={profilesData.reload}
+              onChoose={choose}
+            />
+          </ManagedSection>
         </Pane>
         {/* The pane bounds the sticky profile bar to the sections it applies to. */}
         <Pane shown={shows('filtering')}>
@@ -104,13 +107,21 @@ export function AccountManagement({ view, ...services }: AccountServices & { vie
               </p>
             )}
           </div>
-          <CategoriesSection />
+          <ManagedSection id="categories">
+            <CategoriesSection />
+          </ManagedSection>
           <DomainListSections />
-          <TldSection />
-          <DefaultBlockSection />
+          <ManagedSection id="tlds">
+            <TldSection />
+          </ManagedSection>
+          <ManagedSection id="default-block">
+            <DefaultBlockSection />
+          </ManagedSection>
         </Pane>
         <Pane shown={shows('networks')}>
-          <NetworksSection />
+          <ManagedSection id="networks">
+            <NetworksSection />
+          </ManagedSection>
         </Pane>
       </div>
     </AccountContext.Provider>

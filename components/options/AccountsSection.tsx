@@ -9,6 +9,7 @@ import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { type ConnectionDraft, ConnectionFields } from './ConnectionFields';
+import { usePolicy } from './policy-context';
 import '../accounts.css';
 
 /** An account as this section shows it: never its key. */
@@ -87,6 +88,8 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
   const { status, run, busy } = useRemoteAction();
   const { confirm, dialog } = useConfirm();
   const [adding, setAdding] = useState(false);
+  // Accounts the administrator's policy set up: no Rename, no Remove (the worker refuses it too).
+  const policy = usePolicy();
   const [renaming, setRenaming] = useState<string | null>(null);
 
   const accounts = view?.accounts ?? [];
@@ -166,6 +169,7 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
         <ul class="accounts-list" aria-label={t('accounts.listName')}>
           {accounts.map((account) => {
             const active = account.id === view?.activeId;
+            const managed = policy?.managedAccounts.has(account.id) ?? false;
             return (
               <li key={account.id} class={active ? 'account-entry active' : 'account-entry'}>
                 {renaming === account.id ? (
@@ -192,6 +196,7 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
                       {/* The user's (or a file's) text: isolated from the words around it. */}
                       <bdi class="account-name">{account.name}</bdi>
                       {active && <span class="account-active-badge">{t('accounts.active')}</span>}
+                      {managed && <span class="badge badge-managed">{t('policy.managed')}</span>}
                       <span class="account-where">
                         <bdi>
                           {t('accounts.where', {
@@ -201,6 +206,7 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
                         </bdi>
                       </span>
                       {!account.hasKey && <span class="account-where">{t('accounts.noKey')}</span>}
+                      {managed && <span class="account-where">{t('policy.accountManaged')}</span>}
                       {account.waiting > 0 && (
                         <span class="account-waiting">{tn('accounts.waiting', account.waiting)}</span>
                       )}
@@ -217,20 +223,22 @@ export function AccountsSection({ view, actions }: AccountsSectionProps) {
                           {t('accounts.use')}
                         </button>
                       )}
-                      <button
-                        type="button"
-                        class="btn btn-sm"
-                        aria-label={t('accounts.renameNamed', { name: account.name })}
-                        disabled={busy}
-                        onClick={() => {
-                          // One form at a time: one "Account name" field on the page.
-                          setAdding(false);
-                          setRenaming(account.id);
-                        }}
-                      >
-                        {t('accounts.rename')}
-                      </button>
-                      {accounts.length > 1 && (
+                      {!managed && (
+                        <button
+                          type="button"
+                          class="btn btn-sm"
+                          aria-label={t('accounts.renameNamed', { name: account.name })}
+                          disabled={busy}
+                          onClick={() => {
+                            // One form at a time: one "Account name" field on the page.
+                            setAdding(false);
+                            setRenaming(account.id);
+                          }}
+                        >
+                          {t('accounts.rename')}
+                        </button>
+                      )}
+                      {accounts.length > 1 && !managed && (
                         <button
                           type="button"
                           class="btn btn-sm btn-danger"

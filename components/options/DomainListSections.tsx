@@ -4,6 +4,7 @@ import { domainsOnBothLists, sortDomains } from '@/lib/lists/sorted-domains';
 import { useRemoteData } from '../useRemoteData';
 import { useAccount } from './account-context';
 import { DomainListSection } from './DomainListSection';
+import { ManagedSection } from './ManagedSection';
 
 /** Whitelist and Blocklist: loaded together because each flags domains that are on the other too. */
 export function DomainListSections() {
@@ -19,8 +20,12 @@ export function DomainListSections() {
 
   return (
     <>
-      <DomainListSection list="whitelist" remote={whitelist} conflicts={conflicts} />
-      <DomainListSection list="blocklist" remote={blocklist} conflicts={conflicts} />
+      <ManagedSection id="whitelist">
+        <DomainListSection list="whitelist" remote={whitelist} conflicts={conflicts} />
+      </ManagedSection>
+      <ManagedSection id="blocklist">
+        <DomainListSection list="blocklist" remote={blocklist} conflicts={conflicts} />
+      </ManagedSection>
     </>
   );
 }

@@ -19,11 +19,14 @@ import { BackupSection } from './BackupSection';
 import { DiagnosisSection } from './DiagnosisSection';
 import { DynamicIpSection } from './DynamicIpSection';
 import { LogsSection } from './LogsSection';
+import { ManagedNotice } from './ManagedNotice';
+import { ManagedSection } from './ManagedSection';
 import { MenuSection } from './MenuSection';
 import { OptionsNav } from './OptionsNav';
 import { OtherAccountChangesSection } from './OtherAccountChanges';
 import { OverviewSection } from './OverviewSection';
 import { Pane } from './Pane';
+import { usePolicy } from './policy-context';
 import { SetupSection } from './SetupSection';
 import { UnsavedChangesContext } from './unsaved';
 import { Welcome } from './Welcome';
@@ -70,6 +73,9 @@ export function OptionsApp({
   const identity = useAccountIdentity();
   const outbox = useStoredValue(outboxItem, []);
   const accounts = useStoredValue(followedAccounts, null);
+  // Setup changes the active account's key, address and form: the policy's when it set it up.
+  const policy = usePolicy();
+  const activeManaged = (accounts && policy?.managedAccounts.has(accounts.activeId)) ?? false;
   const router = useMemo(() => createSectionRouter(win), [win]);
   const [, setAddressChanges] = useState(0);
   const [welcomeOutcome, setWelcomeOutcome] = useState<string | null>(null);
@@ -163,6 +169,7 @@ export function OptionsApp({
           )}
           <main class="options" ref={main}>
             <UnreadableNotice />
+            <ManagedNotice />
             <Pane shown={shows('overview')}>
               {configured.state === 'ready' ? (
                 <OverviewSection
@@ -182,35 +189,53 @@ export function OptionsApp({
               <AccountPanel view={lastAccountView.current} />
             </Pane>
             <Pane shown={shows('networks')}>
-              <DynamicIpSection />
+              <ManagedSection id="dynamic-ip">
+                <DynamicIpSection />
+              </ManagedSection>
             </Pane>
             <Pane shown={shows('logs')}>
-              <LogsSection />
+              <ManagedSection id="logs">
+                <LogsSection />
+              </ManagedSection>
             </Pane>
             <Pane shown={shows('setup')}>
               {!context.hasKey && <Welcome />}
-              <SetupSection
-                firstRun={configured.state === 'no-key'}
-                onConnected={(outcome) => {
-                  setWelcomeOutcome(outcome);
-                  choose(sectionsInView('overview')[0] as SectionRoute);
-                }}
-              />
+              <ManagedSection
+                id="setup"
+                closed={activeManaged}
+                message={activeManaged ? t('policy.accountManaged') : undefined}
+              >
+                <SetupSection
+                  firstRun={configured.state === 'no-key'}
+                  onConnected={(outcome) => {
+                    setWelcomeOutcome(outcome);
+                    choose(sectionsInView('overview')[0] as SectionRoute);
+                  }}
+                />
+              </ManagedSection>
             </Pane>
             <Pane shown={shows('accounts')}>
-              <AccountsSettings />
+              <ManagedSection id="accounts">
+                <AccountsSettings />
+              </ManagedSection>
             </Pane>
             <Pane shown={shows('appearance')}>
               <AppearanceSection />
             </Pane>
             <Pane shown={shows('menu')}>
-              <MenuSection />
+              <ManagedSection id="menu">
+                <MenuSection />
+              </ManagedSection>
             </Pane>
             <Pane shown={shows('diagnosis')}>
-              <DiagnosisSection />
+              <ManagedSection id="diagnosis">
+                <DiagnosisSection />
+              </ManagedSection>
             </Pane>
             <Pane shown={shows('backup')}>
-              <BackupSection />
+              <ManagedSection id="backup">
+                <BackupSection />
+              </ManagedSection>
             </Pane>
           </main>
         </div>

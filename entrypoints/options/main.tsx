@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { OptionsApp } from '@/components/options/OptionsApp';
+import { PolicyProvider } from '@/components/options/PolicyProvider';
 import { messageLocale, t } from '@/lib/i18n';
 import { themeItem } from '@/lib/settings/storage';
 import { followStoredTheme } from '@/lib/theme/theme';
@@ -10,4 +11,9 @@ import './shell.css';
 document.documentElement.lang = messageLocale();
 document.title = t('options.pageTitle');
 followStoredTheme({ root: document.documentElement, cache: localStorage, item: themeItem });
-render(<OptionsApp />, document.getElementById('app') as HTMLElement);
+render(
+  <PolicyProvider>
+    <OptionsApp />
+  </PolicyProvider>,
+  document.getElementById('app') as HTMLElement,
+);

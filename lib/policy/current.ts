@@ -2,6 +2,7 @@
  * The policy as pages and the worker use it: what it manages (./managed.ts) and which accounts of
  * this browser it set up (./stored.ts), read together and followed while either changes.
  */
+import { browser } from 'wxt/browser';
 import type { Followable } from '@/lib/settings/follow';
 import { type ManagedScope, managedScope } from './managed';
 import { type ManagedStorageArea, readPolicy } from './policy';
@@ -50,3 +51,6 @@ export function followedPolicy(storage: PolicyStorage): Followable<CurrentPolicy
     },
   };
 }
+
+/** The policy of this browser, for `useStoredValue` in the pages. */
+export const followedBrowserPolicy: Followable<CurrentPolicy> = followedPolicy(browser.storage);
