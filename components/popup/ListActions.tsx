@@ -15,9 +15,12 @@ export function ListActions({
   view,
   controller,
   allows,
+  changesAllowed = true,
 }: Pick<ReadyProps, 'state' | 'controller'> & {
   view: PopupView;
   allows: ReturnType<typeof useTemporaryAllows>;
+  /** False when the administrator's policy closes changes from the popup (lib/policy). */
+  changesAllowed?: boolean;
 }) {
   const busy = state.change.state === 'running';
   const known = view.membership !== null;
@@ -108,12 +111,18 @@ export function ListActions({
           </div>
         </div>
       )}
-      <div class="list-buttons">
-        {button('whitelist')}
-        {button('blocklist')}
-      </div>
+      {changesAllowed ? (
+        <div class="list-buttons">
+          {button('whitelist')}
+          {button('blocklist')}
+        </div>
+      ) : (
+        <p class="muted" role="note">
+          {t('policy.refused.popup')}
+        </p>
+      )}
       {/* Never allowed for a while: no typed name stands behind a timed allow (the worker refuses one). */}
-      {!view.publicSuffix && (
+      {changesAllowed && !view.publicSuffix && (
         <TemporaryAllow
           domain={view.domain}
           membership={view.membership}

@@ -5,6 +5,7 @@
  * nothing on screen; left out of the first module graph, they no longer delay the verdict
  * (docs/architecture.md, "The popup's start path").
  */
+export { popupChangesAllowed } from '@/lib/policy/popup';
 export { PageDiagnosisPanel } from './PageDiagnosisPanel';
 export { PopupAccountSwitcher } from './PopupAccountSwitcher';
 export { RegistrationWarning } from './RegistrationWarning';

@@ -6,6 +6,7 @@ import { ListActions } from './ListActions';
 import { Outcome } from './Outcome';
 import { usePageDiagnosis, useTemporaryAllows } from './page-facts';
 import type { PopupAppProps, ReadyProps } from './popup-props';
+import { usePopupChangesAllowed } from './usePopupChangesAllowed';
 import { type HeroTone, VerdictHero } from './VerdictHero';
 
 /** Marks the first verdict and the first fresh one, once each (`mark`). */
@@ -33,6 +34,7 @@ export function Ready({ state, controller, openOptions, mark, now, extras }: Rea
     [state, now, diagnosis],
   );
   useVerdictMarks(view, mark);
+  const changesAllowed = usePopupChangesAllowed(extras);
   const tone: HeroTone = view.verdict?.kind ?? (state.problem === null ? 'unknown' : 'problem');
 
   return (
@@ -50,19 +52,27 @@ export function Ready({ state, controller, openOptions, mark, now, extras }: Rea
         <Freshness state={state} view={view} controller={controller} openOptions={openOptions} />
       </VerdictHero>
 
-      <ListActions state={state} view={view} controller={controller} allows={allows} />
+      <ListActions
+        state={state}
+        view={view}
+        controller={controller}
+        allows={allows}
+        changesAllowed={changesAllowed}
+      />
 
       <Outcome state={state} view={view} controller={controller} openOptions={openOptions} />
 
       {extras && (
         <>
-          <extras.UnbreakPanel
-            state={state}
-            controller={controller}
-            diagnosis={diagnosis}
-            allows={allows}
-            now={now}
-          />
+          {changesAllowed && (
+            <extras.UnbreakPanel
+              state={state}
+              controller={controller}
+              diagnosis={diagnosis}
+              allows={allows}
+              now={now}
+            />
+          )}
           <extras.PageDiagnosisPanel
             state={state}
             controller={controller}
