@@ -2,6 +2,7 @@ import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
 import { DIAGNOSIS_TEST_BUILD_TEMPLATE, diagnosisManifestEntries } from './lib/diagnosis/manifest';
 import { inlinePageCss } from './scripts/build/inline-page-css';
+import { MANAGED_TEST_MANIFEST_KEY } from './scripts/build/managed-test-build';
 import { buildPopupAlone } from './scripts/build/popup-own-build';
 import { preloadPageModule } from './scripts/build/preload-page-module';
 
@@ -25,6 +26,11 @@ const diagnosis = diagnosisManifestEntries(DIAGNOSIS_TEST_BUILD);
 // Every other build, the shipped one included, never reads it.
 const TIMEOUT_TEST_BUILD = process.env.API_TIMEOUT_FROM_STORAGE === '1';
 
+// The managed-policy e2e test writes a machine-wide policy file: MANAGED_POLICY_TEST_BUILD=1 builds,
+// into a folder of its own (.output/test-managed-chrome-mv3), an extension with an id of its own
+// (a manifest `key`, scripts/build/managed-test-build.ts), which no other test loads.
+const MANAGED_TEST_BUILD = process.env.MANAGED_POLICY_TEST_BUILD === '1';
+
 export default defineConfig({
   manifestVersion: 3,
   // @wxt-dev/i18n: locales/<lang>.yml become _locales/<lang>/messages.json, with typed keys.
@@ -35,6 +41,9 @@ export default defineConfig({
   ...(DIAGNOSIS_TEST_BUILD ? { outDirTemplate: DIAGNOSIS_TEST_BUILD_TEMPLATE } : {}),
   ...(TIMEOUT_TEST_BUILD
     ? { outDirTemplate: 'test-timeout-{{browser}}-mv{{manifestVersion}}{{modeSuffix}}' }
+    : {}),
+  ...(MANAGED_TEST_BUILD
+    ? { outDirTemplate: 'test-managed-{{browser}}-mv{{manifestVersion}}{{modeSuffix}}' }
     : {}),
   // `npm run zip`: the store archives (.output/*-chrome.zip, *-firefox.zip) and, for Firefox's
   // review, the sources to rebuild it from (*-sources.zip: `npm ci && npm run build:firefox`).
@@ -65,9 +74,9 @@ export default defineConfig({
     'entrypoints:grouped': (_wxt, groups) => buildPopupAlone(groups),
     // A bench or test build must never become a store archive.
     'zip:start': () => {
-      if (BENCH_BUILD || DIAGNOSIS_TEST_BUILD || TIMEOUT_TEST_BUILD)
+      if (BENCH_BUILD || DIAGNOSIS_TEST_BUILD || TIMEOUT_TEST_BUILD || MANAGED_TEST_BUILD)
         throw new Error(
-          'Unset WXT_BENCH, DIAGNOSIS_PERMISSIONS_AT_INSTALL and API_TIMEOUT_FROM_STORAGE before `npm run zip`.',
+          'Unset WXT_BENCH, DIAGNOSIS_PERMISSIONS_AT_INSTALL, API_TIMEOUT_FROM_STORAGE and MANAGED_POLICY_TEST_BUILD before `npm run zip`.',
         );
     },
   },
@@ -124,6 +133,7 @@ export default defineConfig({
     // policy against it; Firefox has no such key and hands over policies.json's "3rdparty"
     // section as it is (lib/policy/policy.ts checks both alike).
     ...(browser === 'firefox' ? {} : { storage: { managed_schema: 'managed_schema.json' } }),
+    ...(MANAGED_TEST_BUILD && browser !== 'firefox' ? { key: MANAGED_TEST_MANIFEST_KEY } : {}),
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {

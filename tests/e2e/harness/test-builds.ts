@@ -7,12 +7,14 @@ import { REPO_ROOT } from './paths.ts';
  * The test builds (wxt.config.ts), each in a folder of its own next to .output/chrome-mv3 that no
  * release is packed from: what sets each one apart is the variable it is built with.
  *   - diagnosis: page diagnosis's optional permissions granted at install (lib/diagnosis/manifest.ts);
- *   - timeout: the client's time limit read from storage, for the fault tests (lib/settings/storage.ts).
+ *   - timeout: the client's time limit read from storage, for the fault tests (lib/settings/storage.ts);
+ *   - managed: an extension id of its own, for the managed-policy test (scripts/build/managed-test-build.ts).
  * Each for Chromium (`chrome`, the default) or Firefox (`firefox`), as `wxt build -b` names them.
  */
 const TEST_BUILDS = {
   diagnosis: { variable: 'DIAGNOSIS_PERMISSIONS_AT_INSTALL', folder: 'test-diagnosis' },
   timeout: { variable: 'API_TIMEOUT_FROM_STORAGE', folder: 'test-timeout' },
+  managed: { variable: 'MANAGED_POLICY_TEST_BUILD', folder: 'test-managed' },
 } as const;
 type TestBuild = keyof typeof TEST_BUILDS;
 type BuildBrowser = 'chrome' | 'firefox';
@@ -45,3 +47,4 @@ function buildTestBuild(build: TestBuild, browser: BuildBrowser = 'chrome'): str
 export const buildDiagnosisTestBuild = (browser: BuildBrowser = 'chrome') =>
   buildTestBuild('diagnosis', browser);
 export const buildTimeoutTestBuild = () => buildTestBuild('timeout');
+export const buildManagedTestBuild = () => buildTestBuild('managed');
