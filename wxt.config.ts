@@ -2,7 +2,7 @@ import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
 import { DIAGNOSIS_TEST_BUILD_TEMPLATE, diagnosisManifestEntries } from './lib/diagnosis/manifest';
 import { inlinePageCss } from './scripts/build/inline-page-css';
-import { MANAGED_TEST_MANIFEST_KEY } from './scripts/build/managed-test-build';
+import { MANAGED_TEST_GECKO_ID, MANAGED_TEST_MANIFEST_KEY } from './scripts/build/managed-test-build';
 import { buildPopupAlone } from './scripts/build/popup-own-build';
 import { preloadPageModule } from './scripts/build/preload-page-module';
 
@@ -138,7 +138,7 @@ export default defineConfig({
       ? {
           browser_specific_settings: {
             gecko: {
-              id: GECKO_ID,
+              id: MANAGED_TEST_BUILD ? MANAGED_TEST_GECKO_ID : GECKO_ID,
               strict_min_version: '140.0',
               // Firefox's install-time data consent (required on addons.mozilla.org): the API key
               // goes to the service the user configured, and so do the domains of visited sites

@@ -1,8 +1,9 @@
 /**
  * The managed-policy test build (MANAGED_POLICY_TEST_BUILD=1, wxt.config.ts): the extension with a
- * manifest `key` of its own, so Chromium gives it an id no other build has. Its end-to-end test
- * writes a policy for that id only (tests/e2e/managed-policy.chromium.e2e.ts): a policy file on
- * the machine cannot reach the extension other tests load. Only the public half of the key was
+ * manifest `key` of its own, so Chromium gives it an id no other build has, and in Firefox a gecko
+ * id of its own. Its end-to-end tests write a policy for that id only
+ * (tests/e2e/managed-policy.*.e2e.ts): a policy file on the machine cannot reach the extension
+ * other tests load. Only the public half of the key was
  * kept; nothing is ever signed with it.
  */
 export const MANAGED_TEST_MANIFEST_KEY =
@@ -10,3 +11,6 @@ export const MANAGED_TEST_MANIFEST_KEY =
 
 /** The Chromium extension id MANAGED_TEST_MANIFEST_KEY gives (SHA-256 of the key, a–p). */
 export const MANAGED_TEST_EXTENSION_ID = 'mdckanfndmipcdfblecohghcdflabhde';
+
+/** The Firefox add-on id of the managed-policy test build: policies.json names it, and only it. */
+export const MANAGED_TEST_GECKO_ID = 'dns-filter-companion-managed-test@example.org';

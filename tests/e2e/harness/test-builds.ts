@@ -47,4 +47,4 @@ function buildTestBuild(build: TestBuild, browser: BuildBrowser = 'chrome'): str
 export const buildDiagnosisTestBuild = (browser: BuildBrowser = 'chrome') =>
   buildTestBuild('diagnosis', browser);
 export const buildTimeoutTestBuild = () => buildTestBuild('timeout');
-export const buildManagedTestBuild = () => buildTestBuild('managed');
+export const buildManagedTestBuild = (browser: BuildBrowser = 'chrome') => buildTestBuild('managed', browser);
