@@ -12,6 +12,7 @@ const LABELS: Record<string, MessageKey> = {
   'local:connection': 'stored.connection',
   'local:accounts': 'stored.accounts',
   'local:accountKeys': 'stored.accounts',
+  'local:policyAccounts': 'stored.accounts',
   'local:outbox': 'stored.outbox',
   'local:outboxSettled': 'stored.outbox',
   'local:dynamicIp': 'stored.dynamicIp',
