@@ -310,6 +310,35 @@ describe('messages', () => {
 });
 
 describe('menu clicks and shortcuts', () => {
+  it('closed by the administrator’s policy: the menu empties, and a menu click or a shortcut changes nothing', async () => {
+    await installed('install');
+    await until(
+      () => menus.size,
+      (size) => size > 4,
+    );
+    // The administrator's policy arrives (storage.onChanged for the managed area).
+    await fakeBrowser.storage.managed.set({ menuChanges: false });
+    await until(
+      () => menus.size,
+      (size) => size === 0,
+    );
+    await commandsEvent().trigger('blocklist-site', { id: 1, url: 'https://www.policy-test.example/' });
+    await contextMenusEvent().trigger(
+      { menuItemId: 'dnsfc:blocklist:page:default', pageUrl: 'https://www.policy-test.example/' },
+      { id: 1, url: 'https://www.policy-test.example/' },
+    );
+    await until(
+      () => notifications.length,
+      (count) => count >= 2,
+    );
+    expect(notifications[0]).toEqual({
+      title: 'Not done',
+      message: 'Your organization does not allow changes from the right-click menu or the shortcuts.',
+    });
+    expect(blocklistOf('default')).not.toContain('policy-test.example');
+    expect(await outboxItem.getValue()).toEqual([]);
+  });
+
   it('"Blocklist this site" for a profile adds the registrable domain and notifies', async () => {
     await contextMenusEvent().trigger(
       { menuItemId: 'dnsfc:blocklist:page:default', pageUrl: 'https://news.menu-test.co.uk/story' },
