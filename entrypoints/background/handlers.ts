@@ -228,8 +228,9 @@ export async function onStorageChanged(changes: Record<string, unknown>, area: s
   if (changed.some((name) => BADGE_KEYS.has(name))) jobs.push(refreshBadge());
   if (changed.some((name) => ACCOUNT_KEYS.has(name))) {
     // A new key, service or account: the menu needs its profiles, and changes held back may go
-    // through now.
-    jobs.push(refreshProfiles(), deliverOutbox(true));
+    // through now. An account the administrator's policy set up, changed by anything else (an
+    // imported file, say), is put back as the policy has it (lib/policy/apply.ts).
+    jobs.push(refreshProfiles(), deliverOutbox(true), applyManagedPolicy());
   }
   await Promise.allSettled(jobs);
 }

@@ -1,6 +1,7 @@
 /**
  * The worker puts this browser in line with the administrator's policy (docs/managed-deployment.md,
- * "What the extension does with it"): at start and whenever the policy changes.
+ * "What the extension does with it"): at start, whenever the policy changes, and after any change
+ * of the accounts (so an account the policy set up cannot be changed past it).
  *
  * - Each account the policy names is set up here, its key stored where the extension keeps every
  *   key (lib/accounts/store.ts). An account is found again by the record of ./stored.ts, else by
@@ -146,7 +147,10 @@ async function syncAccounts(wanted: readonly PolicyAccount[], complete: boolean,
       delete record[id];
     }
   }
-  await policyAccountsItem.setValue(record);
+  // Written only when it changed: the worker applies the policy after account changes too.
+  if (JSON.stringify(record) !== JSON.stringify(await policyAccountsItem.getValue())) {
+    await policyAccountsItem.setValue(record);
+  }
   // The active account still without a key hands over to the first account the policy set up.
   const after = await readAccounts();
   const active = after.accounts.find((account) => account.active);

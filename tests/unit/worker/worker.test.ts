@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { fakeBrowser } from 'wxt/testing';
 import { type EmulatorHandle, startEmulator } from '@/emulator';
 import background from '@/entrypoints/background';
-import { readAccounts } from '@/lib/accounts/store';
+import { readAccounts, saveActiveConnection } from '@/lib/accounts/store';
 import type { MenuItem } from '@/lib/menus';
 import { registrationAlarmOf } from '@/lib/network';
 import { notes } from '@/lib/notes';
@@ -306,6 +306,26 @@ describe('messages', () => {
     expect(whitelistOf('default')).not.toContain('co.uk');
     expect(whitelistOf('default')).not.toContain('blogspot.com');
     expect(whitelistOf('default')).not.toContain('cdn.example');
+  });
+});
+
+describe('accounts of the administrator’s policy', () => {
+  it('are set up at install and put back when something else changes them', async () => {
+    await fakeBrowser.storage.managed.set({
+      accounts: [{ name: 'Office', baseUrl: emulator.url, form: 'A', key: emulator.key }],
+    });
+    await apiKeyItem.setValue('');
+    await installed('install');
+    await until(
+      async () => (await readAccounts()).accounts.map((account) => account.name),
+      (names) => names.includes('Office'),
+    );
+    // An imported file (lib/accounts/store.ts activeKeyItem) gives the managed account another key.
+    await saveActiveConnection({ key: 'imported-key' });
+    await until(
+      () => apiKeyItem.getValue(),
+      (key) => key === emulator.key,
+    );
   });
 });
 
