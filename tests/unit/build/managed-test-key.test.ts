@@ -8,6 +8,8 @@ import { MANAGED_TEST_EXTENSION_ID, MANAGED_TEST_MANIFEST_KEY } from '@/scripts/
 
 it('names the id Chromium derives from the manifest key', () => {
   const digest = createHash('sha256').update(Buffer.from(MANAGED_TEST_MANIFEST_KEY, 'base64')).digest('hex');
-  const id = [...digest.slice(0, 32)].map((digit) => String.fromCharCode(97 + Number.parseInt(digit, 16))).join('');
+  const id = [...digest.slice(0, 32)]
+    .map((digit) => String.fromCharCode(97 + Number.parseInt(digit, 16)))
+    .join('');
   expect(id).toBe(MANAGED_TEST_EXTENSION_ID);
 });
