@@ -278,10 +278,12 @@ export function announceUnbreakReviews() {
 }
 
 export async function rebuildContextMenu(): Promise<void> {
-  // A policy that closes the menu leaves it empty (docs/managed-deployment.md).
-  const { scope } = await currentPolicy();
-  const items = scope.menuChanges ? buildMenuItems(await readMenuInput()) : [];
+  // A policy that closes the menu leaves it empty (docs/managed-deployment.md), also when it
+  // arrives while the menu is being built.
+  const closed = async () => !(await currentPolicy()).scope.menuChanges;
+  const items = (await closed()) ? [] : buildMenuItems(await readMenuInput());
   await rebuildMenus(browser.contextMenus, items, () => browser.runtime.lastError);
+  if (items.length > 0 && (await closed())) await rebuildMenus(browser.contextMenus, []);
 }
 
 /** Best effort: the menu falls back to the last chosen profile until a list succeeds. */

@@ -319,12 +319,14 @@ describe('accounts of the administrator’s policy', () => {
     await until(
       async () => (await readAccounts()).accounts.map((account) => account.name),
       (names) => names.includes('Office'),
+      15_000,
     );
     // An imported file (lib/accounts/store.ts activeKeyItem) gives the managed account another key.
     await saveActiveConnection({ key: 'imported-key' });
     await until(
       () => apiKeyItem.getValue(),
       (key) => key === emulator.key,
+      15_000,
     );
   });
 });
@@ -335,12 +337,14 @@ describe('menu clicks and shortcuts', () => {
     await until(
       () => menus.size,
       (size) => size > 4,
+      15_000,
     );
     // The administrator's policy arrives (storage.onChanged for the managed area).
     await fakeBrowser.storage.managed.set({ menuChanges: false });
     await until(
       () => menus.size,
       (size) => size === 0,
+      15_000,
     );
     await commandsEvent().trigger('blocklist-site', { id: 1, url: 'https://www.policy-test.example/' });
     await contextMenusEvent().trigger(
@@ -350,6 +354,7 @@ describe('menu clicks and shortcuts', () => {
     await until(
       () => notifications.length,
       (count) => count >= 2,
+      15_000,
     );
     expect(notifications[0]).toEqual({
       title: 'Not done',
