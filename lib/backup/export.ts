@@ -7,6 +7,7 @@
 import { accountValue, readAccounts, type StoredAccount } from '@/lib/accounts/store';
 import { notes } from '@/lib/notes';
 import { notesBackupItem } from '@/lib/notes/backup';
+import { policyAccountsItem } from '@/lib/policy/stored';
 import {
   addedTldsItem,
   apiKeyItem,
@@ -72,17 +73,23 @@ export async function collectBackup({
           entries.map(({ page: _page, ...rest }) => rest),
         ]),
       );
-  const { accounts } = await readAccounts();
+  const [{ accounts, activeId }, managed] = await Promise.all([
+    readAccounts(),
+    policyAccountsItem.getValue(),
+  ]);
+  // The key of an account the administrator's policy set up is the organization's: it never goes
+  // into a file (docs/managed-deployment.md).
+  const keyOf = (id: string) => includeKey && managed[id] === undefined;
   const others = accounts
     .filter((account) => !account.active)
-    .map((account) => exportedAccount(account, includeKey));
+    .map((account) => exportedAccount(account, keyOf(account.id)));
   return {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
     exportedAt: now.toISOString(),
     settings: {
       connection,
-      ...(includeKey && apiKey !== '' ? { apiKey } : {}),
+      ...(keyOf(activeId) && apiKey !== '' ? { apiKey } : {}),
       dynamicIp,
       contextMenu,
       diagnosis,

@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { createAccounts, listAccounts } from '@/lib/accounts';
+import { createAccounts, listAccounts, switchAccount } from '@/lib/accounts';
 import { forgetAccount } from '@/lib/accounts/forget';
 import { readAccounts } from '@/lib/accounts/store';
 import { applyPolicy } from '@/lib/policy/apply';
@@ -149,5 +149,25 @@ describe('page diagnosis', () => {
     expect((await diagnosisSettingsItem.getValue()).enabled).toBe(true);
     await worker(fakeManagedStorage({ pageDiagnosis: false })).apply();
     expect((await diagnosisSettingsItem.getValue()).enabled).toBe(false);
+  });
+});
+
+describe('a settings file', () => {
+  it('never holds the key of an account the policy set up, even with "Include the API key"', async () => {
+    const { collectBackup } = await import('@/lib/backup/export');
+    await apiKeyItem.setValue('home-key');
+    await worker(fakeManagedStorage({ accounts: [OFFICE, LAB] })).apply();
+    const text = JSON.stringify(await collectBackup({ includeKey: true }));
+    expect(text).toContain('home-key');
+    expect(text).not.toContain('office-key-1');
+    expect(text).not.toContain('lab-key-1');
+    // The accounts themselves are in it, without their keys.
+    expect(text).toContain('"Lab"');
+    // Nor when it is the active one.
+    const office = (await readAccounts()).accounts.find((account) => account.name === 'Office');
+    await switchAccount(office?.id ?? '');
+    const whileActive = JSON.stringify(await collectBackup({ includeKey: true }));
+    expect(whileActive).not.toContain('office-key-1');
+    expect(whileActive).toContain('home-key');
   });
 });
