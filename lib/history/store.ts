@@ -10,8 +10,9 @@
  * older half of this account's history and tries once more; settings, keys, notes and queued
  * changes are never touched for history.
  */
-import { type ChainRecord, fromChain, toChain } from './chain';
-import type { Snapshot } from './model';
+import { applyDelta, type ChainRecord, type Delta, deltaBetween, fromChain } from './chain';
+import type { DiffLine } from './diff';
+import { parseSectionKey, type Sections, type Snapshot } from './model';
 import { pack, unpack } from './packing';
 import {
   chainRecordBodySchema,
@@ -25,10 +26,10 @@ import {
 
 /**
  * Characters of history per account: 90 days of an account with 2 × 100,000 entries and 1 % daily
- * churn fit (docs/history.md, "Size"), and beside a full list cache there is room left for what
- * the user typed.
+ * churn fit (docs/history.md, "Size"). Beside a full list cache that passes Chrome's 10 MB: the
+ * cached lists give way first (`withRoom`), then the oldest history.
  */
-export const HISTORY_BUDGET = 3 * 1024 * 1024;
+export const HISTORY_BUDGET = 6 * 1024 * 1024;
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -57,6 +58,32 @@ export interface SnapshotSummary {
 }
 
 export type AddOutcome = { stored: true; id: string } | { stored: false; sameAs: string | null };
+
+/** The changes one snapshot holds against the one before it. */
+export interface SnapshotChanges {
+  id: string;
+  takenAt: number;
+  reason: Snapshot['reason'];
+  lines: DiffLine[];
+}
+
+/** The lines of `delta` applied to `before`, as ./diff.ts `diffSections` would give them. */
+export function linesOfDelta(before: Sections, delta: Delta): DiffLine[] {
+  const lines: DiffLine[] = [];
+  const knownOnlyHere = (kind: string) => kind === 'tlds' || kind === 'defaultBlock';
+  for (const key of delta.dropped) {
+    const parsed = parseSectionKey(key);
+    if (parsed === null || knownOnlyHere(parsed.kind)) continue;
+    for (const entry of before[key] ?? []) lines.push({ ...parsed, entry, change: 'removed' });
+  }
+  for (const [key, change] of Object.entries(delta.changed)) {
+    const parsed = parseSectionKey(key);
+    if (parsed === null || (knownOnlyHere(parsed.kind) && !(key in before))) continue;
+    for (const entry of change.remove) lines.push({ ...parsed, entry, change: 'removed' });
+    for (const entry of change.add) lines.push({ ...parsed, entry, change: 'added' });
+  }
+  return lines;
+}
 
 const EMPTY_HEAD: HistoryHead = { v: HISTORY_VERSION, records: [] };
 
@@ -131,43 +158,50 @@ export function createHistoryStore(deps: HistoryDeps) {
       await deps.storage.remove(gone.map((record) => historyRecordKeyOf(account, record.id)));
   }
 
-  /**
-   * The account's snapshots after `add`, oldest first, within retention and budget: the records
-   * to keep and which of them must be (re)written.
-   */
-  async function arrange(
-    snapshots: { id: string; snapshot: Snapshot }[],
-    sizes: Map<string, number>,
-    fresh: Set<string>,
-    keepFrom: number,
-  ) {
-    const kept = snapshots.slice(keepFrom);
-    const chain = toChain(kept.map(({ snapshot }) => snapshot));
-    // toChain leaves out a snapshot equal to the one before; the store never keeps such twins, so
-    // the records match the snapshots one to one.
-    const result: { id: string; record: ChainRecord; size: number }[] = [];
-    const packedById = new Map<string, string>();
-    for (const [index, record] of chain.entries()) {
-      const { id } = kept[index]!;
-      // The first kept record becomes whole when the ones before it go.
-      const rewrite = fresh.has(id) || (index === 0 && keepFrom > 0);
-      if (rewrite) {
-        const packed = await pack(bodyOf(record));
-        packedById.set(id, packed);
-        result.push({ id, record, size: packed.length });
-      } else result.push({ id, record, size: sizes.get(id) ?? 0 });
-    }
-    return { result, packedById };
-  }
-
   return {
     /** The account's snapshots, oldest first, as stored (for the list and the budget). */
     async list(account: string): Promise<SnapshotSummary[]> {
       return (await readHead(account)).records;
     },
 
-    /** Every readable snapshot of the account, oldest first. */
+    /** Every readable snapshot of the account, oldest first (tests; pages use `snapshotOf`). */
     read: readSnapshots,
+
+    /** One snapshot, rebuilt from the chain without keeping the ones before it; null if gone. */
+    async snapshotOf(account: string, id: string): Promise<Snapshot | null> {
+      const chain = await readChain(account, await readHead(account));
+      let sections: Sections = {};
+      for (const { id: recordId, record } of chain) {
+        sections = 'whole' in record ? record.whole : applyDelta(sections, record.delta);
+        if (recordId === id) return { takenAt: record.takenAt, reason: record.reason, sections };
+      }
+      return null;
+    },
+
+    /**
+     * What changed between each snapshot and the one before, newest first, straight from the
+     * deltas (no snapshot is rebuilt whole twice). A TLD or default-block section this browser
+     * knew nothing of before is no change (./diff.ts).
+     */
+    async changes(account: string): Promise<SnapshotChanges[]> {
+      const chain = await readChain(account, await readHead(account));
+      let sections: Sections = {};
+      const result: SnapshotChanges[] = [];
+      for (const { id, record } of chain) {
+        if ('whole' in record) {
+          sections = record.whole;
+          continue;
+        }
+        result.push({
+          id,
+          takenAt: record.takenAt,
+          reason: record.reason,
+          lines: linesOfDelta(sections, record.delta),
+        });
+        sections = applyDelta(sections, record.delta);
+      }
+      return result.reverse();
+    },
 
     /**
      * Stores `snapshot` unless it holds the same as the newest one; drops what is past the
@@ -177,32 +211,81 @@ export function createHistoryStore(deps: HistoryDeps) {
     add(account: string, snapshot: Snapshot, retentionDays: number): Promise<AddOutcome> {
       return deps.exclusively('history', async () => {
         const head = await readHead(account);
-        const existing = await readSnapshots(account);
-        const last = existing.at(-1);
-        const same = last !== undefined && toChain([last.snapshot, snapshot]).length === 1;
-        const id = same ? last.id : deps.newId();
-        const all = same ? existing : [...existing, { id, snapshot }];
+        const chain = await readChain(account, head);
+        const all = fromChain(chain.map(({ record }) => record));
+        const last = all.at(-1);
+        const delta = last === undefined ? null : deltaBetween(last.sections, snapshot.sections);
+        const unchanged = last !== undefined && delta === null;
+        const id = unchanged ? chain.at(-1)!.id : deps.newId();
+        const records = chain.map(({ id: recordId, record }) => ({ id: recordId, record }));
         const sizes = new Map(head.records.map((record) => [record.id, record.size]));
-        const fresh = new Set(same ? [] : [id]);
+        const packed = new Map<string, string>();
+        if (!unchanged) {
+          const record: ChainRecord =
+            delta === null
+              ? { takenAt: snapshot.takenAt, reason: snapshot.reason, whole: snapshot.sections }
+              : { takenAt: snapshot.takenAt, reason: snapshot.reason, delta };
+          records.push({ id, record });
+          all.push(snapshot);
+          const body = await pack(bodyOf(record));
+          packed.set(id, body);
+          sizes.set(id, body.length);
+        }
+        const outcome: AddOutcome = unchanged ? { stored: false, sameAs: id } : { stored: true, id };
+
+        /** The records from `from` on, the first of them whole (packed again when it was a delta). */
+        async function keptFrom(from: number) {
+          const kept = records.slice(from).map((entry, index) =>
+            index === 0 && from > 0
+              ? {
+                  id: entry.id,
+                  record: {
+                    takenAt: entry.record.takenAt,
+                    reason: entry.record.reason,
+                    whole: all[from]!.sections,
+                  },
+                }
+              : entry,
+          );
+          const writes = new Map(
+            [...packed].filter(([packedId]) => kept.some((entry) => entry.id === packedId)),
+          );
+          if (from > 0) {
+            const first = kept[0]!;
+            const body = await pack(bodyOf(first.record));
+            writes.set(first.id, body);
+            sizes.set(first.id, body.length);
+          }
+          return { kept: kept.map((entry) => ({ ...entry, size: sizes.get(entry.id) ?? 0 })), writes };
+        }
+
+        const newest = records.length - 1;
         const oldestKept = now() - retentionDays * DAY_MS;
-        let keepFrom = 0;
-        while (keepFrom < all.length - 1 && all[keepFrom]!.snapshot.takenAt < oldestKept) keepFrom++;
-        let arranged = await arrange(all, sizes, fresh, keepFrom);
-        const total = () => arranged.result.reduce((sum, record) => sum + record.size, 0);
-        while (total() > budget && keepFrom < all.length - 1) {
-          keepFrom++;
-          arranged = await arrange(all, sizes, fresh, keepFrom);
+        let from = 0;
+        while (from < newest && all[from]!.takenAt < oldestKept) from++;
+        // Past the budget the oldest go: first estimated from the stored sizes, then checked with
+        // the first kept record packed whole.
+        const sizeFrom = (start: number) =>
+          records.slice(start).reduce((sum, entry) => sum + (sizes.get(entry.id) ?? 0), 0);
+        while (from < newest && sizeFrom(from) > budget) from++;
+        // Nothing to store and nothing to drop (a damaged record dropped counts as a change).
+        if (unchanged && from === 0 && chain.length === head.records.length) return outcome;
+        let arranged = await keptFrom(from);
+        const total = () => arranged.kept.reduce((sum, entry) => sum + entry.size, 0);
+        while (from < newest && total() > budget) {
+          from++;
+          arranged = await keptFrom(from);
         }
         try {
-          await deps.withRoom(() => writeHistory(account, head, arranged.result, arranged.packedById));
+          await deps.withRoom(() => writeHistory(account, head, arranged.kept, arranged.writes));
         } catch (error) {
-          if (!deps.isQuotaError(error) || keepFrom >= all.length - 1) throw error;
+          if (!deps.isQuotaError(error) || from >= newest) throw error;
           // The oldest history gives way before anything the user typed.
-          keepFrom = Math.max(keepFrom + 1, Math.floor((keepFrom + all.length - 1) / 2));
-          arranged = await arrange(all, sizes, fresh, keepFrom);
-          await writeHistory(account, head, arranged.result, arranged.packedById);
+          from = Math.max(from + 1, Math.floor((from + newest) / 2));
+          arranged = await keptFrom(from);
+          await writeHistory(account, head, arranged.kept, arranged.writes);
         }
-        return same ? { stored: false, sameAs: id } : { stored: true, id };
+        return outcome;
       });
     },
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type DiffLine, diffSections } from '@/lib/history/diff';
 import { canonicalEntries, type Sections, type Snapshot, sectionKey } from '@/lib/history/model';
 import { historyHeadKeyOf } from '@/lib/history/schema';
 import { createHistoryStore } from '@/lib/history/store';
@@ -8,6 +9,8 @@ import { historyDeps, memoryStorage } from './memory-storage';
 const DAY = 24 * 60 * 60_000;
 const WHITE = sectionKey('whitelist', 'default');
 const BLOCK = sectionKey('blocklist', 'kids');
+
+const canonical = (sections: Sections) => JSON.stringify(Object.entries(sections).sort());
 
 const snapshotAt = (day: number, sections: Sections): Snapshot => ({
   takenAt: day * DAY,
@@ -39,7 +42,7 @@ describe('history store', () => {
             const snapshot = snapshotAt(day, sections);
             const outcome = await store.add('acc', snapshot, 90);
             const last = expected.at(-1);
-            const differs = last === undefined || JSON.stringify(last.sections) !== JSON.stringify(sections);
+            const differs = last === undefined || canonical(last.sections) !== canonical(sections);
             expect(outcome.stored).toBe(differs);
             if (differs) expected.push(snapshot);
           }
@@ -125,5 +128,48 @@ describe('history store', () => {
     expect((await store.read('acc')).map(({ snapshot }) => snapshot.takenAt)).toEqual([DAY]);
     values.set(historyHeadKeyOf('acc'), 'garbage');
     expect(await store.read('acc')).toEqual([]);
+  });
+});
+
+describe('history changes', () => {
+  it('lists what each snapshot changed, newest first, as the diff of the two snapshots says', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.dictionary(
+            fc.constantFrom(WHITE, BLOCK, sectionKey('tlds', 'kids')),
+            fc.array(fc.constantFrom('a.com', 'b.org', '.zip')),
+          ),
+          { minLength: 2, maxLength: 6 },
+        ),
+        async (raw) => {
+          const { storage } = memoryStorage();
+          let day = 0;
+          const store = createHistoryStore(historyDeps(storage, () => day * DAY));
+          for (const dict of raw) {
+            day++;
+            const sections = Object.fromEntries(
+              Object.entries(dict).map(([k, v]) => [k, canonicalEntries(v)]),
+            );
+            await store.add('acc', snapshotAt(day, sections), 90);
+          }
+          const snapshots = await store.read('acc');
+          const changes = await store.changes('acc');
+          expect(changes).toHaveLength(snapshots.length - 1);
+          changes.forEach((change, index) => {
+            const newer = snapshots[snapshots.length - 1 - index]!;
+            const older = snapshots[snapshots.length - 2 - index]!;
+            expect(change.id).toBe(newer.id);
+            const sort = (lines: DiffLine[]) => lines.map((l) => JSON.stringify(l)).sort();
+            expect(sort(change.lines)).toEqual(
+              sort(diffSections(older.snapshot.sections, newer.snapshot.sections)),
+            );
+          });
+          const middle = snapshots[Math.floor(snapshots.length / 2)]!;
+          expect(await store.snapshotOf('acc', middle.id)).toEqual(middle.snapshot);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });
