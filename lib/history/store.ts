@@ -212,8 +212,17 @@ export function createHistoryStore(deps: HistoryDeps) {
       return deps.exclusively('history', async () => {
         const head = await readHead(account);
         const chain = await readChain(account, head);
-        const all = fromChain(chain.map(({ record }) => record));
-        const last = all.at(-1);
+        const takenAt = [...chain.map(({ record }) => record.takenAt)];
+        /** The sections of the `index`th record, rebuilt from the start (only the latest is kept). */
+        const sectionsAt = (index: number): Sections => {
+          if (index === chain.length) return snapshot.sections;
+          let sections: Sections = {};
+          for (const { record } of chain.slice(0, index + 1)) {
+            sections = 'whole' in record ? record.whole : applyDelta(sections, record.delta);
+          }
+          return sections;
+        };
+        const last = chain.length === 0 ? undefined : { sections: sectionsAt(chain.length - 1) };
         const delta = last === undefined ? null : deltaBetween(last.sections, snapshot.sections);
         const unchanged = last !== undefined && delta === null;
         const id = unchanged ? chain.at(-1)!.id : deps.newId();
@@ -226,7 +235,7 @@ export function createHistoryStore(deps: HistoryDeps) {
               ? { takenAt: snapshot.takenAt, reason: snapshot.reason, whole: snapshot.sections }
               : { takenAt: snapshot.takenAt, reason: snapshot.reason, delta };
           records.push({ id, record });
-          all.push(snapshot);
+          takenAt.push(snapshot.takenAt);
           const body = await pack(bodyOf(record));
           packed.set(id, body);
           sizes.set(id, body.length);
@@ -242,7 +251,7 @@ export function createHistoryStore(deps: HistoryDeps) {
                   record: {
                     takenAt: entry.record.takenAt,
                     reason: entry.record.reason,
-                    whole: all[from]!.sections,
+                    whole: sectionsAt(from),
                   },
                 }
               : entry,
@@ -262,7 +271,7 @@ export function createHistoryStore(deps: HistoryDeps) {
         const newest = records.length - 1;
         const oldestKept = now() - retentionDays * DAY_MS;
         let from = 0;
-        while (from < newest && all[from]!.takenAt < oldestKept) from++;
+        while (from < newest && takenAt[from]! < oldestKept) from++;
         // Past the budget the oldest go: first estimated from the stored sizes, then checked with
         // the first kept record packed whole.
         const sizeFrom = (start: number) =>

@@ -102,6 +102,6 @@ describe('history diff', () => {
     const took = performance.now() - started;
     expect(lines).toHaveLength(2_000);
     // Generous for a shared test machine; the bench measures the real figure (docs/history.md).
-    expect(took).toBeLessThan(1_000);
+    expect(took).toBeLessThan(2_000);
   });
 });
