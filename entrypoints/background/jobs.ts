@@ -4,7 +4,7 @@
  */
 import { browser } from 'wxt/browser';
 import { forgetAccount } from '@/lib/accounts/forget';
-import { readAccounts } from '@/lib/accounts/store';
+import { accountValue, readAccounts } from '@/lib/accounts/store';
 import { applyBadge, type BadgeState, computeBadge, notify } from '@/lib/badge';
 import { clearAllRecords, diagnosisActive, recordsOfTabs, tabsWithRecords } from '@/lib/diagnosis';
 import {
@@ -25,6 +25,13 @@ import {
   type UnbreakRequest,
 } from '@/lib/diagnosis/unbreak';
 import { registrableDomain } from '@/lib/filtering/domain';
+import {
+  ensureDailyAlarm,
+  resumeRollback,
+  rollbackAlarmOf,
+  rollbackLeaseOf,
+  snapshotEveryAccount,
+} from '@/lib/history/service';
 import { t } from '@/lib/i18n';
 import { readConfiguredAccounts, readCurrentAccount } from '@/lib/identity/current';
 import { buildMenuItems, readMenuInput, rebuildMenus, refreshProfilesCache } from '@/lib/menus';
@@ -58,6 +65,8 @@ import {
 } from '@/lib/outbox';
 import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
 import {
+  addedTldsItem,
+  defaultBlockItem,
   dynamicIpSettingsItem,
   failedHostsTabsItem,
   outboxItem,
@@ -151,8 +160,13 @@ export async function removeAccount(accountId: string): Promise<RemoveAccountRes
         registrationAlarmOf(id),
         registrationRetryAlarmOf(id),
         outboxAlarmOf(identity),
+        rollbackAlarmOf(identity),
       ],
-      leasesOf: (id, identity) => [registrationLeaseOf(id), outboxLeaseOf(identity)],
+      leasesOf: (id, identity) => [
+        registrationLeaseOf(id),
+        outboxLeaseOf(identity),
+        rollbackLeaseOf(identity),
+      ],
     }),
   );
   if (outcome.removed) await scheduleExpiry(temporaryAllowDeps);
@@ -289,4 +303,25 @@ export async function refreshProfiles(): Promise<void> {
   } catch {
     // Offline or a bad key: the cached profiles stay; the options page reports connection problems.
   }
+}
+
+/** History (lib/history): the daily alarm, created only when missing. */
+export const ensureHistoryAlarm = () => ensureDailyAlarm(browser.alarms);
+
+/** The daily snapshot of every account. */
+export async function snapshotAccounts(): Promise<void> {
+  const [configured, state] = await Promise.all([readConfiguredAccounts(), readAccounts()]);
+  await snapshotEveryAccount(configured, async (accountId) => {
+    const stored = state.accounts.find((account) => account.id === accountId);
+    return {
+      tlds: stored ? accountValue(stored, addedTldsItem) : {},
+      defaultBlock: stored ? accountValue(stored, defaultBlockItem) : {},
+    };
+  });
+}
+
+/** A rollback's alarm: sent on with its own account's client, whichever account is active. */
+export async function resumeRollbackOf(identity: string): Promise<void> {
+  const account = (await readConfiguredAccounts()).find((candidate) => candidate.identity.id === identity);
+  if (account?.client) await resumeRollback(identity, account.client, browser.alarms);
 }

@@ -5,6 +5,7 @@
 import { isQuotaError, withRoom } from '@/lib/cache/storage-room';
 import { exclusively, randomId } from '@/lib/outbox/lease';
 import { readRaw, removeRaw, writeRaw } from '@/lib/settings/item';
+import { rollbackJobKeyOf, rollbacksDoneKeyOf } from './schema';
 import { createHistoryStore, type HistoryStorage } from './store';
 
 const bare = (key: string) => key.replace(/^local:/, '');
@@ -27,3 +28,12 @@ export const history = createHistoryStore({
   isQuotaError,
   newId: randomId,
 });
+
+/**
+ * Forgets the account's snapshots, its rollback and the record of past ones (the account is
+ * removed, lib/accounts/forget.ts); its rollback alarm and lease go with the account's others.
+ */
+export async function forgetHistory(account: string): Promise<void> {
+  await history.forget(account);
+  await browserHistoryStorage.remove([rollbackJobKeyOf(account), rollbacksDoneKeyOf(account)]);
+}

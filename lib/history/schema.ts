@@ -58,3 +58,35 @@ export type HistorySettings = z.infer<typeof historySettingsSchema>;
 
 export const HISTORY_SETTINGS_KEY = 'local:historySettings' as const;
 export const DEFAULT_HISTORY_SETTINGS: HistorySettings = { v: HISTORY_VERSION, retentionDays: 90 };
+
+export const rollbackJobKeyOf = (account: string) => `local:historyRollback:${account}` as const;
+export const rollbacksDoneKeyOf = (account: string) => `local:historyRollbacksDone:${account}` as const;
+export const HISTORY_ACCOUNT_KEY_PREFIXES = ['historyRollback:', 'historyRollbacksDone:'] as const;
+
+const stepSchema = z.object({
+  kind: z.enum(SECTION_KINDS),
+  scope: z.string(),
+  entry: z.string(),
+  op: z.enum(['add', 'remove']),
+});
+
+export const rollbackJobSchema = z.object({
+  v: z.literal(HISTORY_VERSION),
+  id: z.string(),
+  account: z.string(),
+  snapshotTakenAt: z.number(),
+  createdAt: z.number(),
+  steps: z.array(stepSchema),
+  next: z.int().check(z.gte(0)),
+  refused: z.array(z.object({ index: z.int(), message: z.string() })),
+  attempts: z.int().check(z.gte(0)),
+  nextAttemptAt: z.number(),
+  lastError: z.optional(z.string()),
+});
+
+/** Rollbacks that ended, newest last (what changed names their changes as this browser's). */
+export const rollbacksDoneSchema = z.object({
+  v: z.literal(HISTORY_VERSION),
+  done: z.array(z.object({ from: z.number(), to: z.number(), steps: z.array(stepSchema) })),
+});
+export const ROLLBACKS_DONE_KEPT = 10;
