@@ -18,6 +18,7 @@ import { AppearanceSection } from './AppearanceSection';
 import { BackupSection } from './BackupSection';
 import { DiagnosisSection } from './DiagnosisSection';
 import { DynamicIpSection } from './DynamicIpSection';
+import { HistoryPane } from './history/HistoryPane';
 import { LogsSection } from './LogsSection';
 import { MenuSection } from './MenuSection';
 import { OptionsNav } from './OptionsNav';
@@ -186,6 +187,11 @@ export function OptionsApp({
             </Pane>
             <Pane shown={shows('logs')}>
               <LogsSection />
+            </Pane>
+            <Pane shown={shows('history')}>
+              {configured.state === 'ready' && (
+                <HistoryPane account={configured.account.id} client={configured.client} />
+              )}
             </Pane>
             <Pane shown={shows('setup')}>
               {!context.hasKey && <Welcome />}
