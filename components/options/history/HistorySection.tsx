@@ -17,6 +17,7 @@ import { ConfirmDialog } from '../../ConfirmDialog';
 import { StatusMessage } from '../../StatusMessage';
 import { useRemoteAction } from '../../useRemoteAction';
 import { downloadText } from '../BackupSection';
+import './history.css';
 
 /** What the section does, as lib/history/service.ts does it; tests pass fakes. */
 export interface HistoryServices {
@@ -240,7 +241,7 @@ export function HistorySection({ services }: { services: HistoryServices }) {
                 <td>
                   <button
                     type="button"
-                    class="btn btn-small"
+                    class="btn btn-sm"
                     aria-label={`${t('history.compare')}: ${when(snapshot.takenAt)}`}
                     onClick={() => void compare(snapshot.id)}
                   >
@@ -445,10 +446,10 @@ function DiffPanel({
         <p class="message message-warning">{t('history.impossible', { tlds: impossible.join(', ') })}</p>
       )}
       <div class="history-actions">
-        <button type="button" class="btn btn-small" onClick={() => onAll(true)}>
+        <button type="button" class="btn btn-sm" onClick={() => onAll(true)}>
           {t('history.selectAll')}
         </button>
-        <button type="button" class="btn btn-small" onClick={() => onAll(false)}>
+        <button type="button" class="btn btn-sm" onClick={() => onAll(false)}>
           {t('history.selectNone')}
         </button>
       </div>
