@@ -6,7 +6,14 @@
 import { performance } from 'node:perf_hooks';
 import { diffSections } from '../../lib/history/diff.ts';
 import { canonicalEntries, type Sections, sectionKey } from '../../lib/history/model.ts';
+import {
+  ROLLBACK_CALLS_PER_SECOND,
+  ROLLBACK_PACE_MS,
+  type RollbackJob,
+  runRollback,
+} from '../../lib/history/rollback.ts';
 import { createHistoryStore, HISTORY_BUDGET } from '../../lib/history/store.ts';
+import { createFakeClient } from '../../tests/fakes/fake-client.ts';
 import { below, type Figure, figure } from './figures.ts';
 import { syntheticList } from './verdict-lookup.ts';
 
@@ -109,7 +116,60 @@ export async function measureHistory({ runs = 7, days = 90 } = {}): Promise<Figu
   const mb = storedChars / (1024 * 1024);
   const plainMb = (JSON.stringify(older).length + (days - 1) * 2 * 2 * 1_000 * 22) / (1024 * 1024);
 
+  // A rollback of 1,000 changes, paced as the product paces it, on a virtual clock: the figure is
+  // the time the pace spreads them over and the calls made in any one second, not a wait here.
+  const client = createFakeClient('A');
+  let job: RollbackJob = {
+    v: 1,
+    id: 'bench',
+    account: 'bench',
+    snapshotTakenAt: 0,
+    createdAt: 0,
+    steps: Array.from({ length: 1_000 }, (_, i) => ({
+      kind: 'whitelist' as const,
+      scope: 'default',
+      entry: `r${i}.example`,
+      op: 'add' as const,
+    })),
+    next: 0,
+    refused: [],
+    attempts: 0,
+    nextAttemptAt: 0,
+  };
+  let clock = 0;
+  const callTimes: number[] = [];
+  const progressSeen: number[] = [];
+  const realStart = performance.now();
+  await runRollback('bench', client, {
+    read: async () => job,
+    write: async (next) => {
+      job = next;
+      callTimes.push(clock);
+    },
+    now: () => clock,
+    sleep: async (ms) => {
+      clock += ms;
+    },
+    onProgress: (next) => progressSeen.push(next.next),
+  });
+  const realMs = performance.now() - realStart;
+  const spreadMinutes = clock / 60_000;
+  const perSecond = new Map<number, number>();
+  for (let i = 0; i < 1_000; i++) {
+    const second = Math.floor((i * ROLLBACK_PACE_MS) / 1000);
+    perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+  }
+  const busiest = Math.max(...perSecond.values());
+
   return [
+    figure(
+      'history-rollback-1000-min',
+      'Rollback of 1,000 changes, paced',
+      'min',
+      [spreadMinutes],
+      below(10, '< 10 min'),
+      `${ROLLBACK_CALLS_PER_SECOND} calls a second (one every ${ROLLBACK_PACE_MS} ms), at most ${busiest} in any second; ${progressSeen.length} progress updates; ${client.calls.length} calls made; the rollback's own work besides the waits: ${Math.round(realMs)} ms in Node`,
+    ),
     figure(
       'history-diff-ms',
       'History diff, 2 × 100k entries',

@@ -51,7 +51,7 @@ export async function historyStory(options: Page, emulator: EmulatorHandle): Pro
   await byRole(options, 'button', { startsWith: 'Roll back' }, { within: HISTORY }).click();
   const dialog = { role: 'dialog', name: { startsWith: 'Roll back to the snapshot of' } };
   expect(await textOf(options, 'dialog', { startsWith: 'Roll back to the snapshot of' })).toContain(
-    '2 changes to default.',
+    '2 changes, in these profiles: default.',
   );
   await byRole(options, 'button', { startsWith: 'Roll back 2 changes' }, { within: dialog }).click();
   await waitForStatus(options, 'Rollback done: 2 of 2 changes made.', { within: HISTORY });

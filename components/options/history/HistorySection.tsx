@@ -241,7 +241,7 @@ export function HistorySection({ services }: { services: HistoryServices }) {
                 <td>
                   <button
                     type="button"
-                    class="btn btn-sm"
+                    class="btn"
                     aria-label={`${t('history.compare')}: ${when(snapshot.takenAt)}`}
                     onClick={() => void compare(snapshot.id)}
                   >
@@ -446,10 +446,10 @@ function DiffPanel({
         <p class="message message-warning">{t('history.impossible', { tlds: impossible.join(', ') })}</p>
       )}
       <div class="history-actions">
-        <button type="button" class="btn btn-sm" onClick={() => onAll(true)}>
+        <button type="button" class="btn" onClick={() => onAll(true)}>
           {t('history.selectAll')}
         </button>
-        <button type="button" class="btn btn-sm" onClick={() => onAll(false)}>
+        <button type="button" class="btn" onClick={() => onAll(false)}>
           {t('history.selectNone')}
         </button>
       </div>

@@ -104,7 +104,7 @@ describe('History section', () => {
     const rollBack = await within(section).findByRole('button', { name: /^Roll back/ });
     fireEvent.click(rollBack);
     const dialog = await screen.findByRole('dialog', { name: /^Roll back to the snapshot of/ });
-    expect(dialog.textContent).toContain('2 changes to kids.');
+    expect(dialog.textContent).toContain('2 changes, in these profiles: kids.');
     fireEvent.click(within(dialog).getByRole('button', { name: /^Roll back 2 changes/ }));
     await within(section).findByText('Rollback done: 2 of 2 changes made.');
     expect([...client.state.lists.whitelist.kids!]).toEqual(['school.example']);
