@@ -11,8 +11,6 @@ export const HISTORY_VERSION = 1;
 export const historyHeadKeyOf = (account: string) => `local:history:${account}` as const;
 export const historyRecordKeyOf = (account: string, id: string) =>
   `local:historyRecord:${account}:${id}` as const;
-/** Prefixes of every history key, for removal with the account and for the storage budget. */
-export const HISTORY_KEY_PREFIXES = ['history:', 'historyRecord:'] as const;
 
 const reasonSchema = z.enum(['daily', 'manual', 'before-rollback']);
 
@@ -61,7 +59,6 @@ export const DEFAULT_HISTORY_SETTINGS: HistorySettings = { v: HISTORY_VERSION, r
 
 export const rollbackJobKeyOf = (account: string) => `local:historyRollback:${account}` as const;
 export const rollbacksDoneKeyOf = (account: string) => `local:historyRollbacksDone:${account}` as const;
-export const HISTORY_ACCOUNT_KEY_PREFIXES = ['historyRollback:', 'historyRollbacksDone:'] as const;
 
 const stepSchema = z.object({
   kind: z.enum(SECTION_KINDS),

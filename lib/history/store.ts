@@ -310,5 +310,3 @@ export function createHistoryStore(deps: HistoryDeps) {
     },
   };
 }
-
-export type HistoryStore = ReturnType<typeof createHistoryStore>;
