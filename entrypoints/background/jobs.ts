@@ -29,7 +29,6 @@ import {
   ensureDailyAlarm,
   resumeRollback,
   rollbackAlarmOf,
-  rollbackLeaseOf,
   snapshotEveryAccount,
 } from '@/lib/history/service';
 import { t } from '@/lib/i18n';
@@ -162,11 +161,7 @@ export async function removeAccount(accountId: string): Promise<RemoveAccountRes
         outboxAlarmOf(identity),
         rollbackAlarmOf(identity),
       ],
-      leasesOf: (id, identity) => [
-        registrationLeaseOf(id),
-        outboxLeaseOf(identity),
-        rollbackLeaseOf(identity),
-      ],
+      leasesOf: (id, identity) => [registrationLeaseOf(id), outboxLeaseOf(identity)],
     }),
   );
   if (outcome.removed) await scheduleExpiry(temporaryAllowDeps);

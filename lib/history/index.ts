@@ -31,7 +31,7 @@ export const history = createHistoryStore({
 
 /**
  * Forgets the account's snapshots, its rollback and the record of past ones (the account is
- * removed, lib/accounts/forget.ts); its rollback alarm and lease go with the account's others.
+ * removed, lib/accounts/forget.ts); its rollback alarm goes with the account's others.
  */
 export async function forgetHistory(account: string): Promise<void> {
   await history.forget(account);

@@ -26,8 +26,7 @@ export function historyServicesFor(account: string, client: DnsFilterApi) {
     diff: (snapshotId: string) => diffFromNow(account, client, snapshotId),
     /**
      * Queues the rollback, then sends it from this page while it is open (progress on screen);
-     * closed meanwhile, the worker's alarm sends the rest. Null while another page or the worker
-     * is sending it.
+     * closed meanwhile, the worker's alarm sends the rest.
      */
     async rollBack(
       diff: SnapshotDiff,
@@ -37,7 +36,7 @@ export function historyServicesFor(account: string, client: DnsFilterApi) {
       const queued = await queueRollback(account, client, diff.snapshot, lines, browser.alarms);
       onProgress(queued);
       const outcome = await resumeRollback(account, client, browser.alarms, { force: true, onProgress });
-      return outcome.state === 'done' || outcome.state === 'waiting' ? outcome.job : null;
+      return outcome.state === 'none' ? null : outcome.job;
     },
     readSettings: readHistorySettings,
     saveSettings: saveHistorySettings,

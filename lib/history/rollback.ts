@@ -1,6 +1,6 @@
 /**
  * Rolling back to a snapshot (docs/history.md, "Rollback"): the lines of the diff from now to the
- * snapshot, each one API call, queued per account and sent at a fixed pace under a lease. A
+ * snapshot, each one API call, queued per account and sent at a fixed pace under a lock. A
  * transient failure holds the rest (retried with the outbox's backoff, lib/outbox/policy.ts);
  * a refusal is recorded for that line and the rest goes on. Removing a TLD block is not something
  * the API can do: such lines are named and never queued.
@@ -144,7 +144,7 @@ function asApiError(error: unknown): ApiError {
 
 /**
  * Sends the account's rollback from where it stopped. Its caller holds the account's rollback
- * lease, so one page or worker sends it at a time. A transient failure stops it there: the step
+ * lock, so one page or worker sends it at a time. A transient failure stops it there: the step
  * and every one after it wait for the next attempt (`nextAttemptAt`).
  */
 export async function runRollback(

@@ -1,13 +1,13 @@
 /**
  * History for the options page and the worker (docs/history.md): take a snapshot of an account,
  * read what changed with who made it, the diff of a snapshot from now, and a rollback queued per
- * account, sent under that account's lease and resumed by its alarm.
+ * account, sent under that account's lock and resumed by its alarm.
  */
 import { scopeOf } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { notes } from '@/lib/notes';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
-import { tryAcquireLease } from '@/lib/outbox/lease';
+import { exclusively } from '@/lib/outbox/lease';
 import { rememberBlockedTld, rememberDefaultBlock } from '@/lib/settings/local-records';
 import { addedTldsItem, defaultBlockItem, settledChangesItem } from '@/lib/settings/storage';
 import { attributeChanges, type ChangeRow } from './changes';
@@ -41,12 +41,11 @@ import { takeSnapshot } from './take';
 export const HISTORY_DAILY_ALARM = 'history-daily';
 const ROLLBACK_ALARM = 'history-rollback';
 export const rollbackAlarmOf = (account: string) => `${ROLLBACK_ALARM}:${account}`;
-export const rollbackLeaseOf = (account: string) => `${ROLLBACK_ALARM}:${account}`;
+/** The Web Lock a rollback is sent under (lib/outbox/lease.ts `exclusively`). */
+const rollbackLockOf = (account: string) => `${ROLLBACK_ALARM}:${account}`;
 /** The alarm's account, or null for another alarm. */
 export const rollbackAlarmAccount = (name: string): string | null =>
   name.startsWith(`${ROLLBACK_ALARM}:`) ? name.slice(ROLLBACK_ALARM.length + 1) : null;
-/** Renewed before every call: one call takes at most 15 s. */
-const LEASE_TTL_MS = 60_000;
 const DAY_MINUTES = 24 * 60;
 
 export async function readHistorySettings(): Promise<HistorySettings> {
@@ -184,27 +183,28 @@ async function recordKnown(form: DnsFilterApi['form'], step: RollbackStep, now: 
 }
 
 /**
- * Sends the account's rollback from where it stopped, under its lease (the page and the worker
- * never send it both). Done: the job goes, its calls are recorded as this browser's, and a
- * snapshot is taken. Waiting: its alarm is set for the retry.
+ * Sends the account's rollback from where it stopped, under its lock (Web Locks, shared by the
+ * extension's pages and worker: the page and the worker never send it both; one waits for the
+ * other, and a page closed mid-way lets the waiting worker go on at once). Before sending, its
+ * alarm is set a minute ahead, so a worker stopped mid-way is woken again. Done: the job goes,
+ * its calls are recorded as this browser's, and a snapshot is taken. Waiting: the alarm is set
+ * for the retry.
  */
-export async function resumeRollback(
+export function resumeRollback(
   account: string,
   client: DnsFilterApi,
   alarms: AlarmsApi,
   options: { force?: boolean; onProgress?: (job: RollbackJob) => void; now?: () => number } = {},
-): Promise<RunOutcome | { state: 'busy' }> {
+): Promise<RunOutcome> {
   const now = options.now ?? Date.now;
-  const lease = await tryAcquireLease(rollbackLeaseOf(account), { ttlMs: LEASE_TTL_MS });
-  if (lease === null) return { state: 'busy' };
-  try {
+  return exclusively(rollbackLockOf(account), async () => {
+    alarms.create(rollbackAlarmOf(account), { delayInMinutes: 1 });
     const outcome = await runRollback(
       account,
       client,
       {
         read: readJob,
         write: async (job) => {
-          await lease.renew();
           await browserHistoryStorage.set({ [rollbackJobKeyOf(account)]: rollbackJobSchema.parse(job) });
         },
         now,
@@ -229,13 +229,13 @@ export async function resumeRollback(
       await browserHistoryStorage.remove([rollbackJobKeyOf(account)]);
       await alarms.clear(rollbackAlarmOf(account));
       await snapshotAccount(account, client, 'manual').catch(() => undefined);
-    } else if (outcome.state === 'waiting' || outcome.state === 'not-yet') {
+    } else if (outcome.state === 'none') {
+      await alarms.clear(rollbackAlarmOf(account));
+    } else {
       alarms.create(rollbackAlarmOf(account), { when: Math.max(outcome.job.nextAttemptAt, now() + 1_000) });
     }
     return outcome;
-  } finally {
-    await lease.release();
-  }
+  });
 }
 
 /**

@@ -101,7 +101,8 @@ describe('history diff', () => {
     const lines = diffSections(older, newer);
     const took = performance.now() - started;
     expect(lines).toHaveLength(2_000);
-    // Generous for a shared test machine; the bench measures the real figure (docs/history.md).
-    expect(took).toBeLessThan(2_000);
+    // A bound a quadratic comparison could never meet, loose enough for a busy shared machine; the
+    // bench measures the real figure (docs/history.md, "The diff").
+    expect(took).toBeLessThan(5_000);
   });
 });
