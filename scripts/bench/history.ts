@@ -137,14 +137,12 @@ export async function measureHistory({ runs = 7, days = 90 } = {}): Promise<Figu
     nextAttemptAt: 0,
   };
   let clock = 0;
-  const callTimes: number[] = [];
   const progressSeen: number[] = [];
   const realStart = performance.now();
   await runRollback('bench', client, {
     read: async () => job,
     write: async (next) => {
       job = next;
-      callTimes.push(clock);
     },
     now: () => clock,
     sleep: async (ms) => {
