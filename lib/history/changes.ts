@@ -54,29 +54,34 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
     spanStart.set(change.id, previous);
     previous = change.takenAt;
   }
+  // Looked up by key: 90 days of a large account are hundreds of thousands of lines.
+  const entryKey = (kind: string, scope: string, entry: string) => `${kind}\t${scope}\t${entry}`;
+  const notesByEntry = new Map(
+    records.notes.map((note) => [entryKey(note.list, note.scope, note.domain), note] as const),
+  );
+  const rollbackSteps = records.rollbacks.map((rollback) => ({
+    ...rollback,
+    keys: new Set(rollback.steps.map((step) => `${entryKey(step.kind, step.scope, step.entry)}\t${step.op}`)),
+  }));
   for (const change of changes) {
     const from = spanStart.get(change.id) ?? Number.NEGATIVE_INFINITY;
     const within = (at: number) => at > from && at <= change.takenAt;
-    const rollbacks = records.rollbacks.filter(
+    const rollbacks = rollbackSteps.filter(
       (rollback) => rollback.to > from && rollback.from <= change.takenAt,
     );
+    const settledHere = records.settled.filter((entry) => entry.state === 'delivered' && within(entry.at));
     for (const line of change.lines) {
       const row: ChangeRow = { ...line, snapshotId: change.id, takenAt: change.takenAt };
       if (isList(line.kind)) {
         const op = line.change === 'added' ? 'add' : 'remove';
-        const settled = records.settled.find(
+        const settled = settledHere.find(
           (entry) =>
-            entry.state === 'delivered' &&
-            within(entry.at) &&
             entry.change.op === op &&
             entry.change.list === line.kind &&
             entry.change.domain === line.entry &&
             scopeOf(form, entry.change.profile) === line.scope,
         );
-        const note = records.notes.find(
-          (entry) =>
-            entry.scope === scopeKeyOf(line.scope) && entry.list === line.kind && entry.domain === line.entry,
-        );
+        const note = notesByEntry.get(entryKey(line.kind, scopeKeyOf(line.scope), line.entry));
         if (settled !== undefined) {
           row.madeHere = {
             surface: settled.change.source,
@@ -92,16 +97,10 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
         }
         if (note?.note !== undefined) row.note = note.note;
       }
-      const byRollback = rollbacks.some((rollback) =>
-        rollback.steps.some(
-          (step) =>
-            step.kind === line.kind &&
-            step.scope === line.scope &&
-            step.entry === line.entry &&
-            (step.op === 'add') === (line.change === 'added'),
-        ),
-      );
-      if (row.madeHere === undefined && byRollback) row.madeHere = { surface: 'rollback' };
+      const stepKey = `${entryKey(line.kind, line.scope, line.entry)}\t${line.change === 'added' ? 'add' : 'remove'}`;
+      if (row.madeHere === undefined && rollbacks.some((rollback) => rollback.keys.has(stepKey))) {
+        row.madeHere = { surface: 'rollback' };
+      }
       rows.push(row);
     }
   }
