@@ -168,7 +168,9 @@ export function HistorySection({ services }: { services: HistoryServices }) {
     (services.download ?? downloadText)(csv, `history-${new Date().toISOString().slice(0, 10)}.csv`);
   };
 
-  const progress = job && (
+  // Shown while it runs or waits, and afterwards only for what the service refused (the outcome
+  // itself is said once, by the rollback's status).
+  const progress = job && (job.next < job.steps.length || job.refused.length > 0) && (
     <div class="history-progress">
       <progress aria-label={t('history.progressLabel')} max={job.steps.length} value={job.next} />
       <p role="status">
