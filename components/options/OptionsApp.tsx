@@ -18,6 +18,7 @@ import { AppearanceSection } from './AppearanceSection';
 import { BackupSection } from './BackupSection';
 import { DiagnosisSection } from './DiagnosisSection';
 import { DynamicIpSection } from './DynamicIpSection';
+import { HistoryPane } from './history/HistoryPane';
 import { LogsSection } from './LogsSection';
 import { ManagedNotice } from './ManagedNotice';
 import { ManagedSection } from './ManagedSection';
@@ -197,6 +198,11 @@ export function OptionsApp({
               <ManagedSection id="logs">
                 <LogsSection />
               </ManagedSection>
+            </Pane>
+            <Pane shown={shows('history')}>
+              {configured.state === 'ready' && (
+                <HistoryPane account={configured.account.id} client={configured.client} />
+              )}
             </Pane>
             <Pane shown={shows('setup')}>
               {!context.hasKey && <Welcome />}

@@ -9,6 +9,7 @@ import { notify } from '@/lib/badge';
 import { TEMPORARY_ALLOW_ALARM } from '@/lib/diagnosis/temporary-allow';
 import { isPublicSuffix } from '@/lib/filtering/domain';
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
+import { HISTORY_DAILY_ALARM, rollbackAlarmAccount } from '@/lib/history/service';
 import { t } from '@/lib/i18n';
 import { domainForUrl, parseMenuItemId } from '@/lib/menus';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
@@ -36,6 +37,7 @@ import {
   clearDiagnosis,
   currentPolicy,
   deliverOutbox,
+  ensureHistoryAlarm,
   expireTemporaryAllowsNow,
   forgetRecordsOfEarlierSession,
   otherAccountChanges,
@@ -44,7 +46,9 @@ import {
   refreshProfiles,
   register,
   removeAccount,
+  resumeRollbackOf,
   retryOutboxNow,
+  snapshotAccounts,
   submit,
   syncRegistrationAlarm,
   temporaryAllow,
@@ -70,7 +74,12 @@ export async function setUp(): Promise<void> {
   // The administrator's accounts are in place before anything works for them.
   await applyManagedPolicy().catch(() => undefined);
   await forgetRecordsOfEarlierSession().catch(() => undefined);
-  await Promise.allSettled([syncRegistrationAlarm(), rebuildContextMenu(), refreshBadge()]);
+  await Promise.allSettled([
+    syncRegistrationAlarm(),
+    rebuildContextMenu(),
+    refreshBadge(),
+    ensureHistoryAlarm(),
+  ]);
   // Temporary allows that ended while the browser was closed end now.
   await expireTemporaryAllowsNow().catch(() => undefined);
   await announceUnbreakReviews().catch(() => undefined);
@@ -85,6 +94,9 @@ export async function onAlarm(alarm: { name: string }): Promise<void> {
   // Single alarms of versions before several accounts: the active account's, until set up again.
   else if (alarm.name === REGISTRATION_ALARM) await register('alarm');
   else if (alarm.name === REGISTRATION_RETRY_ALARM) await register('retry');
+  else if (alarm.name === HISTORY_DAILY_ALARM) await snapshotAccounts();
+  else if (rollbackAlarmAccount(alarm.name) !== null)
+    await resumeRollbackOf(rollbackAlarmAccount(alarm.name)!);
   else if (alarm.name === TEMPORARY_ALLOW_ALARM) {
     await expireTemporaryAllowsNow();
     // An unbreak's allows end by this alarm too; its review waits in the popup.

@@ -4,7 +4,7 @@
  */
 import { browser } from 'wxt/browser';
 import { forgetAccount } from '@/lib/accounts/forget';
-import { readAccounts } from '@/lib/accounts/store';
+import { accountValue, readAccounts } from '@/lib/accounts/store';
 import { applyBadge, type BadgeState, computeBadge, notify } from '@/lib/badge';
 import { clearAllRecords, diagnosisActive, recordsOfTabs, tabsWithRecords } from '@/lib/diagnosis';
 import {
@@ -25,6 +25,12 @@ import {
   type UnbreakRequest,
 } from '@/lib/diagnosis/unbreak';
 import { registrableDomain } from '@/lib/filtering/domain';
+import {
+  ensureDailyAlarm,
+  resumeRollback,
+  rollbackAlarmOf,
+  snapshotEveryAccount,
+} from '@/lib/history/service';
 import { t } from '@/lib/i18n';
 import { readConfiguredAccounts, readCurrentAccount } from '@/lib/identity/current';
 import { buildMenuItems, readMenuInput, rebuildMenus, refreshProfilesCache } from '@/lib/menus';
@@ -60,6 +66,8 @@ import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-per
 import { applyPolicy } from '@/lib/policy/apply';
 import { readCurrentPolicy } from '@/lib/policy/current';
 import {
+  addedTldsItem,
+  defaultBlockItem,
   dynamicIpSettingsItem,
   failedHostsTabsItem,
   outboxItem,
@@ -153,6 +161,7 @@ export async function removeAccount(accountId: string): Promise<RemoveAccountRes
         registrationAlarmOf(id),
         registrationRetryAlarmOf(id),
         outboxAlarmOf(identity),
+        rollbackAlarmOf(identity),
       ],
       leasesOf: (id, identity) => [registrationLeaseOf(id), outboxLeaseOf(identity)],
     }),
@@ -302,3 +311,23 @@ export const currentPolicy = () => readCurrentPolicy(browser.storage.managed);
 
 /** Puts the accounts and page diagnosis in line with the administrator's policy (lib/policy/apply.ts). */
 export const applyManagedPolicy = () => applyPolicy({ managed: browser.storage.managed, removeAccount });
+/** History (lib/history): the daily alarm, created only when missing. */
+export const ensureHistoryAlarm = () => ensureDailyAlarm(browser.alarms);
+
+/** The daily snapshot of every account. */
+export async function snapshotAccounts(): Promise<void> {
+  const [configured, state] = await Promise.all([readConfiguredAccounts(), readAccounts()]);
+  await snapshotEveryAccount(configured, async (accountId) => {
+    const stored = state.accounts.find((account) => account.id === accountId);
+    return {
+      tlds: stored ? accountValue(stored, addedTldsItem) : {},
+      defaultBlock: stored ? accountValue(stored, defaultBlockItem) : {},
+    };
+  });
+}
+
+/** A rollback's alarm: sent on with its own account's client, whichever account is active. */
+export async function resumeRollbackOf(identity: string): Promise<void> {
+  const account = (await readConfiguredAccounts()).find((candidate) => candidate.identity.id === identity);
+  if (account?.client) await resumeRollback(identity, account.client, browser.alarms);
+}

@@ -3,12 +3,13 @@
  * key, its parked settings, and everything tagged with its identity, or with one it had before
  * (an earlier key or address, ./store.ts `identitiesOf`): queued and settled changes, cached
  * lists, profiles and statistics, temporary allows, unbreaks (with the hosts of the pages they
- * were made on), registered addresses, notes on its list entries, leases and alarms. Data of an
+ * were made on), registered addresses, notes on its list entries, its history, leases and alarms. Data of an
  * identity another remaining account still has or had (the same origin, form and key entered
  * twice) stays: it is that account's too. The service is not asked to unregister anything:
  * removing an account from this browser changes nothing there.
  */
 import { cachedListsItem } from '@/lib/cache/cached-lists';
+import { forgetHistory } from '@/lib/history';
 import type { AccountId } from '@/lib/identity/identity';
 import { notes } from '@/lib/notes';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
@@ -111,6 +112,8 @@ async function forgetIdentity(identity: AccountId): Promise<number> {
   });
   // The notes on its list entries (lib/notes): kept per identity, forgotten with it.
   await notes.forget(identity, (await notes.read(identity)).entries);
+  // Its history (lib/history): snapshots, a rollback still queued, past rollbacks.
+  await forgetHistory(identity);
   if (mine(await profilesCacheItem.getValue())) await profilesCacheItem.removeValue();
   if (mine(await cachedBlockedTodayItem.getValue())) await cachedBlockedTodayItem.removeValue();
   const index = await cachedListsIndexItem.getValue();

@@ -10,6 +10,7 @@ import { createAccounts } from '@/lib/accounts';
 import { forgetAccount } from '@/lib/accounts/forget';
 import { activateAccount, readAccounts } from '@/lib/accounts/store';
 import { cachedListsItem } from '@/lib/cache/cached-lists';
+import { history } from '@/lib/history';
 import type { ConfiguredAccount } from '@/lib/identity/current';
 import { readConfiguredAccounts, readCurrentAccount } from '@/lib/identity/current';
 import type { ListChange } from '@/lib/messaging/protocol';
@@ -320,6 +321,13 @@ describe('removing an account', () => {
     await fakeBrowser.alarms.create(outboxAlarmOf(homeIdentity), { when: Date.now() + 60_000 });
     await fakeBrowser.alarms.create(registrationAlarmOf(officeId), { periodInMinutes: 15 });
     await tryAcquireLease(outboxLeaseOf(officeIdentity), { ttlMs: 60_000, instance: 'gone' });
+    const snapshotOf = (domain: string) => ({
+      takenAt: 1,
+      reason: 'manual' as const,
+      sections: { 'whitelist\taccount': [domain] },
+    });
+    await history.add(homeIdentity, snapshotOf('home-history.example'), 90);
+    await history.add(officeIdentity, snapshotOf('office-history.example'), 90);
 
     const outcome = await forgetAccount(officeId, {
       alarms: fakeBrowser.alarms,
@@ -346,6 +354,10 @@ describe('removing an account', () => {
       outboxAlarmOf(homeIdentity),
     ]);
     expect(Object.keys(await leasesItem.getValue())).toEqual([]);
+    // Its history goes with it (lib/history); the other account's stays.
+    expect(await history.list(officeIdentity)).toEqual([]);
+    expect(Object.keys(local).filter((key) => key.includes(officeIdentity))).toEqual([]);
+    expect(await history.list(homeIdentity)).toHaveLength(1);
   });
 
   it('removing the active account hands over to the other one', async () => {

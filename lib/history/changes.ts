@@ -1,0 +1,169 @@
+/**
+ * What changed, and who changed it (docs/history.md, "What changed"): the lines between each
+ * snapshot and the one before, each marked as made from this browser, with its surface, page and
+ * note (the settled log of lib/outbox and the records of lib/notes), or as made elsewhere (the
+ * dashboard, another browser, a schedule). Pure: the page reads the records and passes them.
+ */
+import { scopeOf } from '@/lib/api/forms';
+import type { ApiForm } from '@/lib/api/types';
+import type { EntryRecord } from '@/lib/notes';
+import type { SettledChange } from '@/lib/settings/storage';
+import type { DiffLine } from './diff';
+import type { SectionKind } from './model';
+import type { RollbackStep } from './rollback';
+import type { SnapshotChanges } from './store';
+
+export interface Attribution {
+  /** From this browser: the surface it was made on (popup, menu, …, `rollback`). */
+  surface: string;
+  /** The host of the page it was made on. */
+  page?: string;
+}
+
+export interface ChangeRow extends DiffLine {
+  /** The snapshot that first held it, and when that was taken. */
+  snapshotId: string;
+  takenAt: number;
+  /** Undefined: made elsewhere. */
+  madeHere?: Attribution;
+  /** The user's note on the entry, kept by lib/notes. */
+  note?: string;
+}
+
+export interface Records {
+  form: ApiForm;
+  settled: readonly SettledChange[];
+  notes: readonly EntryRecord[];
+  /** Rollbacks of this browser: when they ran and the calls they made. */
+  rollbacks: readonly { from: number; to: number; steps: readonly RollbackStep[] }[];
+}
+
+const isList = (kind: SectionKind): kind is 'whitelist' | 'blocklist' =>
+  kind === 'whitelist' || kind === 'blocklist';
+
+/** Rows of every change, newest snapshot first, each with who made it as far as this browser knows. */
+export function attributeChanges(changes: readonly SnapshotChanges[], records: Records): ChangeRow[] {
+  const rows: ChangeRow[] = [];
+  const { form } = records;
+  const scopeKeyOf = (scope: string) => `${form}:${scope}`;
+  // Oldest first, so each change's span starts at the snapshot before it.
+  const spans = [...changes].reverse();
+  const spanStart = new Map<string, number>();
+  let previous = Number.NEGATIVE_INFINITY;
+  for (const change of spans) {
+    spanStart.set(change.id, previous);
+    previous = change.takenAt;
+  }
+  // Looked up by key: 90 days of a large account are hundreds of thousands of lines.
+  const entryKey = (kind: string, scope: string, entry: string) => `${kind}\t${scope}\t${entry}`;
+  const notesByEntry = new Map(
+    records.notes.map((note) => [entryKey(note.list, note.scope, note.domain), note] as const),
+  );
+  const rollbackSteps = records.rollbacks.map((rollback) => ({
+    ...rollback,
+    keys: new Set(rollback.steps.map((step) => `${entryKey(step.kind, step.scope, step.entry)}\t${step.op}`)),
+  }));
+  for (const change of changes) {
+    const from = spanStart.get(change.id) ?? Number.NEGATIVE_INFINITY;
+    const within = (at: number) => at > from && at <= change.takenAt;
+    const rollbacks = rollbackSteps.filter(
+      (rollback) => rollback.to > from && rollback.from <= change.takenAt,
+    );
+    const settledHere = records.settled.filter((entry) => entry.state === 'delivered' && within(entry.at));
+    for (const line of change.lines) {
+      const row: ChangeRow = { ...line, snapshotId: change.id, takenAt: change.takenAt };
+      if (isList(line.kind)) {
+        const op = line.change === 'added' ? 'add' : 'remove';
+        const settled = settledHere.find(
+          (entry) =>
+            entry.change.op === op &&
+            entry.change.list === line.kind &&
+            entry.change.domain === line.entry &&
+            scopeOf(form, entry.change.profile) === line.scope,
+        );
+        const note = notesByEntry.get(entryKey(line.kind, scopeKeyOf(line.scope), line.entry));
+        if (settled !== undefined) {
+          row.madeHere = {
+            surface: settled.change.source,
+            ...(settled.change.page === undefined ? {} : { page: settled.change.page }),
+          };
+        } else if (
+          line.change === 'added' &&
+          note?.source !== undefined &&
+          note.addedAt !== undefined &&
+          within(note.addedAt)
+        ) {
+          row.madeHere = { surface: note.source, ...(note.page === undefined ? {} : { page: note.page }) };
+        }
+        if (note?.note !== undefined) row.note = note.note;
+      }
+      const stepKey = `${entryKey(line.kind, line.scope, line.entry)}\t${line.change === 'added' ? 'add' : 'remove'}`;
+      if (row.madeHere === undefined && rollbacks.some((rollback) => rollback.keys.has(stepKey))) {
+        row.madeHere = { surface: 'rollback' };
+      }
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
+export interface ChangeFilter {
+  /** Empty: every profile. */
+  profile: string;
+  /** Empty: every kind. */
+  kind: SectionKind | '';
+  /** Words to find in the entry, page or note (case-insensitive). */
+  text: string;
+  /** Only changes made here, made elsewhere, or both. */
+  origin: 'all' | 'here' | 'elsewhere';
+}
+
+export const NO_FILTER: ChangeFilter = { profile: '', kind: '', text: '', origin: 'all' };
+
+export function filterChanges(rows: readonly ChangeRow[], filter: ChangeFilter): ChangeRow[] {
+  const words = filter.text.trim().toLowerCase();
+  return rows.filter(
+    (row) =>
+      (filter.profile === '' ||
+        row.scope === filter.profile ||
+        (row.kind === 'profiles' && row.entry === filter.profile)) &&
+      (filter.kind === '' || row.kind === filter.kind) &&
+      (filter.origin === 'all' || (filter.origin === 'here') === (row.madeHere !== undefined)) &&
+      (words === '' ||
+        [row.entry, row.madeHere?.page ?? '', row.note ?? ''].some((field) =>
+          field.toLowerCase().includes(words),
+        )),
+  );
+}
+
+/** A CSV field: quoted when needed, and never read as a formula by a spreadsheet. */
+function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/**
+ * The rows as CSV, newest first. Built from the rows alone: nothing of the connection (the key,
+ * the service's address) is in them to leak.
+ */
+export function changesCsv(rows: readonly ChangeRow[], header: readonly string[]): string {
+  const lines = [header.map(csvField).join(',')];
+  for (const row of rows) {
+    lines.push(
+      [
+        new Date(row.takenAt).toISOString(),
+        row.scope,
+        row.kind,
+        row.change,
+        row.entry,
+        row.madeHere === undefined ? 'elsewhere' : 'this browser',
+        row.madeHere?.surface ?? '',
+        row.madeHere?.page ?? '',
+        row.note ?? '',
+      ]
+        .map(csvField)
+        .join(','),
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

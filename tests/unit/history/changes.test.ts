@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { attributeChanges, changesCsv, filterChanges, NO_FILTER } from '@/lib/history/changes';
+import type { SnapshotChanges } from '@/lib/history/store';
+
+const DAY = 24 * 60 * 60_000;
+const changes: SnapshotChanges[] = [
+  {
+    id: 's3',
+    takenAt: 3 * DAY,
+    reason: 'manual',
+    lines: [
+      { kind: 'whitelist', scope: 'kids', entry: 'games.example', change: 'added' },
+      { kind: 'blocklist', scope: 'kids', entry: 'ads.example', change: 'removed' },
+      { kind: 'categories', scope: 'kids', entry: 'category_gaming', change: 'removed' },
+    ],
+  },
+  {
+    id: 's2',
+    takenAt: 2 * DAY,
+    reason: 'daily',
+    lines: [{ kind: 'whitelist', scope: 'default', entry: 'school.example', change: 'added' }],
+  },
+];
+
+const records = {
+  form: 'A' as const,
+  settled: [
+    {
+      id: 'c1',
+      account: 'A https://x abcdefabcdefabcd',
+      state: 'delivered' as const,
+      message: 'done',
+      at: 2.5 * DAY,
+      change: {
+        op: 'add' as const,
+        list: 'whitelist' as const,
+        domain: 'games.example',
+        profile: 'kids',
+        source: 'popup' as const,
+        page: 'games.example',
+      },
+    },
+  ],
+  notes: [
+    {
+      scope: 'A:kids',
+      list: 'whitelist' as const,
+      domain: 'games.example',
+      at: 2.6 * DAY,
+      note: 'Homework, said Mum',
+    },
+    {
+      scope: 'A:default',
+      list: 'whitelist' as const,
+      domain: 'school.example',
+      addedAt: 1.5 * DAY,
+      source: 'menu' as const,
+      at: 1.5 * DAY,
+    },
+  ],
+  rollbacks: [
+    {
+      from: 2.8 * DAY,
+      to: 2.9 * DAY,
+      steps: [{ kind: 'blocklist' as const, scope: 'kids', entry: 'ads.example', op: 'remove' as const }],
+    },
+  ],
+};
+
+describe('what changed', () => {
+  it('marks each change as made here (surface, page, note) or elsewhere, newest first', () => {
+    const rows = attributeChanges(changes, records);
+    expect(
+      rows.map((row) => [row.entry, row.madeHere?.surface ?? 'elsewhere', row.madeHere?.page, row.note]),
+    ).toEqual([
+      ['games.example', 'popup', 'games.example', 'Homework, said Mum'],
+      ['ads.example', 'rollback', undefined, undefined],
+      ['category_gaming', 'elsewhere', undefined, undefined],
+      ['school.example', 'menu', undefined, undefined],
+    ]);
+  });
+
+  it('a change made here before the span of its snapshot is not taken for this one', () => {
+    const late = { ...records, settled: [{ ...records.settled[0]!, at: 3.5 * DAY }], notes: [] };
+    expect(attributeChanges(changes, late)[0]!.madeHere).toBeUndefined();
+  });
+
+  it('filters by profile, kind, origin and text', () => {
+    const rows = attributeChanges(changes, records);
+    expect(filterChanges(rows, { ...NO_FILTER, profile: 'default' }).map((r) => r.entry)).toEqual([
+      'school.example',
+    ]);
+    expect(filterChanges(rows, { ...NO_FILTER, kind: 'categories' }).map((r) => r.entry)).toEqual([
+      'category_gaming',
+    ]);
+    expect(filterChanges(rows, { ...NO_FILTER, origin: 'elsewhere' }).map((r) => r.entry)).toEqual([
+      'category_gaming',
+    ]);
+    expect(filterChanges(rows, { ...NO_FILTER, text: 'mum' }).map((r) => r.entry)).toEqual(['games.example']);
+  });
+
+  it('exports CSV with quoting, no formula a spreadsheet would run, and nothing of the connection', () => {
+    const rows = attributeChanges(changes, records);
+    rows[0]!.note = '=HYPERLINK("http://evil")';
+    const csv = changesCsv(rows, [
+      'When',
+      'Profile',
+      'Kind',
+      'Change',
+      'Entry',
+      'Made',
+      'Surface',
+      'Page',
+      'Note',
+    ]);
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('When,Profile,Kind,Change,Entry,Made,Surface,Page,Note');
+    expect(lines[1]).toBe(
+      `1970-01-04T00:00:00.000Z,kids,whitelist,added,games.example,this browser,popup,games.example,"'=HYPERLINK(""http://evil"")"`,
+    );
+    expect(lines).toHaveLength(5);
+    expect(csv).not.toContain(records.settled[0]!.account);
+  });
+});
