@@ -43,6 +43,7 @@ import {
   removeAccount,
   retryOutboxNow,
   submit,
+  submitToProfiles,
   syncRegistrationAlarm,
   temporaryAllow,
   unbreak,
@@ -91,6 +92,7 @@ export async function onAlarm(alarm: { name: string }): Promise<void> {
 export const onMessage = createMessageListener(
   createRequestHandlers({
     submit,
+    submitToProfiles,
     register,
     removeAccount,
     // "Retry now" is answered within the bound a click is; the delivery goes on after it.

@@ -33,6 +33,7 @@ import type {
   ListChange,
   OtherAccountChangesResponse,
   RemoveAccountResponse,
+  SeveralOutcomes,
   TemporaryAllowResponse,
   UnbreakResponse,
 } from '@/lib/messaging/protocol';
@@ -56,7 +57,9 @@ import {
   outboxLeaseOf,
   submitChange,
 } from '@/lib/outbox';
+import { randomId } from '@/lib/outbox/lease';
 import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
+import { submitToProfiles as submitChangeToProfiles, summaryOf } from '@/lib/profile-groups/several';
 import {
   dynamicIpSettingsItem,
   failedHostsTabsItem,
@@ -122,6 +125,20 @@ export async function otherAccountChanges(
   const count =
     action === 'keep' ? await keepForAccount(account, ids) : await discardForAccount(account, ids);
   return { count };
+}
+
+/** A change to several profiles (popup, menu, options lists): one outcome per profile. */
+export async function submitToProfiles(
+  change: ListChange,
+  profiles: readonly string[],
+): Promise<SeveralOutcomes> {
+  for (const profile of profiles) await forgetTemporaryAllowFor(temporaryAllowDeps, { ...change, profile });
+  const answer = await submitChangeToProfiles(change, profiles, { ...outboxDeps, newGroupId: randomId });
+  if (change.source === 'menu' || change.source === 'shortcut') {
+    const summary = summaryOf(answer.outcomes);
+    await notify(browser.notifications, `several:${Date.now()}`, outcomeTitle(summary.state), summary.text);
+  }
+  return answer;
 }
 
 /** Popup, menu and shortcut changes all come through here. */
