@@ -50,7 +50,7 @@ export function Ready({ state, controller, openOptions, mark, now, extras }: Rea
         <Freshness state={state} view={view} controller={controller} openOptions={openOptions} />
       </VerdictHero>
 
-      <ListActions state={state} view={view} controller={controller} allows={allows} />
+      <ListActions state={state} view={view} controller={controller} allows={allows} extras={extras} />
 
       <Outcome state={state} view={view} controller={controller} openOptions={openOptions} />
 

@@ -59,7 +59,8 @@ import {
 } from '@/lib/outbox';
 import { randomId } from '@/lib/outbox/lease';
 import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
-import { submitToProfiles as submitChangeToProfiles, summaryOf } from '@/lib/profile-groups/several';
+import { summaryOf } from '@/lib/profile-groups/preview';
+import { submitToProfiles as submitChangeToProfiles } from '@/lib/profile-groups/several';
 import {
   dynamicIpSettingsItem,
   failedHostsTabsItem,

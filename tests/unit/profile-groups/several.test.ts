@@ -7,13 +7,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import type { ListChange } from '@/lib/messaging/protocol';
 import { deliverPending } from '@/lib/outbox';
-import {
-  failedProfiles,
-  previewForProfiles,
-  type SeveralDeps,
-  submitToProfiles,
-  summaryOf,
-} from '@/lib/profile-groups/several';
+import { failedProfiles, previewForProfiles, summaryOf } from '@/lib/profile-groups/preview';
+import { type SeveralDeps, submitToProfiles } from '@/lib/profile-groups/several';
 import { OUTBOX_LIMIT, outboxItem, settledChangesItem } from '@/lib/settings/storage';
 import { createFakeClient, type FakeClient, offline, refused } from '../../fakes/fake-client';
 import { currentAccountOf as accountOf, testAccount } from '../account-ids';
