@@ -276,7 +276,7 @@ export function SeveralProfilesPanel({
           </div>
         </div>
       )}
-      <p role="status" style={{ ...FLAT, ...SMALL }}>
+      <p role="status" aria-label={t('profileGroups.popup.outcomeRegion')} style={{ ...FLAT, ...SMALL }}>
         {run.state === 'running' && t('profileGroups.popup.sending', { count: run.count })}
         {summary?.text}
       </p>
