@@ -182,35 +182,38 @@ export function SeveralProfilesPanel({
           ))}
         </div>
       </fieldset>
-      <div style={ROW}>
-        <label for={groupSelectId} class="muted" style={SMALL}>
-          {t('profileGroups.popup.savedGroup')}
-        </label>
-        <select
-          id={groupSelectId}
-          class="select"
-          value={groupId}
-          disabled={busy || groups === null || groups.length === 0}
-          onChange={(event) => chooseGroup(event.currentTarget.value)}
-        >
-          <option value="">{t('profileGroups.popup.noGroup')}</option>
-          {(groups ?? []).map((group) => (
-            <option key={group.id} value={group.id}>
-              {group.name}
-            </option>
-          ))}
-        </select>
-        {chosenGroup && (
-          <button
-            type="button"
-            class="btn btn-secondary btn-sm"
+      {/* Shown once there is a group to choose: an empty choice would only be in the way. */}
+      {groups !== null && groups.length > 0 && (
+        <div style={ROW}>
+          <label for={groupSelectId} class="muted" style={SMALL}>
+            {t('profileGroups.popup.savedGroup')}
+          </label>
+          <select
+            id={groupSelectId}
+            class="select"
+            value={groupId}
             disabled={busy}
-            onClick={() => void remove(chosenGroup)}
+            onChange={(event) => chooseGroup(event.currentTarget.value)}
           >
-            {t('profileGroups.popup.deleteGroup', { name: chosenGroup.name })}
-          </button>
-        )}
-      </div>
+            <option value="">{t('profileGroups.popup.noGroup')}</option>
+            {(groups ?? []).map((group) => (
+              <option key={group.id} value={group.id}>
+                {group.name}
+              </option>
+            ))}
+          </select>
+          {chosenGroup && (
+            <button
+              type="button"
+              class="btn btn-secondary btn-sm"
+              disabled={busy}
+              onClick={() => void remove(chosenGroup)}
+            >
+              {t('profileGroups.popup.deleteGroup', { name: chosenGroup.name })}
+            </button>
+          )}
+        </div>
+      )}
       <div style={ROW}>
         <label for={groupNameId} class="muted" style={SMALL}>
           {t('profileGroups.popup.groupName')}
