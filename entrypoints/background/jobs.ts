@@ -59,15 +59,18 @@ import {
 } from '@/lib/outbox';
 import { randomId } from '@/lib/outbox/lease';
 import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
+import { profileGroupsItem, profilesOfGroup } from '@/lib/profile-groups/groups';
 import { summaryOf } from '@/lib/profile-groups/preview';
 import { submitToProfiles as submitChangeToProfiles } from '@/lib/profile-groups/several';
 import {
   dynamicIpSettingsItem,
   failedHostsTabsItem,
   outboxItem,
+  profilesCacheItem,
   type RegistrationOutcome,
   registrationOutcomeItem,
   type SettledChange,
+  storedAccountIdentity,
 } from '@/lib/settings/storage';
 
 /** The active account and its client, from one reading of the settings. */
@@ -140,6 +143,21 @@ export async function submitToProfiles(
     await notify(browser.notifications, `several:${Date.now()}`, outcomeTitle(summary.state), summary.text);
   }
   return answer;
+}
+
+/**
+ * The profiles of the saved group `id` that the account still lists (the menu's cached profiles);
+ * none when the group is gone (deleted since the menu was built).
+ */
+export async function profilesOfSavedGroup(id: string): Promise<string[]> {
+  const [groups, cache, account] = await Promise.all([
+    profileGroupsItem.getValue(),
+    profilesCacheItem.getValue(),
+    storedAccountIdentity(),
+  ]);
+  const group = groups.find((candidate) => candidate.id === id);
+  if (!group) return [];
+  return profilesOfGroup(group, cache && cache.account === account.id ? cache.profiles : null).present;
 }
 
 /** Popup, menu and shortcut changes all come through here. */
