@@ -5,6 +5,7 @@
  */
 import { useId, useState } from 'preact/hooks';
 import { listName } from '@/lib/api/attempts';
+import { describeCategory } from '@/lib/api/categories';
 import { isApiError } from '@/lib/api/errors';
 import { scopeKey } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
@@ -34,7 +35,7 @@ export function stepText(step: CopyStep): string {
       return t('profileGroups.copy.stepAddProfile', { profile: step.profile });
     case 'category':
       return t(step.blocked ? 'profileGroups.copy.stepBlock' : 'profileGroups.copy.stepAllow', {
-        category: step.category,
+        category: describeCategory('A', step.category).label,
       });
     case 'default-block':
       return t(step.enabled ? 'profileGroups.copy.stepDefaultOn' : 'profileGroups.copy.stepDefaultOff');

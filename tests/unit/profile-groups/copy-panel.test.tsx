@@ -42,7 +42,7 @@ describe('copying a profile in the options page', () => {
         .getAllByRole('listitem')
         .map((item) => item.textContent),
     ).toEqual([
-      'Block the category category_gambling',
+      'Block the category Gambling',
       'Remove casino.example from the whitelist',
       'Add school.example to the whitelist',
       'Add casino.example to the blocklist',
