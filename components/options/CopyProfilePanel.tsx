@@ -132,6 +132,8 @@ export function CopyProfilePanel({
               },
           );
     setPhase({ state: 'sent', plan, outcomes: all });
+    // The copy exists now: its name is no longer free for the next one.
+    if (all.some((outcome) => outcome.ok && outcome.step.kind === 'add-profile')) setNewName('');
     if (outcomes.some((outcome) => outcome.ok)) onChanged();
   };
 

@@ -51,6 +51,9 @@ type Run =
   | { state: 'running'; count: number }
   | { state: 'done'; list: ListChange['list']; outcomes: ProfileOutcome[] };
 
+/** The badges of components/theme.css, as the verdict uses them: done allowed, waiting a warning, failed blocked. */
+const BADGE = { delivered: 'badge-allowed', pending: 'badge-warning', failed: 'badge-blocked' } as const;
+
 const stateWord = (state: ProfileOutcome['state']) =>
   t(
     state === 'delivered'
@@ -287,7 +290,8 @@ export function SeveralProfilesPanel({
         <ul aria-label={t('profileGroups.popup.outcomeList')} style={{ ...LIST, ...SMALL }}>
           {run.outcomes.map((outcome) => (
             <li key={outcome.profile} data-state={outcome.state}>
-              <strong>{outcome.profile}</strong>: {stateWord(outcome.state)}.{' '}
+              <strong>{outcome.profile}</strong>:{' '}
+              <span class={`badge ${BADGE[outcome.state]}`}>{stateWord(outcome.state)}</span>{' '}
               <span class="muted">{outcome.message}</span>
             </li>
           ))}

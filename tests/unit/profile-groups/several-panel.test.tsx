@@ -79,7 +79,7 @@ describe('several profiles in the popup', () => {
       within(outcomes)
         .getAllByRole('listitem')
         .map((item) => item.textContent),
-    ).toEqual(['kids1: done. Added to kids1.', 'kids2: done. Added to kids2.']);
+    ).toEqual(['kids1: done Added to kids1.', 'kids2: done Added to kids2.']);
     expect(screen.getByRole('status').textContent).toBe('Done for 2 of 2 profiles.');
     expect(sent).toEqual([
       {
