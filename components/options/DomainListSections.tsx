@@ -4,6 +4,7 @@ import { domainsOnBothLists, sortDomains } from '@/lib/lists/sorted-domains';
 import { useRemoteData } from '../useRemoteData';
 import { useAccount } from './account-context';
 import { DomainListSection } from './DomainListSection';
+import { SeveralProfilesSection } from './SeveralProfilesSection';
 
 /** Whitelist and Blocklist: loaded together because each flags domains that are on the other too. */
 export function DomainListSections() {
@@ -21,6 +22,7 @@ export function DomainListSections() {
     <>
       <DomainListSection list="whitelist" remote={whitelist} conflicts={conflicts} />
       <DomainListSection list="blocklist" remote={blocklist} conflicts={conflicts} />
+      <SeveralProfilesSection />
     </>
   );
 }

@@ -37,8 +37,10 @@ export interface SeveralProfilesPanelProps {
   profiles: readonly string[];
   /** Where the domain is in the chosen profile's lists (null while unknown); other profiles are not read here. */
   membership: Membership | null;
-  /** The host of the tab, recorded with each entry (lib/notes). */
-  page: string;
+  /** The host of the tab, recorded with each entry (lib/notes); none on the options page. */
+  page?: string;
+  /** Where the change is made (lib/notes records it): the popup unless said otherwise. */
+  source?: ListChange['source'];
   /** The account the popup shows (the controller's `shownAccountId`); null once another is active. */
   shownAccount: () => Promise<string | null>;
   /** After a profile's change went through: the popup reads its lists again. */
@@ -71,6 +73,7 @@ export function SeveralProfilesPanel({
   page,
   shownAccount,
   onDelivered,
+  source = 'popup',
   actions = severalProfilesActions,
 }: SeveralProfilesPanelProps) {
   const [ticked, setTicked] = useState<readonly string[]>([profile]);
@@ -137,7 +140,7 @@ export function SeveralProfilesPanel({
     setAsked(null);
     setRun({ state: 'running', count: targets.length });
     const accountId = await shownAccount();
-    const change: ListChange = { op: 'add', list, domain, source: 'popup', page };
+    const change: ListChange = { op: 'add', list, domain, source, ...(page === undefined ? {} : { page }) };
     const answer =
       accountId === null
         ? {
