@@ -246,7 +246,11 @@ export function SeveralProfilesPanel({
           {note.text}
         </p>
       )}
-      <div class="list-buttons">
+      {/* The popup's button row, drawn the same in the options page (which lacks the popup's CSS). */}
+      <div
+        class="list-buttons"
+        style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 'var(--space-2, 8px)' }}
+      >
         {(['whitelist', 'blocklist'] as const).map((list) => (
           <button
             key={list}
