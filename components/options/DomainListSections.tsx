@@ -5,6 +5,7 @@ import { useRemoteData } from '../useRemoteData';
 import { useAccount } from './account-context';
 import { DomainListSection } from './DomainListSection';
 import { ManagedSection } from './ManagedSection';
+import { SeveralProfilesSection } from './SeveralProfilesSection';
 
 /** Whitelist and Blocklist: loaded together because each flags domains that are on the other too. */
 export function DomainListSections() {
@@ -25,6 +26,11 @@ export function DomainListSections() {
       </ManagedSection>
       <ManagedSection id="blocklist">
         <DomainListSection list="blocklist" remote={blocklist} conflicts={conflicts} />
+      </ManagedSection>
+      <ManagedSection id="whitelist">
+        <ManagedSection id="blocklist">
+          <SeveralProfilesSection />
+        </ManagedSection>
       </ManagedSection>
     </>
   );

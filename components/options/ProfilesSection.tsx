@@ -6,6 +6,7 @@ import { useConfirm } from '../ConfirmDialog';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useAccount } from './account-context';
+import { CopyProfilePanel } from './CopyProfilePanel';
 
 interface ProfilesSectionProps {
   profiles: readonly string[];
@@ -130,6 +131,9 @@ export function ProfilesSection({ profiles, chosen, refreshing, onChanged, onCho
       </form>
       <StatusMessage status={status} />
       {dialog}
+      {capabilities.profileSelection && profiles.length > 0 && (
+        <CopyProfilePanel profiles={profiles} onChanged={onChanged} />
+      )}
     </section>
   );
 }

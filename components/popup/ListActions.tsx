@@ -16,12 +16,20 @@ export function ListActions({
   controller,
   allows,
   changesAllowed = true,
+  extras = null,
 }: Pick<ReadyProps, 'state' | 'controller'> & {
   view: PopupView;
   allows: ReturnType<typeof useTemporaryAllows>;
   /** False when the administrator's policy closes changes from the popup (lib/policy). */
   changesAllowed?: boolean;
+  /** The parts loaded after the verdict; "Several profiles" opens one of them. */
+  extras?: ReadyProps['extras'];
 }) {
+  // One change to several profiles (docs/several-profiles.md): offered where profiles can be chosen.
+  const [several, setSeveral] = useState(false);
+  const offersSeveral =
+    changesAllowed && choosesProfile(state) && (state.profiles?.value.length ?? 0) >= 2 && !view.publicSuffix;
+  const severalOpen = several && offersSeveral;
   const busy = state.change.state === 'running';
   const known = view.membership !== null;
   // A public suffix is added only once its name is typed (view.ts `publicSuffix`): what was typed
@@ -62,7 +70,19 @@ export function ListActions({
   return (
     <section class="card actions-card" aria-label={t('popup.actsOn', { domain: view.domain })}>
       {choosesProfile(state) ? (
-        <ProfilePicker state={state} onChoose={(profile) => void controller.chooseProfile(profile)} />
+        <div class="scope-row">
+          <ProfilePicker state={state} onChoose={(profile) => void controller.chooseProfile(profile)} />
+          {offersSeveral && (
+            <button
+              type="button"
+              class="btn btn-secondary btn-sm"
+              aria-expanded={severalOpen}
+              onClick={() => setSeveral(!several)}
+            >
+              {t('profileGroups.popup.toggle')}
+            </button>
+          )}
+        </div>
       ) : (
         <p class="scope">
           <strong>{t('popup.wholeAccountTitle')}</strong>{' '}
@@ -111,18 +131,31 @@ export function ListActions({
           </div>
         </div>
       )}
-      {changesAllowed ? (
-        <div class="list-buttons">
-          {button('whitelist')}
-          {button('blocklist')}
-        </div>
-      ) : (
+      {severalOpen && extras && (
+        <extras.SeveralProfilesPanel
+          domain={view.domain}
+          profile={state.profile ?? 'default'}
+          profiles={state.profiles?.value ?? []}
+          membership={view.membership}
+          page={state.host}
+          shownAccount={controller.shownAccountId}
+          onDelivered={() => void controller.refresh()}
+        />
+      )}
+      {!changesAllowed ? (
         <p class="muted" role="note">
           {t('policy.refused.popup')}
         </p>
+      ) : (
+        !severalOpen && (
+          <div class="list-buttons">
+            {button('whitelist')}
+            {button('blocklist')}
+          </div>
+        )
       )}
       {/* Never allowed for a while: no typed name stands behind a timed allow (the worker refuses one). */}
-      {changesAllowed && !view.publicSuffix && (
+      {changesAllowed && !view.publicSuffix && !severalOpen && (
         <TemporaryAllow
           domain={view.domain}
           membership={view.membership}

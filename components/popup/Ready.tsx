@@ -58,6 +58,7 @@ export function Ready({ state, controller, openOptions, mark, now, extras }: Rea
         controller={controller}
         allows={allows}
         changesAllowed={changesAllowed}
+        extras={extras}
       />
 
       <Outcome state={state} view={view} controller={controller} openOptions={openOptions} />

@@ -17,6 +17,7 @@ import type { ListChange } from '@/lib/messaging/protocol';
 import { REGISTRATION_ALARM, REGISTRATION_RETRY_ALARM, registrationAlarmTarget } from '@/lib/network';
 import { OUTBOX_ALARM } from '@/lib/outbox';
 import { menuChangeRefusal } from '@/lib/policy/enforce';
+import { profileGroupsItem } from '@/lib/profile-groups/groups';
 import { migrateStoredValues } from '@/lib/settings/migrate';
 import {
   accountKeysItem,
@@ -41,6 +42,7 @@ import {
   expireTemporaryAllowsNow,
   forgetRecordsOfEarlierSession,
   otherAccountChanges,
+  profilesOfSavedGroup,
   rebuildContextMenu,
   refreshBadge,
   refreshProfiles,
@@ -50,6 +52,7 @@ import {
   retryOutboxNow,
   snapshotAccounts,
   submit,
+  submitToProfiles,
   syncRegistrationAlarm,
   temporaryAllow,
   unbreak,
@@ -108,6 +111,7 @@ export async function onAlarm(alarm: { name: string }): Promise<void> {
 export const onMessage = createMessageListener(
   createRequestHandlers({
     submit,
+    submitToProfiles,
     register,
     removeAccount,
     // "Retry now" is answered within the bound a click is; the delivery goes on after it.
@@ -184,7 +188,15 @@ export async function onMenuClicked(
   const pageUrl = info.pageUrl ?? tab?.url;
   const url = action.target === 'link' ? info.linkUrl : pageUrl;
   const change = await changeFor(action.list, url, 'menu', action.profile, pageUrl);
-  if (change) await submit(change);
+  if (!change) return;
+  if (action.group === undefined) {
+    await submit(change);
+    return;
+  }
+  // A saved group: one change per profile it still has (docs/several-profiles.md).
+  const { profile: _single, ...forEach } = change;
+  const profiles = await profilesOfSavedGroup(action.group);
+  if (profiles.length > 0) await submitToProfiles(forEach, profiles);
 }
 
 export const COMMANDS = { 'whitelist-site': 'whitelist', 'blocklist-site': 'blocklist' } as const;
@@ -200,7 +212,14 @@ export async function onCommand(command: string, tab?: { url?: string }): Promis
 
 const key = (item: { key: string }) => item.key.replace(/^local:/, '');
 const MENU_KEYS = new Set(
-  [connectionItem, profilesCacheItem, contextMenuSettingsItem, chosenProfileItem, accountsItem].map(key),
+  [
+    connectionItem,
+    profilesCacheItem,
+    contextMenuSettingsItem,
+    chosenProfileItem,
+    accountsItem,
+    profileGroupsItem,
+  ].map(key),
 );
 const BADGE_KEYS = new Set(
   [

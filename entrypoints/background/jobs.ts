@@ -39,6 +39,7 @@ import type {
   ListChange,
   OtherAccountChangesResponse,
   RemoveAccountResponse,
+  SeveralOutcomes,
   TemporaryAllowResponse,
   UnbreakResponse,
 } from '@/lib/messaging/protocol';
@@ -62,18 +63,24 @@ import {
   outboxLeaseOf,
   submitChange,
 } from '@/lib/outbox';
+import { randomId } from '@/lib/outbox/lease';
 import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
 import { applyPolicy } from '@/lib/policy/apply';
 import { readCurrentPolicy } from '@/lib/policy/current';
+import { profileGroupsItem, profilesOfGroup } from '@/lib/profile-groups/groups';
+import { summaryOf } from '@/lib/profile-groups/preview';
+import { submitToProfiles as submitChangeToProfiles } from '@/lib/profile-groups/several';
 import {
   addedTldsItem,
   defaultBlockItem,
   dynamicIpSettingsItem,
   failedHostsTabsItem,
   outboxItem,
+  profilesCacheItem,
   type RegistrationOutcome,
   registrationOutcomeItem,
   type SettledChange,
+  storedAccountIdentity,
 } from '@/lib/settings/storage';
 
 /** The active account and its client, from one reading of the settings. */
@@ -132,6 +139,35 @@ export async function otherAccountChanges(
   const count =
     action === 'keep' ? await keepForAccount(account, ids) : await discardForAccount(account, ids);
   return { count };
+}
+
+/** A change to several profiles (popup, menu, options lists): one outcome per profile. */
+export async function submitToProfiles(
+  change: ListChange,
+  profiles: readonly string[],
+): Promise<SeveralOutcomes> {
+  for (const profile of profiles) await forgetTemporaryAllowFor(temporaryAllowDeps, { ...change, profile });
+  const answer = await submitChangeToProfiles(change, profiles, { ...outboxDeps, newGroupId: randomId });
+  if (change.source === 'menu' || change.source === 'shortcut') {
+    const summary = summaryOf(answer.outcomes);
+    await notify(browser.notifications, `several:${Date.now()}`, outcomeTitle(summary.state), summary.text);
+  }
+  return answer;
+}
+
+/**
+ * The profiles of the saved group `id` that the account still lists (the menu's cached profiles);
+ * none when the group is gone (deleted since the menu was built).
+ */
+export async function profilesOfSavedGroup(id: string): Promise<string[]> {
+  const [groups, cache, account] = await Promise.all([
+    profileGroupsItem.getValue(),
+    profilesCacheItem.getValue(),
+    storedAccountIdentity(),
+  ]);
+  const group = groups.find((candidate) => candidate.id === id);
+  if (!group) return [];
+  return profilesOfGroup(group, cache && cache.account === account.id ? cache.profiles : null).present;
 }
 
 /** Popup, menu and shortcut changes all come through here. */

@@ -15,6 +15,7 @@
  */
 import { type AccountId, accountIdentity } from '@/lib/identity/identity';
 import { exclusively, randomId } from '@/lib/outbox/lease';
+import { profileGroupsItem } from '@/lib/profile-groups/groups';
 import { entriesOf, getValues, readRaw as readStored, type StoredItem, writeRaw } from '@/lib/settings/item';
 import {
   type AccountEntry,
@@ -52,6 +53,7 @@ export const ACCOUNT_ITEMS = [
   managedProfileItem,
   addedTldsItem,
   defaultBlockItem,
+  profileGroupsItem,
 ] as const satisfies readonly StoredItem<unknown>[];
 
 type AccountItem = (typeof ACCOUNT_ITEMS)[number];

@@ -8,6 +8,7 @@ import { accountValue, readAccounts, type StoredAccount } from '@/lib/accounts/s
 import { notes } from '@/lib/notes';
 import { notesBackupItem } from '@/lib/notes/backup';
 import { policyAccountsItem } from '@/lib/policy/stored';
+import { profileGroupsItem } from '@/lib/profile-groups/groups';
 import {
   addedTldsItem,
   apiKeyItem,
@@ -51,6 +52,7 @@ export async function collectBackup({
     chosenProfile,
     addedTlds,
     defaultBlock,
+    profileGroups,
   ] = await Promise.all([
     connectionItem.getValue(),
     includeKey ? apiKeyItem.getValue() : Promise.resolve(''),
@@ -61,6 +63,7 @@ export async function collectBackup({
     chosenProfileItem.getValue(),
     addedTldsItem.getValue(),
     defaultBlockItem.getValue(),
+    profileGroupsItem.getValue(),
   ]);
   // Where list entries came from, and their notes, for every account (lib/notes); by the account
   // identity (origin, form and the key's fingerprint, never the key), so an import finds the account.
@@ -98,6 +101,7 @@ export async function collectBackup({
       addedTlds,
       defaultBlock,
       listNotes,
+      profileGroups,
     },
     ...(others.length > 0 ? { accounts: others } : {}),
   };
@@ -113,6 +117,7 @@ function exportedAccount(account: StoredAccount, includeKey: boolean): BackupAcc
     chosenProfile: accountValue(account, chosenProfileItem),
     addedTlds: accountValue(account, addedTldsItem),
     defaultBlock: accountValue(account, defaultBlockItem),
+    profileGroups: accountValue(account, profileGroupsItem),
   };
 }
 

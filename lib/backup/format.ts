@@ -20,8 +20,10 @@
  * the hourly raw log guard and the deleted-days note, page diagnosis records, temporary allows
  * (timed work of this browser), the profile the options page is browsing, and test-only items.
  */
+
 import * as z from 'zod/mini';
 import { notesBackupSchema } from '@/lib/notes/backup';
+import { profileGroupsSchema } from '@/lib/profile-groups/schema';
 import { connectionSchema, dynamicIpSettingsSchema, themeSchema } from '@/lib/settings/schemas';
 import { ACCOUNT_NAME_MAX, MAX_ACCOUNTS } from '@/lib/settings/storage';
 
@@ -58,6 +60,7 @@ export const backupSettingsSchema = z.object({
   addedTlds: z.optional(addedTldsSchema),
   defaultBlock: z.optional(defaultBlockSchema),
   listNotes: z.optional(notesBackupSchema),
+  profileGroups: z.optional(profileGroupsSchema),
 });
 export type BackupSettings = z.infer<typeof backupSettingsSchema>;
 export type SettingName = keyof BackupSettings;
@@ -72,6 +75,7 @@ export const backupAccountSchema = z.object({
   chosenProfile: z.optional(z.string()),
   addedTlds: z.optional(addedTldsSchema),
   defaultBlock: z.optional(defaultBlockSchema),
+  profileGroups: z.optional(profileGroupsSchema),
 });
 export type BackupAccount = z.infer<typeof backupAccountSchema>;
 

@@ -33,6 +33,7 @@ import {
   type HostPermissionsApi,
   hostPermissionFor,
 } from '@/lib/permissions/host-permission';
+import { profileGroupsItem } from '@/lib/profile-groups/groups';
 import {
   ACCOUNT_NAME_MAX,
   addedTldsItem,
@@ -241,6 +242,14 @@ async function importAccount(account: BackupAccount): Promise<{ line: ReportLine
           merge(accountValue(same, defaultBlockItem), account.defaultBlock),
         );
       }
+      if (account.profileGroups) {
+        const merge = DEFINITIONS.profileGroups.merge!;
+        await writeAccountValue(
+          same.id,
+          profileGroupsItem,
+          merge(accountValue(same, profileGroupsItem), account.profileGroups),
+        );
+      }
       return line(t('backup.accountUpdated', { name: displayName(same) }));
     }
     const taken = new Set(state.accounts.map((stored) => displayName(stored).toLocaleLowerCase()));
@@ -256,6 +265,7 @@ async function importAccount(account: BackupAccount): Promise<{ line: ReportLine
       if (account.chosenProfile) parked[chosenProfileItem.key] = account.chosenProfile;
       if (account.addedTlds) parked[addedTldsItem.key] = account.addedTlds;
       if (account.defaultBlock) parked[defaultBlockItem.key] = account.defaultBlock;
+      if (account.profileGroups) parked[profileGroupsItem.key] = account.profileGroups;
       draft.entries.push({
         id,
         ...(name === hostOf(account.connection.baseUrl) && account.name === undefined ? {} : { name }),

@@ -11,6 +11,8 @@ import { t, tn } from '@/lib/i18n';
 import { validateLookupUrl } from '@/lib/network/settings-form';
 import { notes } from '@/lib/notes';
 import { notesBackupItem, notesBackupSchema } from '@/lib/notes/backup';
+import { mergeGroups, profileGroupsItem } from '@/lib/profile-groups/groups';
+import { profileGroupsSchema } from '@/lib/profile-groups/schema';
 import type { StoredItem } from '@/lib/settings/item';
 import { connectionSchema, dynamicIpSettingsSchema, themeSchema } from '@/lib/settings/schemas';
 import {
@@ -148,6 +150,13 @@ export const DEFINITIONS: Definitions = {
     // Its writes merge (lib/notes/backup.ts): a record of this browser is not lost to an older one.
     item: notesBackupItem(notes),
     describe: (value) => tn('notes.backupCount', Object.values(value).flat().length),
+  },
+  profileGroups: {
+    label: () => t('profileGroups.backupLabel'),
+    schema: profileGroupsSchema,
+    item: profileGroupsItem,
+    merge: mergeGroups,
+    describe: (value) => tn('profileGroups.backupCount', value.length),
   },
 };
 

@@ -32,6 +32,8 @@ export interface MenuInput {
    * active account, and its titles say which.
    */
   accountName?: string;
+  /** Saved profile groups (lib/profile-groups/groups.ts), offered after the profiles (Form A). */
+  groups?: readonly { id: string; name: string }[];
 }
 
 export interface MenuAction {
@@ -39,6 +41,8 @@ export interface MenuAction {
   target: MenuTarget;
   /** Form A profile; undefined in Form B. */
   profile?: string;
+  /** A saved profile group's id: the change goes to each of its profiles (docs/several-profiles.md). */
+  group?: string;
 }
 
 const PREFIX = 'dnsfc';
@@ -49,6 +53,7 @@ const TITLES: Record<MenuTarget, Record<DomainListKind, PlainKey>> = {
 };
 
 function actionId(action: MenuAction): string {
+  if (action.group !== undefined) return `${PREFIX}-group:${action.list}:${action.target}:${action.group}`;
   const base = `${PREFIX}:${action.list}:${action.target}`;
   return action.profile === undefined ? base : `${base}:${action.profile}`;
 }
@@ -87,6 +92,15 @@ export function buildMenuItems(input: MenuInput): MenuItem[] {
             ...patterns,
           });
         }
+        for (const group of input.groups ?? []) {
+          items.push({
+            id: actionId({ list, target, group: group.id }),
+            title: t('profileGroups.menuItem', { name: group.name }),
+            contexts: common.contexts,
+            parentId,
+            ...patterns,
+          });
+        }
       }
     }
   }
@@ -99,6 +113,9 @@ export function buildMenuItems(input: MenuInput): MenuItem[] {
  */
 export function parseMenuItemId(id: string | number): MenuAction | null {
   if (typeof id !== 'string') return null;
+  const group = /^dnsfc-group:(whitelist|blocklist):(page|link):(.+)$/.exec(id);
+  if (group)
+    return { list: group[1] as DomainListKind, target: group[2] as MenuTarget, group: group[3] as string };
   const match = /^dnsfc:(whitelist|blocklist):(page|link)(?::(.+))?$/.exec(id);
   if (!match) return null;
   const [, list, target, profile] = match as unknown as [

@@ -6,6 +6,7 @@
 import { displayName, readAccounts } from '@/lib/accounts/store';
 import { capabilitiesOf } from '@/lib/api/forms';
 import type { CurrentAccount } from '@/lib/identity/current';
+import { profileGroupsItem } from '@/lib/profile-groups/groups';
 import {
   chosenProfileItem,
   contextMenuSettingsItem,
@@ -29,12 +30,13 @@ export async function refreshProfilesCache(
  * account are ignored; with more than one account, the titles name the active one.
  */
 export async function readMenuInput(): Promise<MenuInput> {
-  const [account, cache, settings, chosenProfile, accounts] = await Promise.all([
+  const [account, cache, settings, chosenProfile, accounts, groups] = await Promise.all([
     storedAccountIdentity(),
     profilesCacheItem.getValue(),
     contextMenuSettingsItem.getValue(),
     chosenProfileItem.getValue(),
     readAccounts(),
+    profileGroupsItem.getValue(),
   ]);
   const profiles = cache && cache.account === account.id ? cache.profiles : [];
   const active = accounts.accounts.find((candidate) => candidate.active);
@@ -43,6 +45,7 @@ export async function readMenuInput(): Promise<MenuInput> {
     form: account.form,
     profiles,
     fallbackProfile: chosenProfile,
+    groups: groups.map(({ id, name }) => ({ id, name })),
     ...(accounts.accounts.length > 1 && active ? { accountName: displayName(active) } : {}),
   };
 }

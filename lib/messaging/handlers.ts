@@ -21,6 +21,7 @@ import {
   type RequestType,
   type ResponseOf,
   requestSchema,
+  type SeveralOutcomes,
   type TemporaryAllowResponse,
   type UnbreakResponse,
 } from './protocol';
@@ -50,6 +51,8 @@ type Asked<K extends RequestType> = Omit<RequestOf<K>, 'type' | 'accountId'>;
 /** The worker's jobs that requests start (entrypoints/background/jobs.ts). */
 export interface WorkerJobs {
   submit(change: ListChange): Promise<ChangeOutcome>;
+  /** The same change for several profiles, queued together (lib/profile-groups/several.ts). */
+  submitToProfiles(change: ListChange, profiles: readonly string[]): Promise<SeveralOutcomes>;
   /** Null when a registration is running already. */
   register(
     trigger: 'user',
@@ -141,6 +144,19 @@ export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
       if (suffix !== null)
         return { state: 'failed', message: t('worker.publicSuffix.notAdded', { domain: suffix }) };
       return jobs.submit(change);
+    },
+    'submit-to-profiles': async ({ change, profiles, accountId }, from) => {
+      const refusal =
+        (await otherAccountRefusal(jobs, accountId, from)) ?? (await policyRefusal(jobs, from, change.list));
+      const suffix = change.op === 'add' ? publicSuffixIn(change.domain) : null;
+      // The popup never offers a public suffix for several profiles: refused for each, nothing sent.
+      const refused =
+        refusal?.message ?? (suffix === null ? null : t('worker.publicSuffix.notAdded', { domain: suffix }));
+      if (refused !== null)
+        return {
+          outcomes: profiles.map((profile) => ({ profile, state: 'failed' as const, message: refused })),
+        };
+      return jobs.submitToProfiles(change, profiles);
     },
     'register-now': async ({ accountId }) => {
       const outcome = await jobs.register('user', accountId);

@@ -36,6 +36,11 @@ export const listChangeSchema = z.lazy(() =>
     source: z.enum(CHANGE_SOURCES),
     /** The host of the tab the change was made on, when there was one (lib/notes keeps it). */
     page: z.optional(pageHostSchema),
+    /**
+     * One change made for several profiles at once: each profile's change carries the same group
+     * (lib/profile-groups, docs/several-profiles.md), so its outcomes can be shown together.
+     */
+    group: z.optional(z.string().check(z.regex(/^[A-Za-z0-9-]{8,64}$/))),
   }),
 );
 export type ListChange = z.infer<typeof listChangeSchema>;
@@ -57,6 +62,8 @@ const accountIdField = z.string().check(z.regex(/^[A-Za-z0-9-]{8,64}$/));
  * cannot act on the new one.
  */
 const shownAccount = () => ({ accountId: accountIdField });
+/** At most this many profiles in one change to several profiles (lib/profile-groups). */
+export const MAX_PROFILES_AT_ONCE = 20;
 /** At most this many whitelist entries per "Unbreak this page" (lib/diagnosis/unbreak.ts). */
 export const MAX_UNBREAK_DOMAINS = 25;
 
@@ -68,6 +75,16 @@ export const requestSchema = z.lazy(() =>
       // The user typed the domain, a public suffix, to confirm adding it: without this the worker
       // refuses to add one (lib/filtering/domain.ts isPublicSuffix).
       publicSuffixConfirmed: z.optional(z.literal(true)),
+      ...shownAccount(),
+    }),
+    // Worker: the same change for each of `profiles` (Form A), queued together under `change.group`
+    // (lib/profile-groups/several.ts); answers `SeveralOutcomes`, one outcome per profile.
+    z.object({
+      type: z.literal('submit-to-profiles'),
+      change: listChangeSchema,
+      profiles: z
+        .array(z.string().check(z.minLength(1), z.maxLength(256)))
+        .check(z.minLength(1), z.maxLength(MAX_PROFILES_AT_ONCE)),
       ...shownAccount(),
     }),
     // Worker: runs a dynamic IP registration now for `accountId` (lib/accounts), or the active
@@ -156,6 +173,12 @@ export const unbreakResponseSchema = z.extend(changeOutcomeSchema, {
 });
 export type UnbreakResponse = z.infer<typeof unbreakResponseSchema>;
 
+/** Answer to 'submit-to-profiles': one outcome per profile, in the order asked. */
+export const severalOutcomesSchema = z.object({
+  outcomes: z.array(z.extend(changeOutcomeSchema, { profile: z.string() })),
+});
+export type SeveralOutcomes = z.infer<typeof severalOutcomesSchema>;
+
 /** Answer to 'retry-outbox': how many changes are still waiting afterwards. */
 export const retryOutboxResponseSchema = z.object({ pending: z.int().check(z.gte(0)) });
 
@@ -184,6 +207,7 @@ export const registrableDomainsResponseSchema = z.object({
  */
 export const responseSchemas = {
   'submit-change': changeOutcomeSchema,
+  'submit-to-profiles': severalOutcomesSchema,
   'register-now': registerNowResponseSchema,
   'retry-outbox': retryOutboxResponseSchema,
   'temporary-allow': temporaryAllowResponseSchema,

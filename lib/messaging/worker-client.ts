@@ -47,6 +47,9 @@ export function createWorkerClient(send: SendMessage = (message) => browser.runt
      */
     submitChange: (change: ListChange, sentWith: Omit<RequestOf<'submit-change'>, 'type' | 'change'>) =>
       ask({ type: 'submit-change', change, ...sentWith }),
+    /** The same list change for several profiles (lib/profile-groups): one outcome per profile. */
+    submitToProfiles: (request: Omit<RequestOf<'submit-to-profiles'>, 'type'>) =>
+      ask({ type: 'submit-to-profiles', ...request }),
     /** Runs a dynamic IP registration now, for the account `accountId` or the active one. */
     registerNow: (accountId?: string) =>
       ask(accountId === undefined ? { type: 'register-now' } : { type: 'register-now', accountId }),

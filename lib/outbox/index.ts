@@ -37,5 +37,11 @@ export {
   type OtherAccountChanges,
 } from './other-accounts';
 export { backoffDelayMs, isRetryable, MAX_AGE_MS, RETRY_AFTER_MAX_MS, SUBMIT_WAIT_MS } from './policy';
-export { describeChange, dropQueuedChangesUndoing, enqueueChange } from './queue';
-export { submitChange } from './submit';
+export {
+  describeChange,
+  dropQueuedChangesUndoing,
+  enqueueChange,
+  enqueueChanges,
+  OutboxFullError,
+} from './queue';
+export { outcomeOf, submitChange } from './submit';

@@ -99,6 +99,54 @@ export async function enqueueChange(
   return queued;
 }
 
+/**
+ * Writes several changes for `account` in one write of the outbox: all of them are queued or none
+ * is (docs/several-profiles.md, "No half-applied state"). Each is treated as `enqueueChange`
+ * treats one (the same change already waiting is not queued twice); their entries come back in
+ * the order given. Rejects, writing nothing, as `enqueueChange` does.
+ */
+export async function enqueueChanges(
+  changes: readonly ListChange[],
+  account: AccountId,
+  now: () => number = Date.now,
+  options: EnqueueOptions = {},
+): Promise<OutboxEntry[]> {
+  const queued = await exclusively('outbox', async () => {
+    let entries = await outboxItem.getValue();
+    const result: OutboxEntry[] = [];
+    let nextAhead = 0;
+    for (const change of changes) {
+      let lastForTarget = -1;
+      entries.forEach((entry, index) => {
+        if (entry.account === account && sameTarget(entry.change, change)) lastForTarget = index;
+      });
+      const waiting = entries[lastForTarget];
+      if (waiting && sameChange(waiting.change, change)) {
+        result.push(waiting);
+        continue;
+      }
+      if (entries.length >= OUTBOX_LIMIT) throw new OutboxFullError();
+      const entry: OutboxEntry = {
+        id: randomId(),
+        change,
+        account,
+        createdAt: now(),
+        attempts: 0,
+        nextAttemptAt: now(),
+      };
+      // Ahead: together, in the order given, before the waiting changes for other domains.
+      const at = options.ahead ? Math.max(lastForTarget + 1, nextAhead) : entries.length;
+      entries = [...entries.slice(0, at), entry, ...entries.slice(at)];
+      nextAhead = at + 1;
+      result.push(entry);
+    }
+    await withRoom(() => outboxItem.setValue(entries));
+    return result;
+  });
+  for (const entry of queued) await followQueued(notes, entry.change, account).catch(() => undefined);
+  return queued;
+}
+
 export async function updateOutbox(update: (entries: OutboxEntry[]) => OutboxEntry[]): Promise<void> {
   await exclusively('outbox', async () => {
     const updated = update(await outboxItem.getValue());

@@ -58,7 +58,7 @@ export async function submitChange(change: ListChange, deps: OutboxDeps): Promis
 }
 
 /** Waits for one queued change while deliveries run, until its outcome is known or the bound. */
-async function outcomeOf(entry: OutboxEntry, deps: OutboxDeps): Promise<ChangeOutcome> {
+export async function outcomeOf(entry: OutboxEntry, deps: OutboxDeps): Promise<ChangeOutcome> {
   const deadline = Date.now() + SUBMIT_WAIT_MS;
   const delivery: { running: Promise<unknown> | null; report: DeliveryReport | null } = {
     running: null,

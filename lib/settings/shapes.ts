@@ -27,7 +27,7 @@ const accountId: Shape = (value) => typeof value === 'string' && ACCOUNT_ID_PATT
 
 const listChange = object(
   { op: oneOf('add', 'remove'), list: oneOf('whitelist', 'blocklist'), domain: string, source: string },
-  { profile: string, page: matching(PAGE_HOST) },
+  { profile: string, page: matching(PAGE_HOST), group: string },
 );
 
 export const connection = object({ baseUrl: string, form: oneOf('A', 'B') });

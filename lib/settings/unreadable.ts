@@ -29,6 +29,7 @@ const LABELS: Record<string, MessageKey> = {
   'local:contextMenu': 'stored.preferences',
   'local:diagnosis': 'stored.preferences',
   'local:theme': 'stored.preferences',
+  'local:profileGroups': 'profileGroups.stored',
 };
 
 /** The sentence for these keys, or null when none of them is worth a word. */

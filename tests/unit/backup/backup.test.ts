@@ -157,6 +157,8 @@ describe('export then import', () => {
         'dynamicIp',
         // Where list entries came from and their notes (lib/notes): empty here.
         'listNotes',
+        // Saved profile groups (lib/profile-groups): none here.
+        'profileGroups',
         'theme',
       ].sort(),
     );

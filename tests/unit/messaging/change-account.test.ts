@@ -14,6 +14,7 @@ const GONE = 'gone-account-0003';
 
 const jobs = {
   submit: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
+  submitToProfiles: vi.fn(async () => ({ outcomes: [] })),
   register: vi.fn(async () => null),
   deliverOutbox: vi.fn(async () => ({ remaining: [] })),
   temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),

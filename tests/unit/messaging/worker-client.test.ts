@@ -17,6 +17,7 @@ const ACCOUNT = 'home-account-0001';
 function workerWith(jobs: Partial<WorkerJobs> = {}) {
   const all: WorkerJobs = {
     submit: vi.fn(async () => ({ state: 'pending' as const, message: 'Queued' })),
+    submitToProfiles: vi.fn(async () => ({ outcomes: [] })),
     register: vi.fn(async () => ({ ok: true, ip: '203.0.113.7', message: 'Registered 203.0.113.7' })),
     deliverOutbox: vi.fn(async () => ({ remaining: ['a', 'b'] })),
     temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'Allowed', expiresAt: 5 })),

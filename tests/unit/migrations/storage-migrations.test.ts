@@ -44,6 +44,8 @@ const fixtures: (Fixture & { file: string })[] = readdirSync(FIXTURES).flatMap((
 
 type StorageModule = typeof import('@/lib/settings/storage') & {
   cachedListsItem: typeof import('@/lib/cache/cached-lists').cachedListsItem;
+  /** Kept in its own room (lib/profile-groups), stored like the others. */
+  profileGroupsItem: typeof import('@/lib/profile-groups/groups').profileGroupsItem;
   migrateStoredValues: typeof import('@/lib/settings/migrate').migrateStoredValues;
 };
 interface ReadableItem {
@@ -91,12 +93,13 @@ function storedItems(m: StorageModule): Map<string, ReadableItem> {
 /** storage.ts loaded afresh, with the worker's migrations and the cached lists' item. */
 async function freshStorageModule(): Promise<StorageModule> {
   vi.resetModules();
-  const [storage, { cachedListsItem }, { migrateStoredValues }] = await Promise.all([
+  const [storage, { cachedListsItem }, { migrateStoredValues }, { profileGroupsItem }] = await Promise.all([
     import('@/lib/settings/storage'),
     import('@/lib/cache/cached-lists'),
     import('@/lib/settings/migrate'),
+    import('@/lib/profile-groups/groups'),
   ]);
-  return { ...storage, cachedListsItem, migrateStoredValues };
+  return { ...storage, cachedListsItem, migrateStoredValues, profileGroupsItem };
 }
 
 function areaOf(key: string) {

@@ -31,6 +31,7 @@ function workerWith(policy: Record<string, unknown>) {
     unbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok', allowed: [] })),
     reviewUnbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
     accountNames: vi.fn(async () => ({ activeId: ACCOUNT, names: new Map([[ACCOUNT, 'Home']]) })),
+    submitToProfiles: vi.fn(async () => ({ outcomes: [] })),
     policy: () => readCurrentPolicy(managed),
   };
   return { jobs, onMessage: createMessageListener(createRequestHandlers(jobs), fakeBrowser.runtime) };
@@ -64,6 +65,22 @@ describe('changes the policy closes', () => {
         OPTIONS,
       ),
     ).toMatchObject({ state: 'delivered' });
+  });
+
+  it('refuses the popup’s change to several profiles, one refusal per profile, nothing queued', async () => {
+    const { jobs, onMessage } = workerWith({ popupChanges: false });
+    const answer = await onMessage(
+      { type: 'submit-to-profiles', change, profiles: ['default', 'kids'], accountId: ACCOUNT },
+      POPUP,
+    );
+    expect(answer).toEqual({
+      outcomes: ['default', 'kids'].map((profile) => ({
+        profile,
+        state: 'failed',
+        message: 'Your organization does not allow changes from the popup.',
+      })),
+    });
+    expect(jobs.submitToProfiles).not.toHaveBeenCalled();
   });
 
   it('refuses a change to a list whose options section is closed, from any page', async () => {

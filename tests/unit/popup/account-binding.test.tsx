@@ -42,6 +42,10 @@ function worker() {
       delivered.push(change);
       return { state: 'delivered', message: `Done: ${change.domain}.` };
     },
+    submitToProfiles: async (change, profiles) => {
+      delivered.push(...profiles.map((profile) => ({ ...change, profile })));
+      return { outcomes: profiles.map((profile) => ({ profile, state: 'delivered', message: 'Done.' })) };
+    },
     register: async () => null,
     deliverOutbox: async () => ({ remaining: [] }),
     temporaryAllow: async () => ({ state: 'delivered', message: '' }),

@@ -15,6 +15,7 @@ const ACCOUNT = 'home-account-0001';
 
 const jobs = {
   submit: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
+  submitToProfiles: vi.fn(async () => ({ outcomes: [] })),
   register: vi.fn(async () => null),
   deliverOutbox: vi.fn(async () => ({ ran: true, remaining: [] })),
   temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
