@@ -10,6 +10,9 @@ import { TEMPORARY_ALLOW_ALARM } from '@/lib/diagnosis/temporary-allow';
 import { isPublicSuffix } from '@/lib/filtering/domain';
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t } from '@/lib/i18n';
+import { refuseChangesWhileLocked, unlessLocked } from '@/lib/lock/guard';
+import { ensureIdleAlarm, LOCK_IDLE_ALARM, onIdleAlarm } from '@/lib/lock/idle';
+import { isLocked } from '@/lib/lock/state';
 import { domainForUrl, parseMenuItemId } from '@/lib/menus';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
 import type { ListChange } from '@/lib/messaging/protocol';
@@ -80,6 +83,7 @@ export async function onAlarm(alarm: { name: string }): Promise<void> {
   // Single alarms of versions before several accounts: the active account's, until set up again.
   else if (alarm.name === REGISTRATION_ALARM) await register('alarm');
   else if (alarm.name === REGISTRATION_RETRY_ALARM) await register('retry');
+  else if (alarm.name === LOCK_IDLE_ALARM) await onIdleAlarm(browser.alarms, activeAccountId);
   else if (alarm.name === TEMPORARY_ALLOW_ALARM) {
     await expireTemporaryAllowsNow();
     // An unbreak's allows end by this alarm too; its review waits in the popup.
@@ -89,20 +93,30 @@ export async function onAlarm(alarm: { name: string }): Promise<void> {
 
 /** Requests from the extension's own pages (lib/messaging/handlers.ts checks who asks and what). */
 export const onMessage = createMessageListener(
-  createRequestHandlers({
-    submit,
-    register,
-    removeAccount,
-    // "Retry now" is answered within the bound a click is; the delivery goes on after it.
-    deliverOutbox: retryOutboxNow,
-    temporaryAllow,
-    otherAccountChanges,
-    unbreak,
-    reviewUnbreak: unbreakReview,
-    accountNames: readAccountNames,
-  }),
+  // While locked, the changes a person asks for wait for the passphrase (docs/lock.md).
+  refuseChangesWhileLocked(
+    createRequestHandlers({
+      submit,
+      register,
+      removeAccount,
+      // "Retry now" is answered within the bound a click is; the delivery goes on after it.
+      deliverOutbox: retryOutboxNow,
+      temporaryAllow,
+      otherAccountChanges,
+      unbreak,
+      reviewUnbreak: unbreakReview,
+      accountNames: readAccountNames,
+    }),
+    isLocked,
+  ),
   browser.runtime,
 );
+
+const activeAccountId = async () => (await accountsItem.getValue()).active;
+
+/** A menu click or a shortcut while locked: a notification says so, nothing is changed. */
+const notifyLocked = (title: string, message: string) =>
+  notify(browser.notifications, 'locked', title, message);
 
 /** Builds the change a menu click or a shortcut asks for; null when the page has no domain. */
 async function changeFor(
@@ -156,8 +170,10 @@ export async function onMenuClicked(
   if (!action) return;
   const pageUrl = info.pageUrl ?? tab?.url;
   const url = action.target === 'link' ? info.linkUrl : pageUrl;
-  const change = await changeFor(action.list, url, 'menu', action.profile, pageUrl);
-  if (change) await submit(change);
+  await unlessLocked(isLocked, notifyLocked, async () => {
+    const change = await changeFor(action.list, url, 'menu', action.profile, pageUrl);
+    if (change) await submit(change);
+  });
 }
 
 export const COMMANDS = { 'whitelist-site': 'whitelist', 'blocklist-site': 'blocklist' } as const;
@@ -167,8 +183,10 @@ export async function onCommand(command: string, tab?: { url?: string }): Promis
   const list = COMMANDS[command as keyof typeof COMMANDS];
   // The shortcut grants activeTab for the current tab; older browsers do not pass it along.
   const url = tab?.url ?? (await browser.tabs.query({ active: true, currentWindow: true }))[0]?.url;
-  const change = await changeFor(list, url, 'shortcut');
-  if (change) await submit(change);
+  await unlessLocked(isLocked, notifyLocked, async () => {
+    const change = await changeFor(list, url, 'shortcut');
+    if (change) await submit(change);
+  });
 }
 
 const key = (item: { key: string }) => item.key.replace(/^local:/, '');
@@ -192,6 +210,7 @@ const ACCOUNT_KEYS = new Set([apiKeyItem, connectionItem, accountsItem, accountK
 
 /** Keeps alarms, menu and badge following storage, whoever changed it (options page, popup, worker). */
 export async function onStorageChanged(changes: Record<string, unknown>, area: string): Promise<void> {
+  if (area === 'session') return onSessionChanged(Object.keys(changes));
   if (area !== 'local') return;
   const changed = Object.keys(changes);
   const jobs: Promise<unknown>[] = [];
@@ -210,5 +229,16 @@ export async function onStorageChanged(changes: Record<string, unknown>, area: s
     // through now.
     jobs.push(refreshProfiles(), deliverOutbox(true));
   }
+  await Promise.allSettled(jobs);
+}
+
+/**
+ * Unlocking puts the keys into storage.session (docs/lock.md): changes held back may go through,
+ * and the idle alarm starts.
+ */
+async function onSessionChanged(changed: string[]): Promise<void> {
+  const jobs: Promise<unknown>[] = [ensureIdleAlarm(browser.alarms)];
+  if (changed.some((name) => ACCOUNT_KEYS.has(name)))
+    jobs.push(refreshBadge(), refreshProfiles(), deliverOutbox(true));
   await Promise.allSettled(jobs);
 }
