@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { followedAccounts } from '@/lib/accounts';
 import { t } from '@/lib/i18n';
+import { countUseOf } from '@/lib/lock/options-lock';
 import { bringSectionToTop, type ScrollingWindow } from '@/lib/options/bring-to-top';
 import { createSectionRouter, type RouterWindow } from '@/lib/options/router';
 import { type RouteContext, type SectionRoute, sectionsInView, type ViewId } from '@/lib/options/routes';
@@ -18,6 +19,7 @@ import { AppearanceSection } from './AppearanceSection';
 import { BackupSection } from './BackupSection';
 import { DiagnosisSection } from './DiagnosisSection';
 import { DynamicIpSection } from './DynamicIpSection';
+import { LockedPage, LockSection, useLockStatus } from './LockSection';
 import { LogsSection } from './LogsSection';
 import { MenuSection } from './MenuSection';
 import { OptionsNav } from './OptionsNav';
@@ -78,10 +80,18 @@ export function OptionsApp({
   const { unsaved, registry } = useUnsavedSections();
   const main = useRef<HTMLElement>(null);
   const stopWaitingForHeading = useRef<() => void>(() => {});
+  // While locked, the page asks for the passphrase before anything else (docs/lock.md).
+  const lock = useLockStatus();
+  const locked = lock !== null && lock.on && !lock.unlocked;
+  useEffect(
+    () => (lock?.on && lock.unlocked ? countUseOf(win as unknown as EventTarget) : undefined),
+    [lock?.on, lock?.unlocked],
+  );
 
   const context: RouteContext = {
     // The welcome's Save has just stored a key: the Overview is shown before the stored key is read back.
-    hasKey: configured.state === 'ready' || welcomeOutcome !== null,
+    // Locked, the key may be unreadable, yet there is one: the page is no welcome.
+    hasKey: configured.state === 'ready' || welcomeOutcome !== null || lock?.on === true,
     // Changes of every account of this browser are delivered to it; only the others wait there.
     otherAccountChanges:
       identity !== null &&
@@ -90,7 +100,7 @@ export function OptionsApp({
         ...(accounts?.accounts.map((account) => account.identity.id) ?? []),
       ]).length > 0,
   };
-  const loading = configured.state === 'loading';
+  const loading = configured.state === 'loading' || lock === null;
   const current = router.current(context);
 
   useEffect(
@@ -158,60 +168,69 @@ export function OptionsApp({
           </div>
         </header>
         <div class="options-body">
-          {!loading && (
+          {!loading && !locked && (
             <OptionsNav id={NAV_ID} context={context} current={current} unsaved={unsaved} onChoose={choose} />
           )}
           <main class="options" ref={main}>
             <UnreadableNotice />
-            <Pane shown={shows('overview')}>
-              {configured.state === 'ready' ? (
-                <OverviewSection
-                  client={configured.client}
-                  connection={configured.connection}
-                  account={configured.account}
-                  welcome={welcomeOutcome}
-                />
-              ) : (
-                <p class="hint">{t('overview.loading')}</p>
-              )}
-            </Pane>
-            <Pane shown={shows('other-accounts')}>
-              <OtherAccountChangesSection />
-            </Pane>
-            <Pane shown={accountView !== null && !loading}>
-              <AccountPanel view={lastAccountView.current} />
-            </Pane>
-            <Pane shown={shows('networks')}>
-              <DynamicIpSection />
-            </Pane>
-            <Pane shown={shows('logs')}>
-              <LogsSection />
-            </Pane>
-            <Pane shown={shows('setup')}>
-              {!context.hasKey && <Welcome />}
-              <SetupSection
-                firstRun={configured.state === 'no-key'}
-                onConnected={(outcome) => {
-                  setWelcomeOutcome(outcome);
-                  choose(sectionsInView('overview')[0] as SectionRoute);
-                }}
-              />
-            </Pane>
-            <Pane shown={shows('accounts')}>
-              <AccountsSettings />
-            </Pane>
-            <Pane shown={shows('appearance')}>
-              <AppearanceSection />
-            </Pane>
-            <Pane shown={shows('menu')}>
-              <MenuSection />
-            </Pane>
-            <Pane shown={shows('diagnosis')}>
-              <DiagnosisSection />
-            </Pane>
-            <Pane shown={shows('backup')}>
-              <BackupSection />
-            </Pane>
+            {locked ? (
+              <LockedPage />
+            ) : (
+              <>
+                <Pane shown={shows('overview')}>
+                  {configured.state === 'ready' ? (
+                    <OverviewSection
+                      client={configured.client}
+                      connection={configured.connection}
+                      account={configured.account}
+                      welcome={welcomeOutcome}
+                    />
+                  ) : (
+                    <p class="hint">{t('overview.loading')}</p>
+                  )}
+                </Pane>
+                <Pane shown={shows('other-accounts')}>
+                  <OtherAccountChangesSection />
+                </Pane>
+                <Pane shown={accountView !== null && !loading}>
+                  <AccountPanel view={lastAccountView.current} />
+                </Pane>
+                <Pane shown={shows('networks')}>
+                  <DynamicIpSection />
+                </Pane>
+                <Pane shown={shows('logs')}>
+                  <LogsSection />
+                </Pane>
+                <Pane shown={shows('setup')}>
+                  {!context.hasKey && <Welcome />}
+                  <SetupSection
+                    firstRun={configured.state === 'no-key'}
+                    onConnected={(outcome) => {
+                      setWelcomeOutcome(outcome);
+                      choose(sectionsInView('overview')[0] as SectionRoute);
+                    }}
+                  />
+                </Pane>
+                <Pane shown={shows('accounts')}>
+                  <AccountsSettings />
+                </Pane>
+                <Pane shown={shows('appearance')}>
+                  <AppearanceSection />
+                </Pane>
+                <Pane shown={shows('menu')}>
+                  <MenuSection />
+                </Pane>
+                <Pane shown={shows('diagnosis')}>
+                  <DiagnosisSection />
+                </Pane>
+                <Pane shown={shows('backup')}>
+                  <BackupSection />
+                </Pane>
+                <Pane shown={shows('lock')}>
+                  <LockSection status={lock} />
+                </Pane>
+              </>
+            )}
           </main>
         </div>
       </div>
