@@ -82,7 +82,7 @@ export function OptionsApp({
   const stopWaitingForHeading = useRef<() => void>(() => {});
   // While locked, the page asks for the passphrase before anything else (docs/lock.md).
   const lock = useLockStatus();
-  const locked = lock !== null && lock.on && !lock.unlocked;
+  const locked = lock?.on === true && !lock.unlocked;
   useEffect(
     () => (lock?.on && lock.unlocked ? countUseOf(win as unknown as EventTarget) : undefined),
     [lock?.on, lock?.unlocked],

@@ -295,3 +295,11 @@ export function lockControls(input: { lockRequired: boolean; on: boolean }): {
 } {
   return { mayTurnOff: input.on && !input.lockRequired, mustTurnOn: input.lockRequired && !input.on };
 }
+
+/** Every name the lock stores under (PRIVACY.md lists each; tests/unit/security checks it). */
+export const LOCK_STORAGE_NAMES = [
+  LOCK_RECORD_NAME,
+  FAILURES_NAME,
+  LOCK_KEY_NAME,
+  LOCK_SESSION_NAME,
+] as const;
