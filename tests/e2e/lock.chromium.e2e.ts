@@ -46,10 +46,16 @@ test('locked: the verdict shows, Whitelist and Show key ask for the passphrase (
 }) => {
   const options = await turnOnLock(chromium, emulator);
   expect(await persistentStorage(options)).not.toContain(emulator.key);
+  // Opened once unlocked, the popup keeps the site's lists: locked, it has no key to fetch them.
+  const tab = await chromium.openSiteTab('blocked-demo.example', '/page');
+  const first = await chromium.openPopup(tab);
+  await waitForStatus(first, { startsWith: 'Blocked' }, { name: 'Verdict' });
+  await first.close();
+  await options.bringToFront();
   await byRole(options, 'button', 'Lock now').click();
   await byRole(options, 'button', 'Unlock').wait();
 
-  const tab = await chromium.openSiteTab('blocked-demo.example', '/page');
+  await tab.bringToFront();
   const popup = await chromium.openPopup(tab);
   expect(await waitForStatus(popup, { startsWith: 'Blocked' }, { name: 'Verdict' })).toMatch(/^Blocked/);
 
@@ -66,6 +72,8 @@ test('locked: the verdict shows, Whitelist and Show key ask for the passphrase (
 
   // Locked again, the options page hides the key behind the passphrase.
   await byRole(popup, 'button', 'Lock now').click();
+  await byRole(popup, 'button', 'Unlock').wait();
+  await options.bringToFront();
   await options.reload();
   await byRole(options, 'button', 'Unlock').wait();
   expect(await allByRole(options, 'button', 'Show key')).toHaveLength(0);
