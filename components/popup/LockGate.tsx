@@ -121,10 +121,10 @@ export function LockGate({
           )}
           <div class="lock-ask">
             <label for={ids.message}>{t('lock.askMessage')}</label>
-            <textarea
+            <input
               id={ids.message}
               class="input"
-              rows={2}
+              type="text"
               maxLength={500}
               value={message}
               onInput={(event) => setMessage(event.currentTarget.value)}
