@@ -50,6 +50,8 @@ test('locked: the verdict shows, Whitelist and Show key ask for the passphrase (
   const tab = await chromium.openSiteTab('blocked-demo.example', '/page');
   const first = await chromium.openPopup(tab);
   await waitForStatus(first, { startsWith: 'Blocked' }, { name: 'Verdict' });
+  // The fetched lists are stored as the fresh verdict shows: closed before, there would be none.
+  await first.waitForFunction(() => performance.getEntriesByName('verdict-fresh').length > 0);
   await first.close();
   await options.bringToFront();
   await byRole(options, 'button', 'Lock now').click();
