@@ -12,7 +12,7 @@ import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { t } from '@/lib/i18n';
 import { refuseChangesWhileLocked, unlessLocked } from '@/lib/lock/guard';
 import { ensureIdleAlarm, LOCK_IDLE_ALARM, onIdleAlarm } from '@/lib/lock/idle';
-import { isLocked } from '@/lib/lock/state';
+import { isLocked, LOCK_SESSION_NAME } from '@/lib/lock/state';
 import { domainForUrl, parseMenuItemId } from '@/lib/menus';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
 import type { ListChange } from '@/lib/messaging/protocol';
@@ -237,6 +237,8 @@ export async function onStorageChanged(changes: Record<string, unknown>, area: s
  * and the idle alarm starts.
  */
 async function onSessionChanged(changed: string[]): Promise<void> {
+  // Page diagnosis writes storage.session often: only the lock's own names start anything here.
+  if (!changed.some((name) => ACCOUNT_KEYS.has(name) || name === LOCK_SESSION_NAME)) return;
   const jobs: Promise<unknown>[] = [ensureIdleAlarm(browser.alarms)];
   if (changed.some((name) => ACCOUNT_KEYS.has(name)))
     jobs.push(refreshBadge(), refreshProfiles(), deliverOutbox(true));
