@@ -77,3 +77,20 @@ describe('a locked popup', () => {
     expect(popup.submitted).toEqual([]);
   });
 });
+
+describe('a locked popup with stale or missing lists', () => {
+  it('keeps the cached verdict rather than asking for a key, and says so when nothing is cached', async () => {
+    await configure('A', 'test-key');
+    await turnOnLock({ passphrase: PASSPHRASE, idleMinutes: 5, background: {} });
+    await lockNow(null);
+    await openPopup({
+      url: PAGE,
+      key: '',
+      keyUnreadable: true,
+      lock: createPopupLock({ pageUrl: async () => PAGE }),
+    });
+    expect(await screen.findByText(/this site's lists are not in this browser yet/)).toBeTruthy();
+    expect(screen.queryByText(/No API key is set/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Unlock' })).toBeTruthy();
+  });
+});

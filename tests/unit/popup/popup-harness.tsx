@@ -58,6 +58,8 @@ export interface OpenOptions {
   askWorkerForDomains?: AskWorkerForDomains;
   /** The passphrase lock (lib/lock/popup-lock.ts). */
   lock?: PopupLock;
+  /** The key cannot be read (locked, docs/lock.md): no client can be made. */
+  keyUnreadable?: boolean;
 }
 
 export async function configure(form: ApiForm = 'A', key = 'test-key', profile?: string) {
@@ -96,7 +98,7 @@ export async function openPopup(options: OpenOptions) {
     cache: createViewCache({ now }),
     loadRemote: async () => ({
       ...(await import('@/lib/cache/refresh')),
-      createConfiguredClient: async () => api,
+      createConfiguredClient: async () => (options.keyUnreadable ? null : api),
     }),
     submitChange: async (change, sentWith) => {
       submitted.push(change);
