@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { followedAccounts } from '@/lib/accounts';
 import { t } from '@/lib/i18n';
+import { countUseOf } from '@/lib/lock/options-lock';
 import { bringSectionToTop, type ScrollingWindow } from '@/lib/options/bring-to-top';
 import { createSectionRouter, type RouterWindow } from '@/lib/options/router';
 import { type RouteContext, type SectionRoute, sectionsInView, type ViewId } from '@/lib/options/routes';
@@ -19,6 +20,7 @@ import { BackupSection } from './BackupSection';
 import { DiagnosisSection } from './DiagnosisSection';
 import { DynamicIpSection } from './DynamicIpSection';
 import { HistoryPane } from './history/HistoryPane';
+import { LockedPage, LockSection, useLockStatus } from './LockSection';
 import { LogsSection } from './LogsSection';
 import { ManagedNotice } from './ManagedNotice';
 import { ManagedSection } from './ManagedSection';
@@ -85,10 +87,18 @@ export function OptionsApp({
   const { unsaved, registry } = useUnsavedSections();
   const main = useRef<HTMLElement>(null);
   const stopWaitingForHeading = useRef<() => void>(() => {});
+  // While locked, the page asks for the passphrase before anything else (docs/lock.md).
+  const lock = useLockStatus();
+  const locked = lock?.on === true && !lock.unlocked;
+  useEffect(
+    () => (lock?.on && lock.unlocked ? countUseOf(win as unknown as EventTarget) : undefined),
+    [lock?.on, lock?.unlocked],
+  );
 
   const context: RouteContext = {
     // The welcome's Save has just stored a key: the Overview is shown before the stored key is read back.
-    hasKey: configured.state === 'ready' || welcomeOutcome !== null,
+    // Locked, the key may be unreadable, yet there is one: the page is no welcome.
+    hasKey: configured.state === 'ready' || welcomeOutcome !== null || lock?.on === true,
     // Changes of every account of this browser are delivered to it; only the others wait there.
     otherAccountChanges:
       identity !== null &&
@@ -97,7 +107,7 @@ export function OptionsApp({
         ...(accounts?.accounts.map((account) => account.identity.id) ?? []),
       ]).length > 0,
   };
-  const loading = configured.state === 'loading';
+  const loading = configured.state === 'loading' || lock === null;
   const current = router.current(context);
 
   useEffect(
@@ -165,84 +175,93 @@ export function OptionsApp({
           </div>
         </header>
         <div class="options-body">
-          {!loading && (
+          {!loading && !locked && (
             <OptionsNav id={NAV_ID} context={context} current={current} unsaved={unsaved} onChoose={choose} />
           )}
           <main class="options" ref={main}>
             <UnreadableNotice />
             <ManagedNotice />
-            <Pane shown={shows('overview')}>
-              {configured.state === 'ready' ? (
-                <OverviewSection
-                  client={configured.client}
-                  connection={configured.connection}
-                  account={configured.account}
-                  welcome={welcomeOutcome}
-                />
-              ) : (
-                <p class="hint">{t('overview.loading')}</p>
-              )}
-            </Pane>
-            <Pane shown={shows('other-accounts')}>
-              <OtherAccountChangesSection />
-            </Pane>
-            <Pane shown={accountView !== null && !loading}>
-              <AccountPanel view={lastAccountView.current} />
-            </Pane>
-            <Pane shown={shows('networks')}>
-              <ManagedSection id="dynamic-ip">
-                <DynamicIpSection />
-              </ManagedSection>
-            </Pane>
-            <Pane shown={shows('logs')}>
-              <ManagedSection id="logs">
-                <LogsSection />
-              </ManagedSection>
-            </Pane>
-            <Pane shown={shows('history')}>
-              {configured.state === 'ready' && (
-                <HistoryPane account={configured.account.id} client={configured.client} />
-              )}
-            </Pane>
-            <Pane shown={shows('setup')}>
-              {!context.hasKey && <Welcome />}
-              <ManagedSection
-                id="setup"
-                closed={activeManaged}
-                message={activeManaged ? t('policy.accountManaged') : undefined}
-              >
-                <SetupSection
-                  firstRun={configured.state === 'no-key'}
-                  onConnected={(outcome) => {
-                    setWelcomeOutcome(outcome);
-                    choose(sectionsInView('overview')[0] as SectionRoute);
-                  }}
-                />
-              </ManagedSection>
-            </Pane>
-            <Pane shown={shows('accounts')}>
-              <ManagedSection id="accounts">
-                <AccountsSettings />
-              </ManagedSection>
-            </Pane>
-            <Pane shown={shows('appearance')}>
-              <AppearanceSection />
-            </Pane>
-            <Pane shown={shows('menu')}>
-              <ManagedSection id="menu">
-                <MenuSection />
-              </ManagedSection>
-            </Pane>
-            <Pane shown={shows('diagnosis')}>
-              <ManagedSection id="diagnosis">
-                <DiagnosisSection />
-              </ManagedSection>
-            </Pane>
-            <Pane shown={shows('backup')}>
-              <ManagedSection id="backup">
-                <BackupSection />
-              </ManagedSection>
-            </Pane>
+            {locked ? (
+              <LockedPage />
+            ) : (
+              <>
+                <Pane shown={shows('overview')}>
+                  {configured.state === 'ready' ? (
+                    <OverviewSection
+                      client={configured.client}
+                      connection={configured.connection}
+                      account={configured.account}
+                      welcome={welcomeOutcome}
+                    />
+                  ) : (
+                    <p class="hint">{t('overview.loading')}</p>
+                  )}
+                </Pane>
+                <Pane shown={shows('other-accounts')}>
+                  <OtherAccountChangesSection />
+                </Pane>
+                <Pane shown={accountView !== null && !loading}>
+                  <AccountPanel view={lastAccountView.current} />
+                </Pane>
+                <Pane shown={shows('networks')}>
+                  <ManagedSection id="dynamic-ip">
+                    <DynamicIpSection />
+                  </ManagedSection>
+                </Pane>
+                <Pane shown={shows('logs')}>
+                  <ManagedSection id="logs">
+                    <LogsSection />
+                  </ManagedSection>
+                </Pane>
+                <Pane shown={shows('history')}>
+                  {configured.state === 'ready' && (
+                    <HistoryPane account={configured.account.id} client={configured.client} />
+                  )}
+                </Pane>
+                <Pane shown={shows('setup')}>
+                  {!context.hasKey && <Welcome />}
+                  <ManagedSection
+                    id="setup"
+                    closed={activeManaged}
+                    message={activeManaged ? t('policy.accountManaged') : undefined}
+                  >
+                    <SetupSection
+                      firstRun={configured.state === 'no-key'}
+                      onConnected={(outcome) => {
+                        setWelcomeOutcome(outcome);
+                        choose(sectionsInView('overview')[0] as SectionRoute);
+                      }}
+                    />
+                  </ManagedSection>
+                </Pane>
+                <Pane shown={shows('accounts')}>
+                  <ManagedSection id="accounts">
+                    <AccountsSettings />
+                  </ManagedSection>
+                </Pane>
+                <Pane shown={shows('appearance')}>
+                  <AppearanceSection />
+                </Pane>
+                <Pane shown={shows('menu')}>
+                  <ManagedSection id="menu">
+                    <MenuSection />
+                  </ManagedSection>
+                </Pane>
+                <Pane shown={shows('diagnosis')}>
+                  <ManagedSection id="diagnosis">
+                    <DiagnosisSection />
+                  </ManagedSection>
+                </Pane>
+                <Pane shown={shows('backup')}>
+                  <ManagedSection id="backup">
+                    <BackupSection />
+                  </ManagedSection>
+                </Pane>
+                <Pane shown={shows('lock')}>
+                  <LockSection status={lock} lockRequired={policy?.scope.lockRequired ?? false} />
+                </Pane>
+              </>
+            )}
           </main>
         </div>
       </div>

@@ -29,7 +29,7 @@ function useControllerState(controller: PopupController): PopupState {
   return state;
 }
 
-export function PopupApp({ controller, openOptions, mark, loadExtras, now = Date.now }: PopupAppProps) {
+export function PopupApp({ controller, openOptions, mark, loadExtras, now = Date.now, lock }: PopupAppProps) {
   const state = useControllerState(controller);
   const extras = useExtras(loadExtras);
   return (
@@ -44,6 +44,7 @@ export function PopupApp({ controller, openOptions, mark, loadExtras, now = Date
             mark={mark}
             now={now}
             extras={extras}
+            lock={lock}
           />
         ) : (
           <NotReady state={state} openOptions={openOptions} />

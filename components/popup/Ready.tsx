@@ -3,6 +3,7 @@ import { pageKnowledge } from '@/lib/popup/verdict-inputs';
 import { derivePopupView, type PopupView, sectionOf } from '@/lib/popup/view';
 import { Freshness } from './Freshness';
 import { ListActions } from './ListActions';
+import { LockGate } from './LockGate';
 import { Outcome } from './Outcome';
 import { usePageDiagnosis, useTemporaryAllows } from './page-facts';
 import type { PopupAppProps, ReadyProps } from './popup-props';
@@ -25,7 +26,7 @@ function useVerdictMarks(view: PopupView, mark: PopupAppProps['mark']) {
 }
 
 /** The popup with a verdict: the verdict, the list buttons, the outcome of a click, and the extras. */
-export function Ready({ state, controller, openOptions, mark, now, extras }: ReadyProps) {
+export function Ready({ state, controller, openOptions, mark, now, extras, lock }: ReadyProps) {
   // Page diagnosis is read once the page is known, so it never delays the verdict.
   const diagnosis = usePageDiagnosis(state);
   const allows = useTemporaryAllows();
@@ -52,36 +53,38 @@ export function Ready({ state, controller, openOptions, mark, now, extras }: Rea
         <Freshness state={state} view={view} controller={controller} openOptions={openOptions} />
       </VerdictHero>
 
-      <ListActions
-        state={state}
-        view={view}
-        controller={controller}
-        allows={allows}
-        changesAllowed={changesAllowed}
-        extras={extras}
-      />
+      <LockGate lock={lock} site={view.domain} profile={state.profile}>
+        <ListActions
+          state={state}
+          view={view}
+          controller={controller}
+          allows={allows}
+          changesAllowed={changesAllowed}
+          extras={extras}
+        />
 
-      <Outcome state={state} view={view} controller={controller} openOptions={openOptions} />
+        <Outcome state={state} view={view} controller={controller} openOptions={openOptions} />
 
-      {extras && (
-        <>
-          {changesAllowed && (
-            <extras.UnbreakPanel
+        {extras && (
+          <>
+            {changesAllowed && (
+              <extras.UnbreakPanel
+                state={state}
+                controller={controller}
+                diagnosis={diagnosis}
+                allows={allows}
+                now={now}
+              />
+            )}
+            <extras.PageDiagnosisPanel
               state={state}
               controller={controller}
               diagnosis={diagnosis}
               allows={allows}
-              now={now}
             />
-          )}
-          <extras.PageDiagnosisPanel
-            state={state}
-            controller={controller}
-            diagnosis={diagnosis}
-            allows={allows}
-          />
-        </>
-      )}
+          </>
+        )}
+      </LockGate>
     </>
   );
 }

@@ -1,5 +1,6 @@
 /** The props of the popup's page (./PopupApp.tsx) and of its ready view's parts (./Ready.tsx). */
 
+import type { PopupLock } from '@/lib/lock/popup-lock';
 import type { PopupController } from '@/lib/popup/controller';
 import type { ReadyState } from '@/lib/popup/state';
 import type { OptionsSection } from '@/lib/popup/view';
@@ -13,11 +14,13 @@ export interface PopupAppProps {
   /** The parts shown after the verdict (./PopupExtras.tsx), loaded once the first view is on screen. */
   loadExtras(): Promise<Extras>;
   now?: () => number;
+  /** The passphrase lock (lib/lock): absent, changes are never held back here. */
+  lock?: PopupLock;
 }
 
 export type Extras = typeof import('./PopupExtras');
 
-export interface ReadyProps extends Pick<PopupAppProps, 'openOptions' | 'mark'> {
+export interface ReadyProps extends Pick<PopupAppProps, 'openOptions' | 'mark' | 'lock'> {
   state: ReadyState;
   controller: PopupController;
   now: () => number;

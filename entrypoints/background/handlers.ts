@@ -11,6 +11,9 @@ import { isPublicSuffix } from '@/lib/filtering/domain';
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { HISTORY_DAILY_ALARM, rollbackAlarmAccount } from '@/lib/history/service';
 import { t } from '@/lib/i18n';
+import { refuseChangesWhileLocked, unlessLocked } from '@/lib/lock/guard';
+import { ensureIdleAlarm, LOCK_IDLE_ALARM, onIdleAlarm } from '@/lib/lock/idle';
+import { isLocked, LOCK_SESSION_NAME } from '@/lib/lock/state';
 import { domainForUrl, parseMenuItemId } from '@/lib/menus';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
 import type { ListChange } from '@/lib/messaging/protocol';
@@ -100,6 +103,7 @@ export async function onAlarm(alarm: { name: string }): Promise<void> {
   else if (alarm.name === HISTORY_DAILY_ALARM) await snapshotAccounts();
   else if (rollbackAlarmAccount(alarm.name) !== null)
     await resumeRollbackOf(rollbackAlarmAccount(alarm.name)!);
+  else if (alarm.name === LOCK_IDLE_ALARM) await onIdleAlarm(browser.alarms, activeAccountId);
   else if (alarm.name === TEMPORARY_ALLOW_ALARM) {
     await expireTemporaryAllowsNow();
     // An unbreak's allows end by this alarm too; its review waits in the popup.
@@ -109,22 +113,32 @@ export async function onAlarm(alarm: { name: string }): Promise<void> {
 
 /** Requests from the extension's own pages (lib/messaging/handlers.ts checks who asks and what). */
 export const onMessage = createMessageListener(
-  createRequestHandlers({
-    submit,
-    submitToProfiles,
-    register,
-    removeAccount,
-    // "Retry now" is answered within the bound a click is; the delivery goes on after it.
-    deliverOutbox: retryOutboxNow,
-    temporaryAllow,
-    otherAccountChanges,
-    unbreak,
-    reviewUnbreak: unbreakReview,
-    accountNames: readAccountNames,
-    policy: currentPolicy,
-  }),
+  // While locked, the changes a person asks for wait for the passphrase (docs/lock.md).
+  refuseChangesWhileLocked(
+    createRequestHandlers({
+      submit,
+      submitToProfiles,
+      register,
+      removeAccount,
+      // "Retry now" is answered within the bound a click is; the delivery goes on after it.
+      deliverOutbox: retryOutboxNow,
+      temporaryAllow,
+      otherAccountChanges,
+      unbreak,
+      reviewUnbreak: unbreakReview,
+      accountNames: readAccountNames,
+      policy: currentPolicy,
+    }),
+    isLocked,
+  ),
   browser.runtime,
 );
+
+const activeAccountId = async () => (await accountsItem.getValue()).active;
+
+/** A menu click or a shortcut while locked: a notification says so, nothing is changed. */
+const notifyLocked = (title: string, message: string) =>
+  notify(browser.notifications, 'locked', title, message);
 
 /**
  * Builds the change a menu click or a shortcut asks for; null when the page has no domain or the
@@ -187,16 +201,18 @@ export async function onMenuClicked(
   if (!action) return;
   const pageUrl = info.pageUrl ?? tab?.url;
   const url = action.target === 'link' ? info.linkUrl : pageUrl;
-  const change = await changeFor(action.list, url, 'menu', action.profile, pageUrl);
-  if (!change) return;
-  if (action.group === undefined) {
-    await submit(change);
-    return;
-  }
-  // A saved group: one change per profile it still has (docs/several-profiles.md).
-  const { profile: _single, ...forEach } = change;
-  const profiles = await profilesOfSavedGroup(action.group);
-  if (profiles.length > 0) await submitToProfiles(forEach, profiles);
+  await unlessLocked(isLocked, notifyLocked, async () => {
+    const change = await changeFor(action.list, url, 'menu', action.profile, pageUrl);
+    if (!change) return;
+    if (action.group === undefined) {
+      await submit(change);
+      return;
+    }
+    // A saved group: one change per profile it still has (docs/several-profiles.md).
+    const { profile: _single, ...forEach } = change;
+    const profiles = await profilesOfSavedGroup(action.group);
+    if (profiles.length > 0) await submitToProfiles(forEach, profiles);
+  });
 }
 
 export const COMMANDS = { 'whitelist-site': 'whitelist', 'blocklist-site': 'blocklist' } as const;
@@ -206,8 +222,10 @@ export async function onCommand(command: string, tab?: { url?: string }): Promis
   const list = COMMANDS[command as keyof typeof COMMANDS];
   // The shortcut grants activeTab for the current tab; older browsers do not pass it along.
   const url = tab?.url ?? (await browser.tabs.query({ active: true, currentWindow: true }))[0]?.url;
-  const change = await changeFor(list, url, 'shortcut');
-  if (change) await submit(change);
+  await unlessLocked(isLocked, notifyLocked, async () => {
+    const change = await changeFor(list, url, 'shortcut');
+    if (change) await submit(change);
+  });
 }
 
 const key = (item: { key: string }) => item.key.replace(/^local:/, '');
@@ -238,6 +256,7 @@ const ACCOUNT_KEYS = new Set([apiKeyItem, connectionItem, accountsItem, accountK
 
 /** Keeps alarms, menu and badge following storage, whoever changed it (options page, popup, worker). */
 export async function onStorageChanged(changes: Record<string, unknown>, area: string): Promise<void> {
+  if (area === 'session') return onSessionChanged(Object.keys(changes));
   // The administrator changed the policy: accounts, page diagnosis and the menu follow it.
   if (area === 'managed') {
     await applyManagedPolicy();
@@ -263,5 +282,18 @@ export async function onStorageChanged(changes: Record<string, unknown>, area: s
     // imported file, say), is put back as the policy has it (lib/policy/apply.ts).
     jobs.push(refreshProfiles(), deliverOutbox(true), applyManagedPolicy());
   }
+  await Promise.allSettled(jobs);
+}
+
+/**
+ * Unlocking puts the keys into storage.session (docs/lock.md): changes held back may go through,
+ * and the idle alarm starts.
+ */
+async function onSessionChanged(changed: string[]): Promise<void> {
+  // Page diagnosis writes storage.session often: only the lock's own names start anything here.
+  if (!changed.some((name) => ACCOUNT_KEYS.has(name) || name === LOCK_SESSION_NAME)) return;
+  const jobs: Promise<unknown>[] = [ensureIdleAlarm(browser.alarms)];
+  if (changed.some((name) => ACCOUNT_KEYS.has(name)))
+    jobs.push(refreshBadge(), refreshProfiles(), deliverOutbox(true));
   await Promise.allSettled(jobs);
 }

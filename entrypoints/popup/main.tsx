@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { PopupApp } from '@/components/popup/PopupApp';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { messageLocale } from '@/lib/i18n';
+import { createPopupLock } from '@/lib/lock/popup-lock';
 import { createPopupController } from '@/lib/popup/controller';
 import { markStep } from '@/lib/popup/mark-step';
 import { openOptionsPage } from '@/lib/popup/options-page';
@@ -77,6 +78,9 @@ const show = () => {
       openOptions={(section) => void openOptionsPage(browser, section)}
       mark={(name) => performance.mark(name)}
       loadExtras={() => import('@/components/popup/PopupExtras')}
+      lock={createPopupLock({
+        pageUrl: async () => (await readTabAddress(browser.tabs, location.search)).url,
+      })}
     />,
     document.getElementById('app') as HTMLElement,
   );

@@ -31,6 +31,7 @@ export const VIEWS = [
   'menu',
   'diagnosis',
   'backup',
+  'lock',
 ] as const;
 export type ViewId = (typeof VIEWS)[number];
 
@@ -91,6 +92,7 @@ export const SECTIONS = [
   { id: 'menu', title: 'dynamicIp.menuHeading', view: 'menu', group: 'settings', needsKey: false },
   { id: 'diagnosis', title: 'diagnosis.heading', view: 'diagnosis', group: 'settings', needsKey: false },
   { id: 'backup', title: 'backup.heading', view: 'backup', group: 'settings', needsKey: false },
+  { id: 'lock', title: 'lock.section', view: 'lock', group: 'settings', needsKey: true },
 ] as const satisfies readonly SectionRoute[];
 
 export type SectionId = (typeof SECTIONS)[number]['id'];

@@ -7,6 +7,8 @@
 import { capabilitiesOf } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { type CachedView, isFreshView, listsCover } from '@/lib/cache/view-cache';
+import { t } from '@/lib/i18n';
+import { NO_KEY, parseAccountId } from '@/lib/identity/identity';
 import {
   type ControllerContext,
   ignoreHere,
@@ -90,7 +92,18 @@ export async function refreshStale(ctx: ControllerContext, force = false): Promi
     update({ refreshing: false, problem: problemOf(error) });
     return;
   }
-  if (connection === null) return ctx.set({ phase: 'no-key' });
+  if (connection === null) {
+    // The view names an account with a key the popup cannot read now: the lock keeps it
+    // (docs/lock.md). The cached view stays, as it was read, until unlocked.
+    if (parseAccountId(initial.account)?.keyFingerprint !== NO_KEY) {
+      const nothingCached = initial.lists === null;
+      return update({
+        refreshing: false,
+        ...(nothingCached ? { problem: { kind: 'other', message: t('lock.nothingCached') } } : {}),
+      });
+    }
+    return ctx.set({ phase: 'no-key' });
+  }
   const { remote, api } = connection;
   const target = { api, cache: deps.cache, account: initial.account };
 

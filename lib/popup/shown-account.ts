@@ -4,9 +4,9 @@
  * (lib/messaging/handlers.ts). Read when the popup is idle after its first view, off the
  * verdict's path (lib/popup/controller.ts).
  */
-import { type AccountId, accountIdentity } from '@/lib/identity/identity';
+import { type AccountId, identityOf, keyFingerprint } from '@/lib/identity/identity';
 import { getValues } from '@/lib/settings/item';
-import { accountsItem, apiKeyItem, connectionItem } from '@/lib/settings/storage';
+import { accountsItem, apiKeyFingerprintItem, apiKeyItem, connectionItem } from '@/lib/settings/storage';
 
 /**
  * The stable id of the account whose identity is `shown` (the one the popup's view was read for),
@@ -16,10 +16,13 @@ import { accountsItem, apiKeyItem, connectionItem } from '@/lib/settings/storage
  * with it.
  */
 export async function readShownAccountId(shown: AccountId): Promise<string | null> {
-  const [accounts, key, connection] = await getValues([accountsItem, apiKeyItem, connectionItem] as const);
-  let active: { id: string | null; key: string; connection: typeof connection } = {
+  const [accounts, fingerprint, connection] = await getValues([
+    accountsItem,
+    apiKeyFingerprintItem,
+    connectionItem,
+  ] as const);
+  let active: { id: string | null; connection: typeof connection; key?: string } = {
     id: accounts.active,
-    key,
     connection,
   };
   if (!accounts.accounts.some((entry) => entry.id === accounts.active)) {
@@ -30,5 +33,10 @@ export async function readShownAccountId(shown: AccountId): Promise<string | nul
     if (adopted === undefined) return null;
     active = adopted;
   }
-  return (await accountIdentity(active)).id === shown ? active.id : null;
+  // By the fingerprint stored beside the key, as the view named its account: a locked popup has
+  // no key (docs/lock.md). The key only for storage from before the fingerprint was kept.
+  const { baseUrl: origin, form } = active.connection;
+  const keyFingerprintNow =
+    fingerprint !== '' ? fingerprint : await keyFingerprint(active.key ?? (await apiKeyItem.getValue()));
+  return identityOf({ origin, form, keyFingerprint: keyFingerprintNow }).id === shown ? active.id : null;
 }

@@ -14,6 +14,7 @@
  */
 import { browser } from 'wxt/browser';
 import type * as z from 'zod/mini';
+import { isSealedName, readWithSealed, removeWithSealed, writeWithSealed } from '@/lib/lock/sealed-storage';
 import { forgetEarly, readWithEarly } from './early-answers';
 import type { Shape } from './shape';
 
@@ -85,7 +86,10 @@ function reportUnreadable(key: ItemKey): void {
 export async function readRaw(area: StorageArea, names: readonly string[]): Promise<Record<string, unknown>> {
   if (names.length === 0) return {};
   const readNow = (some: string[]) => areaOf(area).get(some);
-  return area === 'local' ? readWithEarly(names, readNow) : readNow([...names]);
+  // The API keys are read where the lock keeps them (docs/lock.md).
+  return area === 'local'
+    ? readWithSealed(names, (some) => readWithEarly(some, readNow))
+    : readNow([...names]);
 }
 
 function areaOf(area: StorageArea) {
@@ -96,19 +100,33 @@ function areaOf(area: StorageArea) {
 
 /** Writes several values in one call: one storage event, never a half-written change. */
 export async function writeRaw(area: StorageArea, values: Record<string, unknown>): Promise<void> {
-  if (area === 'local') forgetEarly(Object.keys(values));
-  await areaOf(area).set(values);
+  if (area !== 'local') return areaOf(area).set(values);
+  forgetEarly(Object.keys(values));
+  // While the lock is on, a key is sealed before it is stored (docs/lock.md).
+  await writeWithSealed(values, (plain) => areaOf('local').set(plain));
 }
 
 export async function removeRaw(area: StorageArea, names: readonly string[]): Promise<void> {
-  if (area === 'local') forgetEarly(names);
-  if (names.length > 0) await areaOf(area).remove([...names]);
+  if (names.length === 0) return;
+  if (area !== 'local') return areaOf(area).remove([...names]);
+  forgetEarly(names);
+  await removeWithSealed(names, async (plain) => {
+    if (plain.length > 0) await areaOf('local').remove(plain);
+  });
 }
 
 /** Calls back with the new raw value of `name` whenever it changes in `area`. */
 export function watchRaw(area: StorageArea, name: string, callback: (raw: unknown) => void): () => void {
+  // A key the lock keeps also changes in storage.session: on unlocking and locking (docs/lock.md).
+  const alsoSession = area === 'local' && isSealedName(name);
   const listener = (changes: Record<string, { newValue?: unknown }>, changedArea: string) => {
-    if (changedArea === area && name in changes) callback(changes[name]?.newValue ?? null);
+    if (alsoSession && (changedArea === 'local' || changedArea === 'session') && name in changes) {
+      // Read again: turning the lock on or off moves the key between areas in several writes.
+      readRaw('local', [name]).then(
+        (values) => callback(values[name] ?? null),
+        () => {},
+      );
+    } else if (changedArea === area && name in changes) callback(changes[name]?.newValue ?? null);
   };
   browser.storage.onChanged.addListener(listener);
   return () => browser.storage.onChanged.removeListener(listener);

@@ -5,7 +5,7 @@
  * bench-results/.
  *
  * Options: --no-build (reuse the last bench builds),
- * --only=sizes,verdict,diagnosis,history,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
+ * --only=sizes,verdict,diagnosis,history,lock,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
  * `firefox` Firefox's), --quick (fewer runs, for trying the script itself); while working on the
  * popup: --pairs=N and --big-pairs=N (openings of each real popup, normal and with large lists),
  * --no-tab (only the real popups, not the in-tab figures); --baseline=<git-rev> also measures the
@@ -26,6 +26,7 @@ import { measureDiagnosisWrites } from './diagnosis.ts';
 import { below, type Figure, figure, formatTable, unmeasured } from './figures.ts';
 import { buildFloorExtension, FLOOR_ADDON_ID, type FloorTarget } from './floor-extension.ts';
 import { measureHistory } from './history.ts';
+import { measureLockKdf } from './lock.ts';
 import { measureLogs } from './logs.ts';
 import { addAccounts, configureExtension, inPage, sleep, untilQuiet } from './page.ts';
 import { measurePopup, SITE_HOST } from './popup.ts';
@@ -48,7 +49,17 @@ const FLOOR_BUILDS: Record<FloorTarget, string> = {
   firefox: join(ROOT, '.output/bench-floor-extension-firefox'),
 };
 const RESULTS_DIR = join(ROOT, 'bench-results');
-const GROUPS = ['sizes', 'verdict', 'diagnosis', 'history', 'popup', 'firefox', 'worker', 'logs'] as const;
+const GROUPS = [
+  'sizes',
+  'verdict',
+  'diagnosis',
+  'history',
+  'lock',
+  'popup',
+  'firefox',
+  'worker',
+  'logs',
+] as const;
 type Group = (typeof GROUPS)[number];
 
 const quick = args.includes('--quick');
@@ -345,6 +356,10 @@ async function main(): Promise<void> {
   if (groups.has('history')) {
     log('History in Node…');
     figures.push(...(await measureHistory({ runs: RUNS.verdict })));
+  }
+  if (groups.has('lock')) {
+    log('Lock: unlocking in Node…');
+    figures.push(...(await measureLockKdf({ runs: RUNS.verdict })));
   }
   if (groups.has('sizes')) figures.push(...bundleFigures());
 

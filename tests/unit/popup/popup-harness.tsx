@@ -8,6 +8,7 @@ import { fakeBrowser } from 'wxt/testing';
 import { PopupApp } from '@/components/popup/PopupApp';
 import type { ApiForm } from '@/lib/api/types';
 import { createViewCache } from '@/lib/cache/view-cache';
+import type { PopupLock } from '@/lib/lock/popup-lock';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import { createPopupController } from '@/lib/popup/controller';
 import type { SubmitOptions } from '@/lib/popup/controller-context';
@@ -55,6 +56,10 @@ export interface OpenOptions {
   submitChange?: (change: ListChange, sentWith: SubmitOptions) => Promise<ChangeOutcome>;
   /** The worker's registrable domains; without it the popup works them out itself. */
   askWorkerForDomains?: AskWorkerForDomains;
+  /** The passphrase lock (lib/lock/popup-lock.ts). */
+  lock?: PopupLock;
+  /** The key cannot be read (locked, docs/lock.md): no client can be made. */
+  keyUnreadable?: boolean;
 }
 
 export async function configure(form: ApiForm = 'A', key = 'test-key', profile?: string) {
@@ -93,7 +98,7 @@ export async function openPopup(options: OpenOptions) {
     cache: createViewCache({ now }),
     loadRemote: async () => ({
       ...(await import('@/lib/cache/refresh')),
-      createConfiguredClient: async () => api,
+      createConfiguredClient: async () => (options.keyUnreadable ? null : api),
     }),
     submitChange: async (change, sentWith) => {
       submitted.push(change);
@@ -110,6 +115,7 @@ export async function openPopup(options: OpenOptions) {
       mark={(name) => marks.push(name)}
       loadExtras={() => import('@/components/popup/PopupExtras')}
       now={now}
+      {...(options.lock ? { lock: options.lock } : {})}
     />,
   );
   const started = controller.start();

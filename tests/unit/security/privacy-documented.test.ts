@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cachedListsItem } from '@/lib/cache/cached-lists';
+import { ACCESS_REQUESTS_NAME } from '@/lib/lock/requests';
+import { LOCK_STORAGE_NAMES } from '@/lib/lock/state';
 import { NOTES_ACCOUNTS_KEY, notesKeyOf } from '@/lib/notes/entries';
 import * as storage from '@/lib/settings/storage';
 
@@ -38,6 +40,9 @@ describe('PRIVACY.md', () => {
       bare(notesKeyOf('<account>')),
       bare(NOTES_ACCOUNTS_KEY),
       bare(cachedListsItem('<profile>').key),
+      // The passphrase lock's own records (lib/lock).
+      ...LOCK_STORAGE_NAMES,
+      ACCESS_REQUESTS_NAME,
     ];
     expect(items.length).toBeGreaterThan(20);
     const documented = documentedKeys();

@@ -1,0 +1,34 @@
+/**
+ * Locking again after the idle time (docs/lock.md, "When it locks"): one repeating alarm while
+ * unlocked, created only when missing; each ring locks when nothing used the lock's guarded
+ * parts for the idle time (lib/lock/state.ts `lockIfIdle`), and the alarm goes once locked.
+ */
+import { lockIfIdle, readLockStatus } from './state';
+
+export const LOCK_IDLE_ALARM = 'lock-idle';
+
+interface Alarms {
+  get(name: string): Promise<unknown>;
+  create(name: string, info: { periodInMinutes: number }): void | Promise<void>;
+  clear(name: string): Promise<boolean>;
+}
+
+/** Creates the idle alarm when the lock is on and unlocked, and it is missing. */
+export async function ensureIdleAlarm(alarms: Alarms): Promise<void> {
+  const status = await readLockStatus();
+  if (!status.on || !status.unlocked) return;
+  if (await alarms.get(LOCK_IDLE_ALARM)) return;
+  // The shortest period both browsers keep (docs/lock.md): the idle time is in whole minutes.
+  await alarms.create(LOCK_IDLE_ALARM, { periodInMinutes: 1 });
+}
+
+/** The idle alarm rang: locks when idle; clears the alarm once there is nothing left to lock. */
+export async function onIdleAlarm(
+  alarms: Alarms,
+  activeAccountId: () => Promise<string | null>,
+  now: number = Date.now(),
+): Promise<void> {
+  await lockIfIdle(await activeAccountId(), now);
+  const status = await readLockStatus(now);
+  if (!status.on || !status.unlocked) await alarms.clear(LOCK_IDLE_ALARM);
+}
