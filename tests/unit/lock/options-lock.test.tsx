@@ -8,6 +8,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { OptionsApp } from '@/components/options/OptionsApp';
+import { PolicyProvider } from '@/components/options/PolicyProvider';
 import { approveRequest, declineRequest, requestText } from '@/lib/lock/options-lock';
 import { readAccessRequests, recordAccessRequest } from '@/lib/lock/requests';
 import { isLocked } from '@/lib/lock/state';
@@ -123,5 +124,28 @@ describe('requests for access', () => {
     expect((await readAccessRequests()).length).toBe(1);
     expect(await declineRequest(video)).toEqual({ ok: true, message: 'Declined: video.example.' });
     await waitFor(async () => expect(await readAccessRequests()).toEqual([]));
+  });
+});
+
+describe('a policy that requires the lock', () => {
+  it('asks to turn it on, and once on offers no way to turn it off', async () => {
+    await apiKeyItem.setValue(KEY);
+    await connectionItem.setValue({ baseUrl: 'https://my.cleanbrowsing.org', form: 'A' });
+    await fakeBrowser.storage.managed.set({ lockRequired: true });
+    const win = fakeWindow('#lock');
+    win.history.owner = win;
+    render(
+      <PolicyProvider>
+        <OptionsApp win={win} />
+      </PolicyProvider>,
+    );
+
+    await screen.findByText(/requires the passphrase lock: choose a passphrase below/);
+    typeInto('Passphrase', PASSPHRASE);
+    typeInto('Repeat passphrase', PASSPHRASE);
+    fireEvent.click(screen.getByRole('button', { name: 'Turn on lock' }));
+    await screen.findByRole('button', { name: 'Lock now' }, { timeout: 5_000 });
+    expect(screen.getByText(/The lock is required by whoever manages this browser/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Turn off lock' })).toBeNull();
   });
 });
