@@ -15,6 +15,8 @@ import { createMessageListener, createRequestHandlers } from '@/lib/messaging/ha
 import type { ListChange } from '@/lib/messaging/protocol';
 import { REGISTRATION_ALARM, REGISTRATION_RETRY_ALARM, registrationAlarmTarget } from '@/lib/network';
 import { OUTBOX_ALARM } from '@/lib/outbox';
+import { SCHEDULES_ALARM, schedulesEdited } from '@/lib/schedules/reconcile';
+import { schedulesItem } from '@/lib/schedules/store';
 import { migrateStoredValues } from '@/lib/settings/migrate';
 import {
   accountKeysItem,
@@ -37,6 +39,7 @@ import {
   forgetRecordsOfEarlierSession,
   otherAccountChanges,
   rebuildContextMenu,
+  reconcileSchedulesNow,
   refreshBadge,
   refreshProfiles,
   register,
@@ -69,8 +72,10 @@ export async function setUp(): Promise<void> {
   // Temporary allows that ended while the browser was closed end now.
   await expireTemporaryAllowsNow().catch(() => undefined);
   await announceUnbreakReviews().catch(() => undefined);
-  await Promise.allSettled([deliverOutbox(true), refreshProfiles()]);
+  await Promise.allSettled([deliverOutbox(true), refreshProfiles(), reconcileSchedulesNow()]);
 }
+
+export { reconcileSchedulesNow };
 
 export async function onAlarm(alarm: { name: string }): Promise<void> {
   // Each account has its own outbox and registration alarms (lib/outbox, lib/network).
@@ -80,6 +85,7 @@ export async function onAlarm(alarm: { name: string }): Promise<void> {
   // Single alarms of versions before several accounts: the active account's, until set up again.
   else if (alarm.name === REGISTRATION_ALARM) await register('alarm');
   else if (alarm.name === REGISTRATION_RETRY_ALARM) await register('retry');
+  else if (alarm.name === SCHEDULES_ALARM) await reconcileSchedulesNow();
   else if (alarm.name === TEMPORARY_ALLOW_ALARM) {
     await expireTemporaryAllowsNow();
     // An unbreak's allows end by this alarm too; its review waits in the popup.
@@ -210,5 +216,7 @@ export async function onStorageChanged(changes: Record<string, unknown>, area: s
     // through now.
     jobs.push(refreshProfiles(), deliverOutbox(true));
   }
+  // A rule, an override or the lead saved: what must hold is sent now, and the alarm follows.
+  if (schedulesEdited(changes[key(schedulesItem)])) jobs.push(reconcileSchedulesNow());
   await Promise.allSettled(jobs);
 }

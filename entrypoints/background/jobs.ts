@@ -57,6 +57,7 @@ import {
   submitChange,
 } from '@/lib/outbox';
 import { changeSettingsKeepingHostPermissions } from '@/lib/permissions/host-permission';
+import { reconcileSchedules } from '@/lib/schedules/reconcile';
 import {
   dynamicIpSettingsItem,
   failedHostsTabsItem,
@@ -101,6 +102,15 @@ const outboxDeps: OutboxDeps = {
 
 export function deliverOutbox(force: boolean) {
   return deliverPending(outboxDeps, { force });
+}
+
+/** Schedules: what must hold now, sent where it differs (lib/schedules/reconcile.ts). */
+export function reconcileSchedulesNow() {
+  return reconcileSchedules({
+    getAccounts,
+    alarms: browser.alarms,
+    deliverOutbox: (account) => deliverPending(outboxDeps, { force: true, only: account }),
+  });
 }
 
 /** "Retry now": answers within the bound a click is answered in; the delivery goes on. */
