@@ -7,6 +7,7 @@
 import { accountValue, readAccounts, type StoredAccount } from '@/lib/accounts/store';
 import { notes } from '@/lib/notes';
 import { notesBackupItem } from '@/lib/notes/backup';
+import { activeSchedulesBackupItem } from '@/lib/schedules/backup';
 import {
   addedTldsItem,
   apiKeyItem,
@@ -72,6 +73,7 @@ export async function collectBackup({
           entries.map(({ page: _page, ...rest }) => rest),
         ]),
       );
+  const schedules = await activeSchedulesBackupItem.getValue();
   const { accounts } = await readAccounts();
   const others = accounts
     .filter((account) => !account.active)
@@ -91,6 +93,7 @@ export async function collectBackup({
       addedTlds,
       defaultBlock,
       listNotes,
+      schedules,
     },
     ...(others.length > 0 ? { accounts: others } : {}),
   };

@@ -22,6 +22,7 @@
  */
 import * as z from 'zod/mini';
 import { notesBackupSchema } from '@/lib/notes/backup';
+import { schedulesBackupSchema } from '@/lib/schedules/backup';
 import { connectionSchema, dynamicIpSettingsSchema, themeSchema } from '@/lib/settings/schemas';
 import { ACCOUNT_NAME_MAX, MAX_ACCOUNTS } from '@/lib/settings/storage';
 
@@ -58,6 +59,8 @@ export const backupSettingsSchema = z.object({
   addedTlds: z.optional(addedTldsSchema),
   defaultBlock: z.optional(defaultBlockSchema),
   listNotes: z.optional(notesBackupSchema),
+  /** The active account's schedules (lib/schedules/backup.ts). */
+  schedules: z.optional(schedulesBackupSchema),
 });
 export type BackupSettings = z.infer<typeof backupSettingsSchema>;
 export type SettingName = keyof BackupSettings;

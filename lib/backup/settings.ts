@@ -11,6 +11,12 @@ import { t, tn } from '@/lib/i18n';
 import { validateLookupUrl } from '@/lib/network/settings-form';
 import { notes } from '@/lib/notes';
 import { notesBackupItem, notesBackupSchema } from '@/lib/notes/backup';
+import {
+  activeSchedulesBackupItem,
+  checkSchedulesBackup,
+  mergeSchedules,
+  schedulesBackupSchema,
+} from '@/lib/schedules/backup';
 import type { StoredItem } from '@/lib/settings/item';
 import { connectionSchema, dynamicIpSettingsSchema, themeSchema } from '@/lib/settings/schemas';
 import {
@@ -148,6 +154,15 @@ export const DEFINITIONS: Definitions = {
     // Its writes merge (lib/notes/backup.ts): a record of this browser is not lost to an older one.
     item: notesBackupItem(notes),
     describe: (value) => tn('notes.backupCount', Object.values(value).flat().length),
+  },
+  schedules: {
+    label: () => t('schedules.backupLabel'),
+    schema: schedulesBackupSchema,
+    item: activeSchedulesBackupItem,
+    check: checkSchedulesBackup,
+    // A rule of the same id is replaced by the file's; the others here stay.
+    merge: mergeSchedules,
+    describe: (value) => tn('schedules.backupCount', value.rules.length),
   },
 };
 

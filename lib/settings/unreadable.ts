@@ -28,6 +28,7 @@ const LABELS: Record<string, MessageKey> = {
   'local:contextMenu': 'stored.preferences',
   'local:diagnosis': 'stored.preferences',
   'local:theme': 'stored.preferences',
+  'local:schedules': 'schedules.heading',
 };
 
 /** The sentence for these keys, or null when none of them is worth a word. */

@@ -157,6 +157,8 @@ describe('export then import', () => {
         'dynamicIp',
         // Where list entries came from and their notes (lib/notes): empty here.
         'listNotes',
+        // The active account's schedules (lib/schedules): none here.
+        'schedules',
         'theme',
       ].sort(),
     );
