@@ -25,7 +25,9 @@ async function setUpAccount() {
 async function importText(text: string) {
   const parsed = parseBackup(text);
   if (!parsed.ok) throw new Error(`refused: ${parsed.message}`);
-  return applyBackup(parsed, { confirmDestinations: async () => true });
+  const outcome = await applyBackup(parsed, { confirmDestinations: async () => true });
+  if (outcome.cancelled) throw new Error('cancelled');
+  return outcome;
 }
 
 describe('schedules in the backup', () => {
