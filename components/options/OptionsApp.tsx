@@ -24,6 +24,7 @@ import { OptionsNav } from './OptionsNav';
 import { OtherAccountChangesSection } from './OtherAccountChanges';
 import { OverviewSection } from './OverviewSection';
 import { Pane } from './Pane';
+import { SchedulesSection } from './SchedulesSection';
 import { SetupSection } from './SetupSection';
 import { UnsavedChangesContext } from './unsaved';
 import { Welcome } from './Welcome';
@@ -183,6 +184,13 @@ export function OptionsApp({
             </Pane>
             <Pane shown={shows('networks')}>
               <DynamicIpSection />
+            </Pane>
+            <Pane shown={shows('schedules')}>
+              {configured.state === 'ready' ? (
+                <SchedulesSection client={configured.client} />
+              ) : (
+                <p class="hint">{t('overview.loading')}</p>
+              )}
             </Pane>
             <Pane shown={shows('logs')}>
               <LogsSection />

@@ -32,7 +32,7 @@ import { type DesiredThing, evaluateSchedules } from './desired';
 import { SCHEDULES_LOCK } from './edit';
 import type { DomainPlace } from './model';
 import { type AccountSchedules, type LastCheck, type SeenSettings, schedulesItem } from './store';
-import { createZone } from './zone';
+import { browserTimeZone, createZone } from './zone';
 
 export const SCHEDULES_ALARM = 'schedules';
 const LEASE = 'schedules';
@@ -68,8 +68,6 @@ export interface ReconcileReport {
   accounts: AccountReport[];
   nextAlarmAt: number | null;
 }
-
-export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 function asApiError(error: unknown): ApiError {
   return isApiError(error) ? error : new ApiError('unexpected', t('outbox.internalFailure'));

@@ -12,6 +12,9 @@ const DAY_MS = 24 * 60 * MINUTE_MS;
 /** A calendar date, counted in days since 1970-01-01: plain arithmetic, no time zone in it. */
 export type DayNumber = number;
 
+/** The user's time zone, as the browser has it. */
+export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 export interface LocalTime {
   day: DayNumber;
   /** Minutes after local midnight. */
