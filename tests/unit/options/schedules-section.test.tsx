@@ -104,3 +104,34 @@ describe('Schedules section', () => {
     );
   });
 });
+
+describe('Overview', () => {
+  it('names the schedules active now', async () => {
+    const { ActiveSchedules } = await import('@/components/options/ActiveSchedules');
+    await apiKeyItem.setValue('sk-live-0123456789abcdef');
+    await connectionItem.setValue({ baseUrl: 'https://my.cleanbrowsing.org', form: 'A' });
+    const accountId = (await readAccounts()).activeId;
+    const always = { start: '00:00', end: '23:59' };
+    const owns = [{ kind: 'category' as const, category: 'category_gaming', inside: true, outside: false }];
+    const days = [1, 2, 3, 4, 5, 6, 7] as (1 | 2 | 3 | 4 | 5 | 6 | 7)[];
+    await schedulesItem.setValue({
+      [accountId]: {
+        leadMinutes: 0,
+        rules: [
+          { id: 'a', name: 'All day', days, windows: [always, { start: '23:59', end: '00:00' }], owns },
+          {
+            id: 'b',
+            name: 'Not now',
+            days,
+            windows: [{ start: '03:00', end: '03:01' }],
+            owns: [{ ...owns[0]!, category: 'category_dating' }],
+          },
+        ],
+        overrides: [],
+        seen: {},
+      },
+    });
+    render(<ActiveSchedules />);
+    expect((await screen.findByText(/Active now/)).textContent).toBe('Schedules: Active now: All day');
+  });
+});
