@@ -61,10 +61,10 @@ export function SchedulesSection({ client }: { client: DnsFilterApi }) {
   );
 
   if (active === null) return <p class="hint">{t('categories.loading')}</p>;
-  const { accountId, schedules } = active;
+  const { accountId, schedules, checks } = active;
   const statuses = statusesOf(schedules, now);
   const next = nextChangeOf(statuses);
-  const check = lastCheckText(schedules, now);
+  const check = lastCheckText(checks, now);
   const scopes = [...new Set(schedules.rules.map((rule) => rule.profile))];
 
   const save = async (draft: ScheduleDraft, accountNow: AccountStateNow) => {

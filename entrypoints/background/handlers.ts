@@ -15,7 +15,7 @@ import { createMessageListener, createRequestHandlers } from '@/lib/messaging/ha
 import type { ListChange } from '@/lib/messaging/protocol';
 import { REGISTRATION_ALARM, REGISTRATION_RETRY_ALARM, registrationAlarmTarget } from '@/lib/network';
 import { OUTBOX_ALARM } from '@/lib/outbox';
-import { SCHEDULES_ALARM, schedulesEdited } from '@/lib/schedules/reconcile';
+import { SCHEDULES_ALARM } from '@/lib/schedules/reconcile';
 import { schedulesItem } from '@/lib/schedules/store';
 import { migrateStoredValues } from '@/lib/settings/migrate';
 import {
@@ -216,7 +216,8 @@ export async function onStorageChanged(changes: Record<string, unknown>, area: s
     // through now.
     jobs.push(refreshProfiles(), deliverOutbox(true));
   }
-  // A rule, an override or the lead saved: what must hold is sent now, and the alarm follows.
-  if (schedulesEdited(changes[key(schedulesItem)])) jobs.push(reconcileSchedulesNow());
+  // A rule, an override or the lead saved (only pages write them): what must hold is sent now, and
+  // the alarm follows.
+  if (changed.includes(key(schedulesItem))) jobs.push(reconcileSchedulesNow());
   await Promise.allSettled(jobs);
 }

@@ -3,9 +3,10 @@
  * edits and the worker's findings never overwrite each other (docs/schedules.md, "Storage").
  */
 import { exclusively } from '@/lib/outbox/lease';
-import { type AccountSchedules, schedulesItem } from './store';
+import { type AccountSchedules, scheduleChecksItem, schedulesItem } from './store';
 
 export const SCHEDULES_LOCK = 'schedules';
+export const CHECKS_LOCK = 'schedule-checks';
 
 /** Writes one account's schedules as `update` makes them from the stored ones; null writes nothing. */
 export async function updateAccountSchedules(
@@ -26,5 +27,9 @@ export async function forgetSchedulesOf(accountId: string): Promise<void> {
   await exclusively(SCHEDULES_LOCK, async () => {
     const { [accountId]: gone, ...rest } = await schedulesItem.getValue();
     if (gone !== undefined) await schedulesItem.setValue(rest);
+  });
+  await exclusively(CHECKS_LOCK, async () => {
+    const { [accountId]: gone, ...rest } = await scheduleChecksItem.getValue();
+    if (gone !== undefined) await scheduleChecksItem.setValue(rest);
   });
 }

@@ -23,23 +23,39 @@ import {
   type Weekday,
 } from './model';
 import { SCHEDULE_LIMITS } from './schema';
-import { type AccountSchedules, emptyAccountSchedules, schedulesItem } from './store';
+import {
+  type AccountSchedules,
+  emptyAccountSchedules,
+  type ScheduleChecks,
+  scheduleChecksItem,
+  schedulesItem,
+} from './store';
 import { browserTimeZone } from './zone';
 
 export interface ActiveSchedules {
   /** The active account's stable id ('' before any account exists). */
   accountId: string;
   schedules: AccountSchedules;
+  /** What the worker found (the last check). */
+  checks: ScheduleChecks | undefined;
 }
 
 async function readActiveSchedules(): Promise<ActiveSchedules> {
-  const [{ activeId }, all] = await Promise.all([readAccounts(), schedulesItem.getValue()]);
-  return { accountId: activeId, schedules: all[activeId] ?? emptyAccountSchedules() };
+  const [{ activeId }, all, checks] = await Promise.all([
+    readAccounts(),
+    schedulesItem.getValue(),
+    scheduleChecksItem.getValue(),
+  ]);
+  return {
+    accountId: activeId,
+    schedules: all[activeId] ?? emptyAccountSchedules(),
+    checks: checks[activeId],
+  };
 }
 
 /** The active account's schedules, followed when they or the active account change. */
 export const activeSchedules: Followable<ActiveSchedules> = followableRead(
-  [schedulesItem, accountsItem],
+  [schedulesItem, scheduleChecksItem, accountsItem],
   readActiveSchedules,
 );
 
@@ -265,11 +281,11 @@ export function nextChangeOf(statuses: readonly RuleStatus[]): RuleStatus | null
 
 /** "Schedules run while this browser is open; last checked at …", with the outcome. */
 export function lastCheckText(
-  schedules: AccountSchedules,
+  checks: ScheduleChecks | undefined,
   now: number,
   timeZone: string = browserTimeZone(),
 ) {
-  const check = schedules.lastCheck;
+  const check = checks?.lastCheck;
   if (!check) return { when: t('schedules.runsWhileOpenNever'), outcome: null };
   const when = t('schedules.runsWhileOpen', { time: formatInstant(check.at, now, timeZone) });
   const reason = check.message ?? '';

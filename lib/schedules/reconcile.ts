@@ -27,11 +27,17 @@ import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively, tryAcquireLease } from '@/lib/outbox/lease';
 import { backoffDelayMs, isRetryable } from '@/lib/outbox/policy';
 import { enqueueChange } from '@/lib/outbox/queue';
-import { outboxItem } from '@/lib/settings/storage';
+import { type OutboxEntry, outboxItem } from '@/lib/settings/storage';
 import { type DesiredThing, evaluateSchedules } from './desired';
-import { SCHEDULES_LOCK } from './edit';
+import { CHECKS_LOCK } from './edit';
 import type { DomainPlace } from './model';
-import { type AccountSchedules, type LastCheck, type SeenSettings, schedulesItem } from './store';
+import {
+  type LastCheck,
+  type ScheduleChecks,
+  type SeenSettings,
+  scheduleChecksItem,
+  schedulesItem,
+} from './store';
 import { browserTimeZone, createZone } from './zone';
 
 export const SCHEDULES_ALARM = 'schedules';
@@ -42,8 +48,6 @@ const LEASE_TTL_MS = 60_000;
  * forward, or a change made elsewhere, is seen within the hour (docs/schedules.md, "Time").
  */
 export const LONGEST_SLEEP_MS = 60 * 60_000;
-/** Overrides that ended this long ago are dropped: nothing evaluates them any more. */
-const OVERRIDE_KEPT_MS = 24 * 60 * 60_000;
 
 export interface ReconcileDeps {
   /** Every account of this browser with its client (lib/identity/current.ts readConfiguredAccounts). */
@@ -100,9 +104,9 @@ async function domainPlaces(
   client: DnsFilterApi,
   profile: string | undefined,
   domains: string[],
-  cache: ViewCache,
-  now: number,
+  deps: { cache: ViewCache; now: number; outbox: () => Promise<OutboxEntry[]> },
 ): Promise<Map<string, DomainPlace>> {
+  const { cache, now } = deps;
   const scope = scopeKey(client.form, profile);
   const accountId = account.identity.id;
   let lists = await cache.readLists(scope, accountId, domains);
@@ -111,7 +115,7 @@ async function domainPlaces(
   }
   const whitelist = new Set(unpackDomains(lists.value.whitelist));
   const blocklist = new Set(unpackDomains(lists.value.blocklist));
-  const queued = (await outboxItem.getValue())
+  const queued = (await deps.outbox())
     .filter((entry) => entry.account === accountId && entry.change.profile === profile)
     .map((entry) => entry.change);
   const delta = replayChanges(queued);
@@ -135,7 +139,12 @@ async function reconcileProfile(
   profile: string | undefined,
   things: DesiredThing[],
   run: AccountRun,
-  deps: { cache: ViewCache; now: number; deliverOutbox: ReconcileDeps['deliverOutbox'] },
+  deps: {
+    cache: ViewCache;
+    now: number;
+    deliverOutbox: ReconcileDeps['deliverOutbox'];
+    outbox: () => Promise<OutboxEntry[]>;
+  },
 ): Promise<void> {
   const key = seenScope(profile);
   const failedWith = (error: unknown) => {
@@ -196,8 +205,7 @@ async function reconcileProfile(
       client,
       profile,
       domains.map((desired) => (desired.thing.kind === 'domain' ? desired.thing.domain : '')),
-      deps.cache,
-      deps.now,
+      deps,
     );
   } catch (error) {
     failedWith(error);
@@ -254,10 +262,16 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
     const timeZone = deps.timeZone ?? browserTimeZone();
     const zone = createZone(timeZone);
     const cache = deps.viewCache ?? createViewCache({ now: clock });
-    const stored = await schedulesItem.getValue();
+    const [stored, checks] = await Promise.all([schedulesItem.getValue(), scheduleChecksItem.getValue()]);
     const accounts = await deps.getAccounts();
     const reports: AccountReport[] = [];
-    const patches = new Map<string, Partial<AccountSchedules>>();
+    // Read once, when a domain is first compared: the changes still queued count as made.
+    let outboxRead: Promise<OutboxEntry[]> | null = null;
+    const outbox = () => {
+      outboxRead ??= outboxItem.getValue();
+      return outboxRead;
+    };
+    const patches = new Map<string, ScheduleChecks>();
     let nextAlarmAt: number | null = null;
     const wakeAt = (instant: number | null | undefined) => {
       if (instant === null || instant === undefined) return;
@@ -267,13 +281,10 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
     for (const account of accounts) {
       const schedules = stored[account.accountId];
       if (!schedules || schedules.rules.length === 0) continue;
+      const found = checks[account.accountId] ?? { seen: {} };
       // A failed setting change waits for its backoff; the outbox keeps its own for domains.
-      if (
-        schedules.retryAt !== undefined &&
-        schedules.retryAt > now &&
-        schedules.retryAt - now <= LONGEST_SLEEP_MS
-      ) {
-        wakeAt(schedules.retryAt);
+      if (found.retryAt !== undefined && found.retryAt > now && found.retryAt - now <= LONGEST_SLEEP_MS) {
+        wakeAt(found.retryAt);
         continue;
       }
       const evaluation = evaluateSchedules(
@@ -283,7 +294,7 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
         zone,
       );
       wakeAt(evaluation.nextWakeAt);
-      const run: AccountRun = { changes: 0, waiting: [], failed: [], seen: { ...schedules.seen } };
+      const run: AccountRun = { changes: 0, waiting: [], failed: [], seen: { ...found.seen } };
       if (!account.client) {
         run.waiting.push(t('outbox.noKey'));
       } else {
@@ -292,11 +303,12 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
             cache,
             now,
             deliverOutbox: deps.deliverOutbox,
+            outbox,
           });
         }
       }
       const check = checkOf(run, now);
-      const failedAttempts = run.waiting.length > 0 ? (schedules.failedAttempts ?? 0) + 1 : 0;
+      const failedAttempts = run.waiting.length > 0 ? (found.failedAttempts ?? 0) + 1 : 0;
       const retryAt = run.waiting.length > 0 ? now + backoffDelayMs(failedAttempts) : undefined;
       wakeAt(retryAt);
       patches.set(account.accountId, {
@@ -306,7 +318,7 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
       });
       reports.push({ accountId: account.accountId, check });
     }
-    if (patches.size > 0) await patchSchedules(patches, now);
+    if (patches.size > 0) await recordChecks(patches);
     if (nextAlarmAt === null) await deps.alarms.clear(SCHEDULES_ALARM);
     else if ((await deps.alarms.get(SCHEDULES_ALARM))?.scheduledTime !== nextAlarmAt)
       await deps.alarms.create(SCHEDULES_ALARM, { when: nextAlarmAt });
@@ -316,48 +328,10 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
   }
 }
 
-/**
- * Writes what the worker found, on the stored value as it is now: the options page may have saved
- * a rule meanwhile, which must not be lost (the rules themselves are never written here).
- */
-async function patchSchedules(patches: Map<string, Partial<AccountSchedules>>, now: number): Promise<void> {
-  await exclusively(SCHEDULES_LOCK, async () => {
-    const current = await schedulesItem.getValue();
-    const next = { ...current };
-    for (const [accountId, patch] of patches) {
-      const schedules = current[accountId];
-      if (!schedules) continue;
-      const { retryAt: _retry, failedAttempts: _attempts, ...rest } = schedules;
-      next[accountId] = {
-        ...rest,
-        ...patch,
-        // Overrides added meanwhile stay; only those long over go.
-        overrides: schedules.overrides.filter((override) => override.until > now - OVERRIDE_KEPT_MS),
-      };
-    }
-    await schedulesItem.setValue(next);
+/** Writes what the worker found, account by account, on the stored findings as they are now. */
+async function recordChecks(patches: Map<string, ScheduleChecks>): Promise<void> {
+  await exclusively(CHECKS_LOCK, async () => {
+    const current = await scheduleChecksItem.getValue();
+    await scheduleChecksItem.setValue({ ...current, ...Object.fromEntries(patches) });
   });
-}
-
-/** What the user edits; the worker's own findings (checks, views seen) are not an edit. */
-function editedParts(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return '';
-  return JSON.stringify(
-    Object.entries(value as Record<string, Partial<AccountSchedules>>).map(([accountId, schedules]) => [
-      accountId,
-      schedules?.rules,
-      schedules?.overrides,
-      schedules?.leadMinutes,
-    ]),
-  );
-}
-
-/**
- * Whether a storage change of the schedules item is the user's (rules, overrides, lead), which
- * the worker follows at once; its own writes of what it found start no new run.
- */
-export function schedulesEdited(change: unknown): boolean {
-  if (typeof change !== 'object' || change === null) return false;
-  const { oldValue, newValue } = change as { oldValue?: unknown; newValue?: unknown };
-  return editedParts(oldValue) !== editedParts(newValue);
 }

@@ -74,7 +74,7 @@ export const scheduleOverrideSchema = z.object({
 });
 
 /** What the last reconciliation found and did (docs/schedules.md, "Reconciliation"). */
-export const lastCheckSchema = z.object({
+const lastCheckSchema = z.object({
   at: z.number(),
   /** in-step: nothing to change; sent: changes sent or queued; waiting: some wait (service, key); failed: refused. */
   outcome: z.enum(['in-step', 'sent', 'waiting', 'failed']),
@@ -83,7 +83,7 @@ export const lastCheckSchema = z.object({
 });
 
 /** What the account was seen (or set) to, for the things lists do not show: per profile scope. */
-export const seenSettingsSchema = z.object({
+const seenSettingsSchema = z.object({
   fetchedAt: z.number(),
   /** Category id → blocked. */
   categories: z.record(z.string(), z.boolean()),
@@ -95,12 +95,17 @@ export const accountSchedulesSchema = z.object({
   leadMinutes: z.int().check(z.gte(0), z.lte(SCHEDULE_LIMITS.leadMinutesMax)),
   rules: z.array(scheduleRuleSchema).check(z.maxLength(SCHEDULE_LIMITS.rulesPerAccount)),
   overrides: z.array(scheduleOverrideSchema).check(z.maxLength(SCHEDULE_LIMITS.overridesPerAccount)),
+});
+
+export const scheduleChecksSchema = z.object({
   seen: z.record(z.string(), seenSettingsSchema),
   lastCheck: z.optional(lastCheckSchema),
-  /** Not before this instant is a failed setting change tried again (the outbox's backoff). */
   retryAt: z.optional(z.number()),
   failedAttempts: z.optional(z.int().check(z.gte(0))),
 });
+
+/** `scheduleChecksItem` (./store.ts): by stable account id. */
+export const scheduleChecksItemSchema = z.record(stableAccountId, scheduleChecksSchema);
 
 /** `schedulesItem` (./store.ts): by stable account id. */
 export const schedulesItemSchema = z.record(stableAccountId, accountSchedulesSchema);

@@ -8,6 +8,7 @@
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
+const BLOCK_MS = 6 * 60 * MINUTE_MS;
 
 /** A calendar date, counted in days since 1970-01-01: plain arithmetic, no time zone in it. */
 export type DayNumber = number;
@@ -53,7 +54,7 @@ export function createZone(timeZone: string): Zone {
     hour: 'numeric',
     minute: 'numeric',
   });
-  const offsets = new Map<number, number>();
+  const blocks = new Map<number, { first: number; last: number; jump: number }>();
   const instants = new Map<number, number>();
 
   /** Wall-clock milliseconds (as if UTC) at `instant`, to the minute. */
@@ -71,14 +72,44 @@ export function createZone(timeZone: string): Zone {
     );
   }
 
+  /** Offset in minutes (local minus UTC) at `instant`, asked of Intl. */
+  function offsetAsked(instant: number): number {
+    const minute = Math.floor(instant / MINUTE_MS) * MINUTE_MS;
+    return Math.round((wallAt(minute) - minute) / MINUTE_MS);
+  }
+
+  /**
+   * The offset through a block of six hours: its offset at the start and at the end, and where it
+   * changes between (to the minute). Zones change offset at most once in far more than six hours,
+   * so a few Intl calls a day answer every instant (an evaluation asks about thousands).
+   */
+  function blockAt(instant: number): { first: number; last: number; jump: number } {
+    const index = Math.floor(instant / BLOCK_MS);
+    const known = blocks.get(index);
+    if (known) return known;
+    const start = index * BLOCK_MS;
+    const first = offsetAsked(start);
+    const last = offsetAsked(start + BLOCK_MS);
+    let jump = Number.POSITIVE_INFINITY;
+    if (first !== last) {
+      let low = start / MINUTE_MS;
+      let high = (start + BLOCK_MS) / MINUTE_MS;
+      while (high - low > 1) {
+        const middle = Math.floor((low + high) / 2);
+        if (offsetAsked(middle * MINUTE_MS) === first) low = middle;
+        else high = middle;
+      }
+      jump = high * MINUTE_MS;
+    }
+    const block = { first, last, jump };
+    blocks.set(index, block);
+    return block;
+  }
+
   /** Offset in minutes (local minus UTC) at `instant`; zones change offset on whole minutes. */
   function offsetAt(instant: number): number {
-    const minute = Math.floor(instant / MINUTE_MS);
-    const known = offsets.get(minute);
-    if (known !== undefined) return known;
-    const offset = Math.round((wallAt(minute * MINUTE_MS) - minute * MINUTE_MS) / MINUTE_MS);
-    offsets.set(minute, offset);
-    return offset;
+    const block = blockAt(instant);
+    return instant < block.jump ? block.first : block.last;
   }
 
   /** The first instant of the new offset, searched to the minute between two instants around it. */

@@ -190,24 +190,30 @@ const scheduleThing = (value: unknown) =>
   })(value);
 
 export const schedules = recordOf(
+  object({
+    leadMinutes: number,
+    rules: arrayOf(
+      object(
+        {
+          id: string,
+          name: string,
+          days: arrayOf(oneOf(1, 2, 3, 4, 5, 6, 7)),
+          windows: arrayOf(object({ start: string, end: string })),
+          owns: arrayOf(scheduleThing),
+        },
+        { profile: string },
+      ),
+    ),
+    overrides: arrayOf(
+      object({ rule: string, kind: oneOf('inside', 'outside', 'release'), from: number, until: number }),
+    ),
+  }),
+);
+
+/** lib/schedules/store.ts `scheduleChecksItem`: by stable account id. */
+export const scheduleChecks = recordOf(
   object(
     {
-      leadMinutes: number,
-      rules: arrayOf(
-        object(
-          {
-            id: string,
-            name: string,
-            days: arrayOf(oneOf(1, 2, 3, 4, 5, 6, 7)),
-            windows: arrayOf(object({ start: string, end: string })),
-            owns: arrayOf(scheduleThing),
-          },
-          { profile: string },
-        ),
-      ),
-      overrides: arrayOf(
-        object({ rule: string, kind: oneOf('inside', 'outside', 'release'), from: number, until: number }),
-      ),
       seen: recordOf(object({ fetchedAt: number, categories: recordOf(boolean) }, { defaultBlock: boolean })),
     },
     {

@@ -5,7 +5,7 @@
  * bench-results/.
  *
  * Options: --no-build (reuse the last bench builds),
- * --only=sizes,verdict,diagnosis,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
+ * --only=sizes,verdict,diagnosis,schedules,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
  * `firefox` Firefox's), --quick (fewer runs, for trying the script itself); while working on the
  * popup: --pairs=N and --big-pairs=N (openings of each real popup, normal and with large lists),
  * --no-tab (only the real popups, not the in-tab figures); --baseline=<git-rev> also measures the
@@ -35,6 +35,7 @@ import {
   firefoxDriver,
   measureRealPopups,
 } from './real-popup.ts';
+import { measureSchedules } from './schedules.ts';
 import { measureVerdictLookup } from './verdict-lookup.ts';
 import { measureWorker } from './worker.ts';
 
@@ -47,7 +48,7 @@ const FLOOR_BUILDS: Record<FloorTarget, string> = {
   firefox: join(ROOT, '.output/bench-floor-extension-firefox'),
 };
 const RESULTS_DIR = join(ROOT, 'bench-results');
-const GROUPS = ['sizes', 'verdict', 'diagnosis', 'popup', 'firefox', 'worker', 'logs'] as const;
+const GROUPS = ['sizes', 'verdict', 'diagnosis', 'schedules', 'popup', 'firefox', 'worker', 'logs'] as const;
 type Group = (typeof GROUPS)[number];
 
 const quick = args.includes('--quick');
@@ -340,6 +341,10 @@ async function main(): Promise<void> {
   if (groups.has('diagnosis')) {
     log('Page diagnosis writes in Node…');
     figures.push(...(await measureDiagnosisWrites({ runs: RUNS.diagnosis })));
+  }
+  if (groups.has('schedules')) {
+    log('Schedules reconciliation in Node…');
+    figures.push(...(await measureSchedules({ runs: quick ? 3 : 7 })));
   }
   if (groups.has('sizes')) figures.push(...bundleFigures());
 

@@ -90,7 +90,6 @@ describe('removing an account', () => {
         },
       ],
       overrides: [],
-      seen: {},
     });
     const homeId = (await readAccounts()).accounts.find((account) => account.id !== officeId)!.id;
     await schedulesItem.setValue({

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { SchedulesSection } from '@/components/options/SchedulesSection';
 import { readAccounts } from '@/lib/accounts/store';
-import { schedulesItem } from '@/lib/schedules/store';
+import { scheduleChecksItem, schedulesItem } from '@/lib/schedules/store';
 import { apiKeyItem, connectionItem } from '@/lib/settings/storage';
 import { createFakeClient } from '../../fakes/fake-client';
 
@@ -83,11 +83,8 @@ describe('Schedules section', () => {
 
   it('shows the last check and its outcome', async () => {
     const { accountId } = await renderSection();
-    await schedulesItem.setValue({
+    await scheduleChecksItem.setValue({
       [accountId]: {
-        leadMinutes: 45,
-        rules: [],
-        overrides: [],
         seen: {},
         lastCheck: {
           at: Date.now(),
@@ -128,7 +125,6 @@ describe('Overview', () => {
           },
         ],
         overrides: [],
-        seen: {},
       },
     });
     render(<ActiveSchedules />);

@@ -10,7 +10,7 @@ import type { ConfiguredAccount } from '@/lib/identity/current';
 import { deliverPending } from '@/lib/outbox';
 import type { ScheduleRule } from '@/lib/schedules/model';
 import { reconcileSchedules, SCHEDULES_ALARM } from '@/lib/schedules/reconcile';
-import { type AccountSchedules, schedulesItem } from '@/lib/schedules/store';
+import { type AccountSchedules, scheduleChecksItem, schedulesItem } from '@/lib/schedules/store';
 import { outboxItem } from '@/lib/settings/storage';
 import { createFakeClient, type FakeClient, offline } from '../../fakes/fake-client';
 import { testAccount } from '../account-ids';
@@ -34,7 +34,6 @@ function setUp(options: { rules?: ScheduleRule[]; lead?: number; start?: string 
     leadMinutes: options.lead ?? 0,
     rules: options.rules ?? [rule({ profile: 'kids' })],
     overrides: [],
-    seen: {},
   };
   const deps = {
     getAccounts: async () => accounts,
@@ -77,7 +76,7 @@ describe('reconcileSchedules', () => {
     const again = await reconcileSchedules(deps);
     expect(client.calls.length).toBe(calls);
     expect(again.accounts[0]?.check.outcome).toBe('in-step');
-    expect((await schedulesItem.getValue())['account-one']?.lastCheck?.outcome).toBe('in-step');
+    expect((await scheduleChecksItem.getValue())['account-one']?.lastCheck?.outcome).toBe('in-step');
   });
 
   it('leaves a profile the rule does not name alone', async () => {
@@ -176,7 +175,7 @@ describe('reconcileSchedules', () => {
     const second = createFakeClient('A');
     accounts.push(accountWith(second, 'account-two', '2222222222222222'));
     await schedulesItem.setValue({
-      'account-one': { leadMinutes: 0, rules: [rule({ profile: 'kids' })], overrides: [], seen: {} },
+      'account-one': { leadMinutes: 0, rules: [rule({ profile: 'kids' })], overrides: [] },
       'account-two': {
         leadMinutes: 0,
         rules: [
@@ -188,7 +187,6 @@ describe('reconcileSchedules', () => {
           }),
         ],
         overrides: [],
-        seen: {},
       },
     });
     await reconcileSchedules(deps);
