@@ -1,6 +1,7 @@
 /**
  * The parts of the popup loaded once the verdict is on screen (PopupApp's `loadExtras`): the
- * account switcher, the registration warning, unbreak this page and page diagnosis's failed hosts.
+ * account switcher, the registration warning, the schedule line, unbreak this page and page
+ * diagnosis's failed hosts.
  * Each waits for a storage read of its own before it shows anything, so loading it later moves
  * nothing on screen; left out of the first module graph, they no longer delay the verdict
  * (docs/architecture.md, "The popup's start path").
@@ -8,4 +9,5 @@
 export { PageDiagnosisPanel } from './PageDiagnosisPanel';
 export { PopupAccountSwitcher } from './PopupAccountSwitcher';
 export { RegistrationWarning } from './RegistrationWarning';
+export { ScheduleLine } from './ScheduleLine';
 export { UnbreakPanel } from './UnbreakPanel';
