@@ -33,32 +33,34 @@ export function ScheduleLine({
   };
   return (
     <section class="message message-warning schedule-line" aria-label={t('schedules.heading')}>
-      {lines.map(({ status, text }) => (
-        <div key={status.rule.id} class="message-body">
-          <p class="message-title">{text}</p>
-          <div class="message-actions">
-            <button
-              type="button"
-              class="btn btn-sm"
-              onClick={() => void act(() => extendByHalfAnHour(stored.accountId, status, now()))}
-            >
-              {t('schedules.plus30')}
-            </button>
-            <button
-              type="button"
-              class="btn btn-sm"
-              onClick={() => void act(() => skipThisTime(stored.accountId, status, now()))}
-            >
-              {t('schedules.skip')}
-            </button>
+      <div class="message-body">
+        {lines.map(({ status, text }) => (
+          <div key={status.rule.id}>
+            <p class="message-title">{text}</p>
+            <div class="message-actions">
+              <button
+                type="button"
+                class="btn btn-sm"
+                onClick={() => void act(() => extendByHalfAnHour(stored.accountId, status, now()))}
+              >
+                {t('schedules.plus30')}
+              </button>
+              <button
+                type="button"
+                class="btn btn-sm"
+                onClick={() => void act(() => skipThisTime(stored.accountId, status, now()))}
+              >
+                {t('schedules.skip')}
+              </button>
+            </div>
           </div>
-        </div>
-      ))}
-      {done !== null && (
-        <p role="status" class="hint">
-          {done}
-        </p>
-      )}
+        ))}
+        {done !== null && (
+          <p role="status" class="hint">
+            {done}
+          </p>
+        )}
+      </div>
     </section>
   );
 }

@@ -261,6 +261,13 @@ export function nextChangeText(
   if (status.nextEdgeAt === null || status.nextSendAt === null) return null;
   const state = t(status.inside ? 'schedules.stateEnds' : 'schedules.stateStarts');
   if (status.nextSendAt <= now) return t('schedules.nextChangeNow', { rule: status.rule.name, state });
+  // Without a lead the change is sent at the edge itself: one time says it.
+  if (status.nextSendAt === status.nextEdgeAt)
+    return t('schedules.nextChangeAt', {
+      rule: status.rule.name,
+      state,
+      edge: formatInstant(status.nextEdgeAt, now, timeZone),
+    });
   return t('schedules.nextChange', {
     rule: status.rule.name,
     state,
