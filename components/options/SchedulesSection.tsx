@@ -10,11 +10,13 @@ import {
   deleteRule,
   draftOf,
   extendByHalfAnHour,
+  formatInstant,
   lastCheckText,
   newDraft,
   nextChangeOf,
   nextChangeText,
   ownedWords,
+  pauseUntil,
   ruleFromDraft,
   type ScheduleDraft,
   ScheduleNotSaved,
@@ -32,7 +34,7 @@ import { ScheduleEditor } from './ScheduleEditor';
 import { ScheduleTimeline } from './ScheduleTimeline';
 import './schedules.css';
 
-/** The time, moving on each half minute: the next change and "active now" follow the clock. */
+/** A new render each half minute: the next change and "active now" follow the clock. */
 function useNow(): number {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
@@ -45,11 +47,41 @@ function useNow(): number {
 const windowsText = (rule: ScheduleRule) =>
   `${rule.days.map(dayShortName).join(', ')} · ${rule.windows.map((window) => `${window.start}–${window.end}`).join(', ')}`;
 
+/** "Pause until" a chosen local date and time: the rule leaves its things alone until then. */
+function PauseControl({ onPause }: { onPause: (until: number) => void }) {
+  const id = useId();
+  const [value, setValue] = useState('');
+  const until = value === '' ? Number.NaN : new Date(value).getTime();
+  return (
+    <span class="schedule-pause">
+      <label for={id}>{t('schedules.pauseUntil')}</label>
+      <input
+        id={id}
+        type="datetime-local"
+        value={value}
+        onInput={(event) => setValue(event.currentTarget.value)}
+      />
+      <button
+        type="button"
+        class="btn"
+        aria-disabled={!(until > Date.now())}
+        onClick={() => {
+          if (until > Date.now()) onPause(until);
+        }}
+      >
+        {t('schedules.pause')}
+      </button>
+    </span>
+  );
+}
+
 /** Options section "Schedules": the week per profile, the rules, the editor and the last check. */
 export function SchedulesSection({ client }: { client: DnsFilterApi }) {
   const headingId = useId();
   const active = useStoredValue(activeSchedules, null);
-  const now = useNow();
+  // Re-rendered each half minute; each render reads the clock (an override made just now counts).
+  useNow();
+  const now = Date.now();
   const [editing, setEditing] = useState<ScheduleDraft | null>(null);
   const [status, setStatus] = useState<ActionStatus>({ state: 'idle' });
   const [busy, setBusy] = useState(false);
@@ -183,6 +215,11 @@ export function SchedulesSection({ client }: { client: DnsFilterApi }) {
                   </p>
                   <p>{t('schedules.blocks', { what: ownedWords(rule, client.form) })}</p>
                   {change && <p class="hint">{change}</p>}
+                  {ruleStatus.released && ruleStatus.releasedUntil !== null && (
+                    <p class="hint">
+                      {t('schedules.paused', { time: formatInstant(ruleStatus.releasedUntil, now) })}
+                    </p>
+                  )}
                   <div class="actions">
                     <button
                       type="button"
@@ -207,6 +244,11 @@ export function SchedulesSection({ client }: { client: DnsFilterApi }) {
                     >
                       {t('schedules.skip')}
                     </button>
+                    <PauseControl
+                      onPause={(until) =>
+                        void override(() => pauseUntil(accountId, rule.id, Date.now(), until))
+                      }
+                    />
                     <button type="button" class="btn btn-danger" onClick={() => void remove(rule)}>
                       {t('schedules.delete')}
                     </button>

@@ -45,6 +45,8 @@ export interface RuleStatus {
   inside: boolean;
   /** Its things are left alone now (paused, or a manual change kept). */
   released: boolean;
+  /** Until when they are left alone, or null. */
+  releasedUntil: number | null;
   /** When the held state next changes (an edge, wall time of the window), or null within a week. */
   nextEdgeAt: number | null;
   /** When the change for that edge is sent: the edge minus the lead. */
@@ -165,7 +167,14 @@ export function evaluateSchedules(
     const inside = holdsAt(rule, held, zone, own);
     const nextEdgeAt = nextChangeAfter(rule, held, zone, own);
     const nextSendAt = nextEdgeAt === null ? null : nextEdgeAt - lead;
-    statuses.push({ rule, inside, released: release !== undefined, nextEdgeAt, nextSendAt });
+    statuses.push({
+      rule,
+      inside,
+      released: release !== undefined,
+      releasedUntil: release?.until ?? null,
+      nextEdgeAt,
+      nextSendAt,
+    });
     wakeAt(nextSendAt);
     for (const override of own) {
       if (override.kind === 'release' && override.from > clock.now) wakeAt(override.from);

@@ -131,3 +131,20 @@ describe('Overview', () => {
     expect((await screen.findByText(/Active now/)).textContent).toBe('Schedules: Active now: All day');
   });
 });
+
+describe('Pause until', () => {
+  it('stores a release of the rule until the chosen time, and says so', async () => {
+    const { accountId } = await renderSection();
+    await fillSchedule('Homework time', '18:00', '20:00');
+    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/^Saved/));
+    const until = new Date(Date.now() + 2 * 60 * 60_000);
+    const local = `${until.getFullYear()}-${String(until.getMonth() + 1).padStart(2, '0')}-${String(until.getDate()).padStart(2, '0')}T${String(until.getHours()).padStart(2, '0')}:${String(until.getMinutes()).padStart(2, '0')}`;
+    fireEvent.input(screen.getByLabelText('Pause until'), { target: { value: local } });
+    fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
+    await waitFor(() => expect(screen.getByText(/^Paused until /)).toBeTruthy());
+    const overrides = (await schedulesItem.getValue())[accountId]?.overrides ?? [];
+    expect(overrides.map((override) => [override.kind, override.until])).toEqual([
+      ['release', new Date(local).getTime()],
+    ]);
+  });
+});
