@@ -98,16 +98,27 @@ describe('reconcileSchedules against the emulator', () => {
   it('a failing service: the domain change waits in the outbox, the category is tried again later', async () => {
     const { deps, setClock } = setUp([accountOn(first, 'account-one', '1111111111111111')]);
     await schedulesItem.setValue({ 'account-one': { leadMinutes: 0, rules: [homework], overrides: [] } });
-    // Every call fails (HTTP 500): nothing is known, nothing is sent blindly.
+    // Before the window: the views are fetched, nothing differs.
+    setClock('2026-07-06T15:58:00Z');
+    await reconcileSchedules(deps);
+    expect(first.admin.calls().filter((call) => !call.action.endsWith('/list'))).toEqual([]);
+    // The window starts while every call fails (HTTP 500).
     first.admin.injectFault({ kind: 'http-500', count: 50 });
+    setClock('2026-07-06T16:00:00Z');
     const report = await reconcileSchedules(deps);
     expect(report.accounts[0]?.check.outcome).toBe('waiting');
     expect(gamingBlocked(first)).toBe(false);
+    expect((await outboxItem.getValue()).map((entry) => [entry.change.op, entry.change.domain])).toEqual([
+      ['add', 'games.example'],
+    ]);
+    // The service is back: the next run (after the backoff) blocks the category, the outbox sends the domain.
     first.admin.clearFaults();
-    // The lists could not be fetched either, so nothing was queued blindly; the retry sends all.
-    setClock('2026-07-06T16:32:00Z');
+    setClock('2026-07-06T16:01:00Z');
     await reconcileSchedules(deps);
     expect(gamingBlocked(first)).toBe(true);
+    // The queued change is not queued again; the outbox's own alarm sends it.
+    expect(await outboxItem.getValue()).toHaveLength(1);
+    await deps.deliverOutbox(testAccount('A', '1111111111111111', first.url).id);
     expect(onBlocklist(first)).toBe(true);
     expect(await outboxItem.getValue()).toEqual([]);
   });
