@@ -30,6 +30,7 @@ import { OtherAccountChangesSection } from './OtherAccountChanges';
 import { OverviewSection } from './OverviewSection';
 import { Pane } from './Pane';
 import { usePolicy } from './policy-context';
+import { SchedulesSection } from './SchedulesSection';
 import { SetupSection } from './SetupSection';
 import { UnsavedChangesContext } from './unsaved';
 import { Welcome } from './Welcome';
@@ -207,6 +208,13 @@ export function OptionsApp({
                   <ManagedSection id="dynamic-ip">
                     <DynamicIpSection />
                   </ManagedSection>
+                </Pane>
+                <Pane shown={shows('schedules')}>
+                  {configured.state === 'ready' ? (
+                    <SchedulesSection client={configured.client} />
+                  ) : (
+                    <p class="hint">{t('overview.loading')}</p>
+                  )}
                 </Pane>
                 <Pane shown={shows('logs')}>
                   <ManagedSection id="logs">

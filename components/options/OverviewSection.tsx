@@ -20,6 +20,7 @@ import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useRemoteData } from '../useRemoteData';
 import { useStoredValue } from '../useStoredValue';
+import { ActiveSchedules } from './ActiveSchedules';
 
 interface OverviewProps {
   client: DnsFilterApi;
@@ -262,6 +263,7 @@ export function OverviewSection({ client, connection, account, welcome }: Overvi
           {welcome}
         </p>
       )}
+      <ActiveSchedules />
       {overview === undefined ? (
         data.state === 'failed' ? (
           <p class="status-failed">{t('overview.notConnected', { reason: data.message })}</p>

@@ -49,6 +49,9 @@ export function PopupApp({ controller, openOptions, mark, loadExtras, now = Date
         ) : (
           <NotReady state={state} openOptions={openOptions} />
         )}
+        {extras && state.phase === 'ready' && (
+          <extras.ScheduleLine profile={state.profile} form={state.form} now={now} />
+        )}
         {extras && state.phase !== 'starting' && state.phase !== 'no-key' && (
           <extras.RegistrationWarning openOptions={() => openOptions('dynamic-ip')} now={now} />
         )}

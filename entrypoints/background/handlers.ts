@@ -21,6 +21,8 @@ import { REGISTRATION_ALARM, REGISTRATION_RETRY_ALARM, registrationAlarmTarget }
 import { OUTBOX_ALARM } from '@/lib/outbox';
 import { menuChangeRefusal } from '@/lib/policy/enforce';
 import { profileGroupsItem } from '@/lib/profile-groups/groups';
+import { SCHEDULES_ALARM } from '@/lib/schedules/reconcile';
+import { schedulesItem } from '@/lib/schedules/store';
 import { migrateStoredValues } from '@/lib/settings/migrate';
 import {
   accountKeysItem,
@@ -47,6 +49,7 @@ import {
   otherAccountChanges,
   profilesOfSavedGroup,
   rebuildContextMenu,
+  reconcileSchedulesNow,
   refreshBadge,
   refreshProfiles,
   register,
@@ -89,8 +92,10 @@ export async function setUp(): Promise<void> {
   // Temporary allows that ended while the browser was closed end now.
   await expireTemporaryAllowsNow().catch(() => undefined);
   await announceUnbreakReviews().catch(() => undefined);
-  await Promise.allSettled([deliverOutbox(true), refreshProfiles()]);
+  await Promise.allSettled([deliverOutbox(true), refreshProfiles(), reconcileSchedulesNow()]);
 }
+
+export { reconcileSchedulesNow };
 
 export async function onAlarm(alarm: { name: string }): Promise<void> {
   // Each account has its own outbox and registration alarms (lib/outbox, lib/network).
@@ -104,6 +109,7 @@ export async function onAlarm(alarm: { name: string }): Promise<void> {
   else if (rollbackAlarmAccount(alarm.name) !== null)
     await resumeRollbackOf(rollbackAlarmAccount(alarm.name)!);
   else if (alarm.name === LOCK_IDLE_ALARM) await onIdleAlarm(browser.alarms, activeAccountId);
+  else if (alarm.name === SCHEDULES_ALARM) await reconcileSchedulesNow();
   else if (alarm.name === TEMPORARY_ALLOW_ALARM) {
     await expireTemporaryAllowsNow();
     // An unbreak's allows end by this alarm too; its review waits in the popup.
@@ -282,6 +288,9 @@ export async function onStorageChanged(changes: Record<string, unknown>, area: s
     // imported file, say), is put back as the policy has it (lib/policy/apply.ts).
     jobs.push(refreshProfiles(), deliverOutbox(true), applyManagedPolicy());
   }
+  // A rule, an override or the lead saved (only pages write them): what must hold is sent now, and
+  // the alarm follows.
+  if (changed.includes(key(schedulesItem))) jobs.push(reconcileSchedulesNow());
   await Promise.allSettled(jobs);
 }
 

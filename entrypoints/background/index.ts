@@ -6,6 +6,7 @@ import {
   onMenuClicked,
   onMessage,
   onStorageChanged,
+  reconcileSchedulesNow,
   run,
   setUp,
   setUpAfterInstall,
@@ -29,4 +30,7 @@ export default defineBackground(() => {
   browser.storage.onChanged.addListener((changes, area) => run(() => onStorageChanged(changes, area)));
   // Page diagnosis: its optional permissions' listeners, when granted (see ./diagnosis.ts).
   registerDiagnosis();
+  // The worker started (woken by any event): schedules missed while it slept are put right, with
+  // no call when nothing differs (docs/schedules.md, "Reconciliation").
+  run(reconcileSchedulesNow);
 });

@@ -70,6 +70,7 @@ import { readCurrentPolicy } from '@/lib/policy/current';
 import { profileGroupsItem, profilesOfGroup } from '@/lib/profile-groups/groups';
 import { summaryOf } from '@/lib/profile-groups/preview';
 import { submitToProfiles as submitChangeToProfiles } from '@/lib/profile-groups/several';
+import { reconcileSchedules } from '@/lib/schedules/reconcile';
 import {
   addedTldsItem,
   defaultBlockItem,
@@ -118,6 +119,15 @@ const outboxDeps: OutboxDeps = {
 
 export function deliverOutbox(force: boolean) {
   return deliverPending(outboxDeps, { force });
+}
+
+/** Schedules: what must hold now, sent where it differs (lib/schedules/reconcile.ts). */
+export function reconcileSchedulesNow() {
+  return reconcileSchedules({
+    getAccounts,
+    alarms: browser.alarms,
+    deliverOutbox: (account) => deliverPending(outboxDeps, { force: true, only: account }),
+  });
 }
 
 /** "Retry now": answers within the bound a click is answered in; the delivery goes on. */

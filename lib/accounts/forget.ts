@@ -3,7 +3,7 @@
  * key, its parked settings, and everything tagged with its identity, or with one it had before
  * (an earlier key or address, ./store.ts `identitiesOf`): queued and settled changes, cached
  * lists, profiles and statistics, temporary allows, unbreaks (with the hosts of the pages they
- * were made on), registered addresses, notes on its list entries, its history, leases and alarms. Data of an
+ * were made on), registered addresses, notes on its list entries, its history, schedules, leases and alarms. Data of an
  * identity another remaining account still has or had (the same origin, form and key entered
  * twice) stays: it is that account's too. The service is not asked to unregister anything:
  * removing an account from this browser changes nothing there.
@@ -14,6 +14,7 @@ import type { AccountId } from '@/lib/identity/identity';
 import { notes } from '@/lib/notes';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively } from '@/lib/outbox/lease';
+import { forgetSchedulesOf } from '@/lib/schedules/edit';
 import {
   cachedBlockedTodayItem,
   cachedListsIndexItem,
@@ -57,6 +58,8 @@ export async function forgetAccount(id: string, deps: ForgetDeps): Promise<Forge
     return { draft, result: true };
   });
   if (!removed) return { removed: false, discarded: 0 };
+  // Its schedules are its own, whatever identity it had (docs/schedules.md).
+  await forgetSchedulesOf(id);
 
   const remaining = await readAccounts();
   const othersHave = new Set((await Promise.all(remaining.accounts.map(identitiesOf))).flat());

@@ -9,6 +9,7 @@ import { notes } from '@/lib/notes';
 import { notesBackupItem } from '@/lib/notes/backup';
 import { policyAccountsItem } from '@/lib/policy/stored';
 import { profileGroupsItem } from '@/lib/profile-groups/groups';
+import { activeSchedulesBackupItem } from '@/lib/schedules/backup';
 import {
   addedTldsItem,
   apiKeyItem,
@@ -83,6 +84,7 @@ export async function collectBackup({
   // The key of an account the administrator's policy set up is the organization's: it never goes
   // into a file (docs/managed-deployment.md).
   const keyOf = (id: string) => includeKey && managed[id] === undefined;
+  const schedules = await activeSchedulesBackupItem.getValue();
   const others = accounts
     .filter((account) => !account.active)
     .map((account) => exportedAccount(account, keyOf(account.id)));
@@ -102,6 +104,7 @@ export async function collectBackup({
       defaultBlock,
       listNotes,
       profileGroups,
+      schedules,
     },
     ...(others.length > 0 ? { accounts: others } : {}),
   };

@@ -24,6 +24,7 @@
 import * as z from 'zod/mini';
 import { notesBackupSchema } from '@/lib/notes/backup';
 import { profileGroupsSchema } from '@/lib/profile-groups/schema';
+import { schedulesBackupSchema } from '@/lib/schedules/backup';
 import { connectionSchema, dynamicIpSettingsSchema, themeSchema } from '@/lib/settings/schemas';
 import { ACCOUNT_NAME_MAX, MAX_ACCOUNTS } from '@/lib/settings/storage';
 
@@ -61,6 +62,8 @@ export const backupSettingsSchema = z.object({
   defaultBlock: z.optional(defaultBlockSchema),
   listNotes: z.optional(notesBackupSchema),
   profileGroups: z.optional(profileGroupsSchema),
+  /** The active account's schedules (lib/schedules/backup.ts). */
+  schedules: z.optional(schedulesBackupSchema),
 });
 export type BackupSettings = z.infer<typeof backupSettingsSchema>;
 export type SettingName = keyof BackupSettings;

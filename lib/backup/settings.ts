@@ -13,6 +13,12 @@ import { notes } from '@/lib/notes';
 import { notesBackupItem, notesBackupSchema } from '@/lib/notes/backup';
 import { mergeGroups, profileGroupsItem } from '@/lib/profile-groups/groups';
 import { profileGroupsSchema } from '@/lib/profile-groups/schema';
+import {
+  activeSchedulesBackupItem,
+  checkSchedulesBackup,
+  mergeSchedules,
+  schedulesBackupSchema,
+} from '@/lib/schedules/backup';
 import type { StoredItem } from '@/lib/settings/item';
 import { connectionSchema, dynamicIpSettingsSchema, themeSchema } from '@/lib/settings/schemas';
 import {
@@ -157,6 +163,15 @@ export const DEFINITIONS: Definitions = {
     item: profileGroupsItem,
     merge: mergeGroups,
     describe: (value) => tn('profileGroups.backupCount', value.length),
+  },
+  schedules: {
+    label: () => t('schedules.backupLabel'),
+    schema: schedulesBackupSchema,
+    item: activeSchedulesBackupItem,
+    check: checkSchedulesBackup,
+    // A rule of the same id is replaced by the file's; the others here stay.
+    merge: mergeSchedules,
+    describe: (value) => tn('schedules.backupCount', value.rules.length),
   },
 };
 

@@ -19,6 +19,7 @@ export const CHANGE_SOURCES = [
   'logs',
   'options',
   'unbreak',
+  'schedule',
 ] as const;
 export type ChangeSource = (typeof CHANGE_SOURCES)[number];
 

@@ -26,6 +26,7 @@ const SOURCE_NAMES = {
   logs: 'notes.source.logs',
   options: 'notes.source.options',
   unbreak: 'notes.source.unbreak',
+  schedule: 'notes.source.schedule',
 } as const satisfies Record<ChangeSource, MessageKey>;
 
 /** "the right-click menu", completing "from …". */

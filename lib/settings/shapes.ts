@@ -177,3 +177,52 @@ export const registrableDomains = object({ psl: string, hosts: arrayOf(tuple(str
 export const theme = oneOf(...THEME_CHOICES);
 
 export { arrayOf, type Shape, string };
+
+/** lib/schedules/store.ts `schedulesItem`: by stable account id. */
+const scheduleThing = (value: unknown) =>
+  object({ kind: oneOf('category'), category: string, inside: boolean, outside: boolean })(value) ||
+  object({ kind: oneOf('default-block'), inside: boolean, outside: boolean })(value) ||
+  object({
+    kind: oneOf('domain'),
+    domain: string,
+    inside: oneOf('whitelist', 'blocklist'),
+    outside: oneOf('whitelist', 'blocklist', 'none'),
+  })(value);
+
+export const schedules = recordOf(
+  object({
+    leadMinutes: number,
+    rules: arrayOf(
+      object(
+        {
+          id: string,
+          name: string,
+          days: arrayOf(oneOf(1, 2, 3, 4, 5, 6, 7)),
+          windows: arrayOf(object({ start: string, end: string })),
+          owns: arrayOf(scheduleThing),
+        },
+        { profile: string },
+      ),
+    ),
+    overrides: arrayOf(
+      object({ rule: string, kind: oneOf('inside', 'outside', 'release'), from: number, until: number }),
+    ),
+  }),
+);
+
+/** lib/schedules/store.ts `scheduleChecksItem`: by stable account id. */
+export const scheduleChecks = recordOf(
+  object(
+    {
+      seen: recordOf(object({ fetchedAt: number, categories: recordOf(boolean) }, { defaultBlock: boolean })),
+    },
+    {
+      lastCheck: object(
+        { at: number, outcome: oneOf('in-step', 'sent', 'waiting', 'failed'), changes: number },
+        { message: string },
+      ),
+      retryAt: number,
+      failedAttempts: number,
+    },
+  ),
+);

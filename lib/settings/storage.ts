@@ -18,6 +18,8 @@ import {
 } from '@/lib/identity/identity';
 
 export { scopeKey } from '@/lib/api/forms';
+/** Kept in its own module (docs/schedules.md), listed here with every other item. */
+export { scheduleChecksItem, schedulesItem } from '@/lib/schedules/store';
 
 import { defineItem, entriesOf, type ItemOptions, removeRaw, type StoredItem, writeRaw } from './item';
 import { DYNAMIC_IP_INTERVAL } from './limits';

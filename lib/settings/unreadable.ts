@@ -30,6 +30,7 @@ const LABELS: Record<string, MessageKey> = {
   'local:diagnosis': 'stored.preferences',
   'local:theme': 'stored.preferences',
   'local:profileGroups': 'profileGroups.stored',
+  'local:schedules': 'schedules.heading',
 };
 
 /** The sentence for these keys, or null when none of them is worth a word. */

@@ -5,7 +5,7 @@
  * bench-results/.
  *
  * Options: --no-build (reuse the last bench builds),
- * --only=sizes,verdict,diagnosis,history,lock,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
+ * --only=sizes,verdict,diagnosis,history,lock,schedules,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
  * `firefox` Firefox's), --quick (fewer runs, for trying the script itself); while working on the
  * popup: --pairs=N and --big-pairs=N (openings of each real popup, normal and with large lists),
  * --no-tab (only the real popups, not the in-tab figures); --baseline=<git-rev> also measures the
@@ -37,6 +37,7 @@ import {
   firefoxDriver,
   measureRealPopups,
 } from './real-popup.ts';
+import { measureSchedules } from './schedules.ts';
 import { measureVerdictLookup } from './verdict-lookup.ts';
 import { measureWorker } from './worker.ts';
 
@@ -55,6 +56,7 @@ const GROUPS = [
   'diagnosis',
   'history',
   'lock',
+  'schedules',
   'popup',
   'firefox',
   'worker',
@@ -360,6 +362,10 @@ async function main(): Promise<void> {
   if (groups.has('lock')) {
     log('Lock: unlocking in Node…');
     figures.push(...(await measureLockKdf({ runs: RUNS.verdict })));
+  }
+  if (groups.has('schedules')) {
+    log('Schedules reconciliation in Node…');
+    figures.push(...(await measureSchedules({ runs: quick ? 3 : 7 })));
   }
   if (groups.has('sizes')) figures.push(...bundleFigures());
 

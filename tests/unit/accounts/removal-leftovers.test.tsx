@@ -1,6 +1,6 @@
 /**
  * Removing an account leaves nothing of it in storage: not the unbreaks made in it (with the
- * hosts of the pages visited), nor what was recorded under a key it had before (changed in Setup).
+ * hosts of the pages visited) or its schedules, nor what was recorded under a key it had before (changed in Setup).
  */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -11,6 +11,7 @@ import { forgetAccount } from '@/lib/accounts/forget';
 import { activateAccount, readAccounts } from '@/lib/accounts/store';
 import { notes } from '@/lib/notes';
 import { enqueueChange } from '@/lib/outbox';
+import { schedulesItem } from '@/lib/schedules/store';
 import { apiKeyItem, connectionItem, type UnbreakSession, unbreakSessionsItem } from '@/lib/settings/storage';
 import { accountIdFor, fingerprintOf } from '../account-ids';
 
@@ -70,6 +71,31 @@ describe('removing an account', () => {
     await notes.recordAdded(home, [
       { ...entry, scope: 'A:default', source: 'popup', page: 'home-pages.example' },
     ]);
+    const schedulesOf = (name: string) => ({
+      leadMinutes: 45,
+      rules: [
+        {
+          id: 'r1',
+          name,
+          days: [1 as const],
+          windows: [{ start: '09:00', end: '17:00' }],
+          owns: [
+            {
+              kind: 'domain' as const,
+              domain: `${name}.example`,
+              inside: 'blocklist' as const,
+              outside: 'none' as const,
+            },
+          ],
+        },
+      ],
+      overrides: [],
+    });
+    const homeId = (await readAccounts()).accounts.find((account) => account.id !== officeId)!.id;
+    await schedulesItem.setValue({
+      [officeId]: schedulesOf('office-pages'),
+      [homeId]: schedulesOf('home-pages'),
+    });
     await unbreakSessionsItem.setValue([
       unbreakIn(secondKey, 'shop.office-pages.example'),
       unbreakIn(home, 'news.home-pages.example'),
@@ -97,5 +123,6 @@ describe('removing an account', () => {
     expect((await readAccounts()).accounts.map((account) => account.key)).toEqual(['key-of-home']);
     expect((await notes.read(home)).entries).toHaveLength(1);
     expect(await unbreakSessionsItem.getValue()).toEqual([unbreakIn(home, 'news.home-pages.example')]);
+    expect(Object.keys(await schedulesItem.getValue())).toEqual([homeId]);
   });
 });

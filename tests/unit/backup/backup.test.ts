@@ -159,6 +159,8 @@ describe('export then import', () => {
         'listNotes',
         // Saved profile groups (lib/profile-groups): none here.
         'profileGroups',
+        // The active account's schedules (lib/schedules): none here.
+        'schedules',
         'theme',
       ].sort(),
     );

@@ -83,6 +83,7 @@ describe('the options routes table', () => {
       'blocklist',
       'tlds',
       'default-block',
+      'schedules',
     ]);
     expect(sectionsInView('networks').map((section) => section.id)).toEqual(['networks', 'dynamic-ip']);
   });

@@ -1,0 +1,62 @@
+/**
+ * The schedules in the settings backup (lib/backup): the active account's rules and lead, checked
+ * like every import (./schema.ts) and for conflicts with the rules already here (./conflicts.ts).
+ * Overrides (one-off, timed) and what the worker found are this browser's, never exported
+ * (docs/schedules.md, "Storage").
+ */
+import * as z from 'zod/mini';
+import { readAccounts } from '@/lib/accounts/store';
+import { t } from '@/lib/i18n';
+import { invalid, type Validation, valid } from '@/lib/validation';
+import { findConflict } from './conflicts';
+import { updateAccountSchedules } from './edit';
+import type { ScheduleRule } from './model';
+import { SCHEDULE_LIMITS, scheduleRuleSchema } from './schema';
+import { emptyAccountSchedules, schedulesItem } from './store';
+
+export const schedulesBackupSchema = z.object({
+  leadMinutes: z.int().check(z.gte(0), z.lte(SCHEDULE_LIMITS.leadMinutesMax)),
+  rules: z.array(scheduleRuleSchema).check(z.maxLength(SCHEDULE_LIMITS.rulesPerAccount)),
+});
+export type SchedulesBackup = z.infer<typeof schedulesBackupSchema>;
+
+async function activeAccountId(): Promise<string> {
+  const { accounts } = await readAccounts();
+  return (accounts.find((account) => account.active) ?? accounts[0])?.id ?? '';
+}
+
+/** The active account's schedules as the backup holds them: read, and written on import. */
+export const activeSchedulesBackupItem = {
+  async getValue(): Promise<SchedulesBackup> {
+    const schedules = (await schedulesItem.getValue())[await activeAccountId()] ?? emptyAccountSchedules();
+    return { leadMinutes: schedules.leadMinutes, rules: schedules.rules };
+  },
+  async setValue(value: SchedulesBackup): Promise<void> {
+    const accountId = await activeAccountId();
+    await updateAccountSchedules(accountId, (current) => ({
+      ...(current ?? emptyAccountSchedules()),
+      leadMinutes: value.leadMinutes,
+      rules: value.rules,
+    }));
+  },
+};
+
+/** The file's rules beside this browser's: one of the same id is replaced by the file's. */
+export function mergeSchedules(current: SchedulesBackup, incoming: SchedulesBackup): SchedulesBackup {
+  const ids = new Set(incoming.rules.map((rule) => rule.id));
+  return {
+    leadMinutes: incoming.leadMinutes,
+    rules: [...current.rules.filter((rule) => !ids.has(rule.id)), ...incoming.rules],
+  };
+}
+
+/** Refuses a file whose rules own one thing at the same time, naming both. */
+export function checkSchedulesBackup(value: SchedulesBackup): Validation<SchedulesBackup> {
+  const seen: ScheduleRule[] = [];
+  for (const rule of value.rules) {
+    const conflict = findConflict(rule, seen);
+    if (conflict) return invalid(t('schedules.conflict', { rule: rule.name, other: conflict.other.name }));
+    seen.push(rule);
+  }
+  return valid(value);
+}

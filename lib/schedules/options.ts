@@ -1,0 +1,410 @@
+/**
+ * The Schedules section, the Overview and the popup without Preact (docs/schedules.md): the
+ * editor's draft and its checks, saving under the schedules lock with the conflict check, the
+ * week's timeline, what is active now, the next change and when it is sent, and the overrides.
+ */
+import { readAccounts } from '@/lib/accounts/store';
+import { describeCategory } from '@/lib/api/categories';
+import type { ApiForm } from '@/lib/api/types';
+import { type PlainKey, t, tn } from '@/lib/i18n';
+import { type Followable, followableRead } from '@/lib/settings/follow';
+import { accountsItem } from '@/lib/settings/storage';
+import { invalid, type Validation, valid } from '@/lib/validation';
+import { findConflict } from './conflicts';
+import { evaluateSchedules, type RuleStatus } from './desired';
+import { updateAccountSchedules } from './edit';
+import {
+  minutesOf,
+  type OwnedThing,
+  type ScheduleRule,
+  type ScheduleWindow,
+  TIME_PATTERN,
+  WEEKDAYS,
+  type Weekday,
+} from './model';
+import { SCHEDULE_LIMITS } from './schema';
+import {
+  type AccountSchedules,
+  emptyAccountSchedules,
+  type ScheduleChecks,
+  scheduleChecksItem,
+  schedulesItem,
+} from './store';
+import { browserTimeZone } from './zone';
+
+export interface ActiveSchedules {
+  /** The active account's stable id ('' before any account exists). */
+  accountId: string;
+  schedules: AccountSchedules;
+  /** What the worker found (the last check). */
+  checks: ScheduleChecks | undefined;
+}
+
+async function readActiveSchedules(): Promise<ActiveSchedules> {
+  const [{ activeId }, all, checks] = await Promise.all([
+    readAccounts(),
+    schedulesItem.getValue(),
+    scheduleChecksItem.getValue(),
+  ]);
+  return {
+    accountId: activeId,
+    schedules: all[activeId] ?? emptyAccountSchedules(),
+    checks: checks[activeId],
+  };
+}
+
+/** The active account's schedules, followed when they or the active account change. */
+export const activeSchedules: Followable<ActiveSchedules> = followableRead(
+  [schedulesItem, scheduleChecksItem, accountsItem],
+  readActiveSchedules,
+);
+
+/** What the editor holds while the user types: plain strings, checked at save. */
+export interface ScheduleDraft {
+  /** Empty for a new rule. */
+  id: string;
+  name: string;
+  profile: string | undefined;
+  days: Weekday[];
+  start: string;
+  end: string;
+  categories: string[];
+  defaultBlock: boolean;
+  lead: string;
+}
+
+export function newDraft(lead: number, profile: string | undefined): ScheduleDraft {
+  return {
+    id: '',
+    name: '',
+    profile,
+    days: [1, 2, 3, 4, 5],
+    start: '18:00',
+    end: '20:00',
+    categories: [],
+    defaultBlock: false,
+    lead: String(lead),
+  };
+}
+
+export function draftOf(rule: ScheduleRule, lead: number): ScheduleDraft {
+  const first = rule.windows[0] ?? { start: '18:00', end: '20:00' };
+  return {
+    id: rule.id,
+    name: rule.name,
+    profile: rule.profile,
+    days: [...rule.days],
+    start: first.start,
+    end: first.end,
+    categories: rule.owns.flatMap((thing) =>
+      thing.kind === 'category' && thing.inside ? [thing.category] : [],
+    ),
+    defaultBlock: rule.owns.some((thing) => thing.kind === 'default-block' && thing.inside),
+    lead: String(lead),
+  };
+}
+
+/** The account's state of what a rule will own, read when the rule is made: its outside state. */
+export interface AccountStateNow {
+  categories: ReadonlyMap<string, boolean>;
+  /** Unknown (the service cannot be asked): off. */
+  defaultBlock: boolean | undefined;
+}
+
+const newRuleId = () => `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+/**
+ * The rule a draft makes, checked: a name, a day, valid times, something owned, a lead in range,
+ * and no conflict with the account's other rules (naming both). The outside state of a thing the
+ * rule already owned stays as it was; a new one takes the account's state now. Windows after the
+ * first (made elsewhere, an import) are kept.
+ */
+export function ruleFromDraft(
+  draft: ScheduleDraft,
+  existing: readonly ScheduleRule[],
+  now: AccountStateNow,
+): Validation<{ rule: ScheduleRule; lead: number }> {
+  const name = draft.name.trim();
+  if (name === '' || name.length > SCHEDULE_LIMITS.nameLength) return invalid(t('schedules.nameMissing'));
+  if (draft.days.length === 0) return invalid(t('schedules.noDays'));
+  if (!TIME_PATTERN.test(draft.start) || !TIME_PATTERN.test(draft.end))
+    return invalid(t('schedules.badTime'));
+  if (draft.start === draft.end) return invalid(t('schedules.sameTimes'));
+  if (draft.categories.length === 0 && !draft.defaultBlock) return invalid(t('schedules.nothingOwned'));
+  const lead = Number(draft.lead.trim());
+  if (
+    draft.lead.trim() === '' ||
+    !Number.isInteger(lead) ||
+    lead < 0 ||
+    lead > SCHEDULE_LIMITS.leadMinutesMax
+  )
+    return invalid(t('schedules.badLead'));
+  const before = existing.find((rule) => rule.id === draft.id);
+  const ownedBefore = (kind: OwnedThing['kind'], category?: string) =>
+    before?.owns.find(
+      (thing) => thing.kind === kind && (thing.kind !== 'category' || thing.category === category),
+    );
+  const owns: OwnedThing[] = draft.categories.map((category) => {
+    const earlier = ownedBefore('category', category);
+    return {
+      kind: 'category',
+      category,
+      inside: true,
+      outside: earlier ? earlier.outside === true : (now.categories.get(category) ?? false),
+    };
+  });
+  if (draft.defaultBlock) {
+    const earlier = ownedBefore('default-block');
+    owns.push({
+      kind: 'default-block',
+      inside: true,
+      outside: earlier ? earlier.outside === true : (now.defaultBlock ?? false),
+    });
+  }
+  // Domains the rule owned (an import) stay owned.
+  owns.push(...(before?.owns.filter((thing) => thing.kind === 'domain') ?? []));
+  const windows: ScheduleWindow[] = [
+    { start: draft.start, end: draft.end },
+    ...(before?.windows.slice(1) ?? []),
+  ];
+  const rule: ScheduleRule = {
+    id: draft.id || newRuleId(),
+    name,
+    ...(draft.profile === undefined ? {} : { profile: draft.profile }),
+    days: WEEKDAYS.filter((day) => draft.days.includes(day)),
+    windows,
+    owns,
+  };
+  const conflict = findConflict(rule, existing);
+  if (conflict) {
+    const words = { rule: rule.name, other: conflict.other.name };
+    return invalid(
+      t(conflict.why === 'same-time' ? 'schedules.conflict' : 'schedules.conflictOutside', words),
+    );
+  }
+  return valid({ rule, lead });
+}
+
+/** Thrown when the stored rules changed meanwhile so that the rule now conflicts. */
+export class ScheduleNotSaved extends Error {}
+
+/**
+ * Stores the rule (replacing the one of its id) and the account's lead, checking conflicts again
+ * against what is stored now; returns the account's schedules as written.
+ */
+export async function saveRule(
+  accountId: string,
+  rule: ScheduleRule,
+  lead: number,
+): Promise<AccountSchedules> {
+  let refused: string | null = null;
+  const written = await updateAccountSchedules(accountId, (current) => {
+    const schedules = current ?? emptyAccountSchedules();
+    const conflict = findConflict(rule, schedules.rules);
+    if (conflict) {
+      refused = t('schedules.conflict', { rule: rule.name, other: conflict.other.name });
+      return null;
+    }
+    const index = schedules.rules.findIndex((candidate) => candidate.id === rule.id);
+    const rules = index === -1 ? [...schedules.rules, rule] : schedules.rules.with(index, rule);
+    return { ...schedules, leadMinutes: lead, rules };
+  });
+  if (written === null) throw new ScheduleNotSaved(refused ?? t('common.genericFailure'));
+  return written;
+}
+
+export async function deleteRule(accountId: string, ruleId: string): Promise<void> {
+  await updateAccountSchedules(accountId, (current) =>
+    current
+      ? {
+          ...current,
+          rules: current.rules.filter((rule) => rule.id !== ruleId),
+          overrides: current.overrides.filter((override) => override.rule !== ruleId),
+        }
+      : null,
+  );
+}
+
+/** "18:00" today, "Tue 18:00" within the week, in the user's zone. */
+export function formatInstant(instant: number, now: number, timeZone: string = browserTimeZone()): string {
+  const time = new Intl.DateTimeFormat(undefined, {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(instant);
+  const dayOf = (at: number) => new Intl.DateTimeFormat('en-CA', { timeZone, dateStyle: 'short' }).format(at);
+  if (dayOf(instant) === dayOf(now)) return time;
+  const weekday = new Intl.DateTimeFormat(undefined, { timeZone, weekday: 'short' }).format(instant);
+  return `${weekday} ${time}`;
+}
+
+/** The statuses of the account's rules now. */
+export function statusesOf(
+  schedules: AccountSchedules,
+  now: number,
+  timeZone: string = browserTimeZone(),
+): RuleStatus[] {
+  return evaluateSchedules(schedules.rules, schedules.overrides, {
+    now,
+    timeZone,
+    leadMinutes: schedules.leadMinutes,
+  }).rules;
+}
+
+/** "“Homework time” starts at 18:00, sent at 17:15 so that it holds at 18:00." */
+export function nextChangeText(
+  status: RuleStatus,
+  now: number,
+  timeZone: string = browserTimeZone(),
+): string | null {
+  if (status.nextEdgeAt === null || status.nextSendAt === null) return null;
+  const state = t(status.inside ? 'schedules.stateEnds' : 'schedules.stateStarts');
+  if (status.nextSendAt <= now) return t('schedules.nextChangeNow', { rule: status.rule.name, state });
+  // Without a lead the change is sent at the edge itself: one time says it.
+  if (status.nextSendAt === status.nextEdgeAt)
+    return t('schedules.nextChangeAt', {
+      rule: status.rule.name,
+      state,
+      edge: formatInstant(status.nextEdgeAt, now, timeZone),
+    });
+  return t('schedules.nextChange', {
+    rule: status.rule.name,
+    state,
+    edge: formatInstant(status.nextEdgeAt, now, timeZone),
+    send: formatInstant(status.nextSendAt, now, timeZone),
+  });
+}
+
+/** The account's next change of all: the earliest send among its rules. */
+export function nextChangeOf(statuses: readonly RuleStatus[]): RuleStatus | null {
+  let next: RuleStatus | null = null;
+  for (const status of statuses) {
+    if (status.nextSendAt === null || status.released) continue;
+    if (next === null || status.nextSendAt < (next.nextSendAt ?? Number.POSITIVE_INFINITY)) next = status;
+  }
+  return next;
+}
+
+/** "Schedules run while this browser is open; last checked at …", with the outcome. */
+export function lastCheckText(
+  checks: ScheduleChecks | undefined,
+  now: number,
+  timeZone: string = browserTimeZone(),
+) {
+  const check = checks?.lastCheck;
+  if (!check) return { when: t('schedules.runsWhileOpenNever'), outcome: null };
+  const when = t('schedules.runsWhileOpen', { time: formatInstant(check.at, now, timeZone) });
+  const reason = check.message ?? '';
+  const outcome =
+    check.outcome === 'in-step'
+      ? t('schedules.outcome.inStep')
+      : check.outcome === 'sent'
+        ? tn('schedules.outcome.sent', check.changes)
+        : t(check.outcome === 'waiting' ? 'schedules.outcome.waiting' : 'schedules.outcome.failed', {
+            reason,
+          });
+  return { when, outcome };
+}
+
+/** One block of the week's timeline: a window on a day, in minutes of that day. */
+export interface TimelineBlock {
+  rule: ScheduleRule;
+  day: Weekday;
+  from: number;
+  to: number;
+}
+
+/** The week of one profile: each window cut at midnight, so a block never leaves its day. */
+export function timelineOf(rules: readonly ScheduleRule[], profile: string | undefined): TimelineBlock[] {
+  const blocks: TimelineBlock[] = [];
+  for (const rule of rules) {
+    if ((rule.profile ?? '') !== (profile ?? '')) continue;
+    for (const day of rule.days) {
+      for (const window of rule.windows) {
+        const start = minutesOf(window.start);
+        const end = minutesOf(window.end);
+        if (end > start) blocks.push({ rule, day, from: start, to: end });
+        else {
+          blocks.push({ rule, day, from: start, to: 24 * 60 });
+          if (end > 0) blocks.push({ rule, day: ((day % 7) + 1) as Weekday, from: 0, to: end });
+        }
+      }
+    }
+  }
+  return blocks;
+}
+
+/** What a rule blocks, in words: "Gaming, Social networks". */
+export function ownedWords(rule: ScheduleRule, form: ApiForm): string {
+  return rule.owns
+    .map((thing) =>
+      thing.kind === 'category'
+        ? describeCategory(form, thing.category).label
+        : thing.kind === 'default-block'
+          ? t('schedules.everythingElse')
+          : thing.domain,
+    )
+    .join(', ');
+}
+
+export const dayName = (day: Weekday): string => t(`schedules.day${day}` as PlainKey);
+export const dayShortName = (day: Weekday): string => t(`schedules.dayShort${day}` as PlainKey);
+
+/** The rules holding their window now (the Overview's "Active now"). */
+export function activeNow(schedules: AccountSchedules, now: number, timeZone?: string): ScheduleRule[] {
+  return statusesOf(schedules, now, timeZone)
+    .filter((status) => status.inside && !status.released)
+    .map((status) => status.rule);
+}
+
+const THIRTY_MINUTES = 30 * 60_000;
+
+/**
+ * "+30 minutes": the window's state holds until half an hour after its next end (or from now,
+ * outside a window, for half an hour). Stored; the worker sends it at its next check.
+ */
+export async function extendByHalfAnHour(accountId: string, status: RuleStatus, now: number): Promise<void> {
+  const until = (status.inside && status.nextEdgeAt !== null ? status.nextEdgeAt : now) + THIRTY_MINUTES;
+  await addOverride(accountId, { rule: status.rule.id, kind: 'inside', from: now, until });
+}
+
+/** "Skip this time": the state outside holds until the current (or next) window ends. */
+export async function skipThisTime(accountId: string, status: RuleStatus, now: number, timeZone?: string) {
+  let until = status.nextEdgeAt;
+  if (!status.inside && until !== null) {
+    // Not inside now: the next window starts at the next edge; it ends at the edge after.
+    const after = evaluateSchedules([status.rule], [], {
+      now: until,
+      timeZone: timeZone ?? browserTimeZone(),
+      leadMinutes: 0,
+    }).rules[0];
+    until = after?.nextEdgeAt ?? until;
+  }
+  if (until === null) return;
+  await addOverride(accountId, { rule: status.rule.id, kind: 'outside', from: now, until });
+}
+
+/** "Pause until": the rule's things are left alone until then (a manual change is kept). */
+export async function pauseUntil(
+  accountId: string,
+  ruleId: string,
+  now: number,
+  until: number,
+): Promise<void> {
+  if (until <= now) return;
+  await addOverride(accountId, { rule: ruleId, kind: 'release', from: now, until });
+}
+
+async function addOverride(
+  accountId: string,
+  override: AccountSchedules['overrides'][number],
+): Promise<void> {
+  await updateAccountSchedules(accountId, (current) => {
+    if (!current) return null;
+    const kept = current.overrides
+      .filter((other) => other.until > override.from)
+      .slice(-(SCHEDULE_LIMITS.overridesPerAccount - 1));
+    return { ...current, overrides: [...kept, override] };
+  });
+}
