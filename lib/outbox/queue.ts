@@ -72,31 +72,8 @@ export async function enqueueChange(
   now: () => number = Date.now,
   options: EnqueueOptions = {},
 ): Promise<OutboxEntry> {
-  const queued = await exclusively('outbox', async () => {
-    const entries = await outboxItem.getValue();
-    let lastForTarget = -1;
-    entries.forEach((entry, index) => {
-      if (entry.account === account && sameTarget(entry.change, change)) lastForTarget = index;
-    });
-    const waiting = entries[lastForTarget];
-    if (waiting && sameChange(waiting.change, change)) return waiting;
-    if (entries.length >= OUTBOX_LIMIT) throw new OutboxFullError();
-    const entry: OutboxEntry = {
-      id: randomId(),
-      change,
-      account,
-      createdAt: now(),
-      attempts: 0,
-      nextAttemptAt: now(),
-    };
-    const at = options.ahead ? lastForTarget + 1 : entries.length;
-    await withRoom(() => outboxItem.setValue([...entries.slice(0, at), entry, ...entries.slice(at)]));
-    return entry;
-  });
-  // Every addition queued from any surface is remembered with its source and page (lib/notes);
-  // best effort: a change is never refused for its record.
-  await followQueued(notes, queued.change, account).catch(() => undefined);
-  return queued;
+  const [queued] = await enqueueChanges([change], account, now, options);
+  return queued!;
 }
 
 /**
@@ -114,6 +91,7 @@ export async function enqueueChanges(
   const queued = await exclusively('outbox', async () => {
     let entries = await outboxItem.getValue();
     const result: OutboxEntry[] = [];
+    let added = false;
     let nextAhead = 0;
     for (const change of changes) {
       let lastForTarget = -1;
@@ -138,11 +116,14 @@ export async function enqueueChanges(
       const at = options.ahead ? Math.max(lastForTarget + 1, nextAhead) : entries.length;
       entries = [...entries.slice(0, at), entry, ...entries.slice(at)];
       nextAhead = at + 1;
+      added = true;
       result.push(entry);
     }
-    await withRoom(() => outboxItem.setValue(entries));
+    if (added) await withRoom(() => outboxItem.setValue(entries));
     return result;
   });
+  // Every addition queued from any surface is remembered with its source and page (lib/notes);
+  // best effort: a change is never refused for its record.
   for (const entry of queued) await followQueued(notes, entry.change, account).catch(() => undefined);
   return queued;
 }
