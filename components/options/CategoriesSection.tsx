@@ -2,10 +2,12 @@ import { useId, useState } from 'preact/hooks';
 import { describeCategory, mergeWithCatalogue } from '@/lib/api/categories';
 import type { ApiForm, CategoryState } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
+import { activeRuleOwning } from '@/lib/schedules/manual';
 import { FailureNotice, StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useRemoteData } from '../useRemoteData';
 import { propagationNote, scopePhrase, useAccount } from './account-context';
+import { type OwnedChange, ScheduleOwnedNotice } from './ScheduleOwnedNotice';
 import { ScopeNote } from './ScopeNote';
 
 /** Every category of the form with its description, including any the spec does not list. */
@@ -24,9 +26,12 @@ export function CategoriesSection() {
   const { status, run, busy } = useRemoteAction();
   // The state a toggle asked for, shown while the call runs; dropped (reverting the box) on failure.
   const [pending, setPending] = useState<{ id: string; blocked: boolean } | null>(null);
+  // A schedule owns what was just changed: it says so (docs/schedules.md, "Manual changes").
+  const [owned, setOwned] = useState<OwnedChange | null>(null);
 
   const toggle = async (id: string, label: string, blocked: boolean) => {
     setPending({ id, blocked });
+    setOwned(null);
     const scope = scopePhrase(form, profile);
     const done = await run(
       t(blocked ? 'categories.blocking' : 'categories.allowing', { category: label, scope }),
@@ -46,6 +51,8 @@ export function CategoriesSection() {
         const others = states.filter((state) => state.id !== id);
         return [...others, { id, blocked }];
       });
+      const owner = await activeRuleOwning(profile, { kind: 'category', category: id }, Date.now());
+      if (owner) setOwned({ ...owner, what: label });
     }
     setPending(null);
   };
@@ -100,6 +107,7 @@ export function CategoriesSection() {
         </fieldset>
       )}
       <StatusMessage status={status} />
+      {owned && <ScheduleOwnedNotice {...owned} />}
     </section>
   );
 }

@@ -1,11 +1,13 @@
 import { useId, useState } from 'preact/hooks';
 import { messageLocale, t } from '@/lib/i18n';
+import { activeRuleOwning } from '@/lib/schedules/manual';
 import { rememberDefaultBlock } from '@/lib/settings/local-records';
 import { defaultBlockItem } from '@/lib/settings/storage';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
 import { propagationNote, scopePhrase, useAccount } from './account-context';
+import { type OwnedChange, ScheduleOwnedNotice } from './ScheduleOwnedNotice';
 import { ScopeNote } from './ScopeNote';
 
 type Known = { enabled: boolean; at: number } | null;
@@ -26,22 +28,28 @@ export function DefaultBlockSection() {
   const { status, run, busy } = useRemoteAction();
   const known: Known = useStoredValue(defaultBlockItem, null)?.[scope] ?? null;
   const [pending, setPending] = useState<boolean | null>(null);
+  // A schedule owns default block here: it says so (docs/schedules.md, "Manual changes").
+  const [owned, setOwned] = useState<OwnedChange | null>(null);
   const headingId = useId();
   const switchId = useId();
   const stateId = useId();
 
   const set = async (enabled: boolean) => {
     setPending(enabled);
+    setOwned(null);
     const where = scopePhrase(form, profile);
-    await run(
+    const done = await run(
       t(enabled ? 'defaultBlock.turningOn' : 'defaultBlock.turningOff', { scope: where }),
       async () => {
         await client.setDefaultBlock(enabled, profile);
         await rememberDefaultBlock(scope, enabled, now());
+        return true;
       },
       () =>
         t(enabled ? 'defaultBlock.isOn' : 'defaultBlock.isOff', { scope: where, note: propagationNote() }),
     );
+    const owner = done ? await activeRuleOwning(profile, { kind: 'default-block' }, now()) : null;
+    if (owner) setOwned({ ...owner, what: t('defaultBlock.heading') });
     setPending(null);
   };
 
@@ -92,6 +100,7 @@ export function DefaultBlockSection() {
         </button>
       ) : null}
       <StatusMessage status={status} />
+      {owned && <ScheduleOwnedNotice {...owned} />}
     </section>
   );
 }

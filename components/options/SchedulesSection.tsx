@@ -31,6 +31,7 @@ import { type ActionStatus, failedStatus } from '../useRemoteAction';
 import { useRemoteData } from '../useRemoteData';
 import { useStoredValue } from '../useStoredValue';
 import { ScheduleEditor } from './ScheduleEditor';
+import { PauseControl } from './ScheduleOwnedNotice';
 import { ScheduleTimeline } from './ScheduleTimeline';
 import './schedules.css';
 
@@ -46,34 +47,6 @@ function useNow(): number {
 
 const windowsText = (rule: ScheduleRule) =>
   `${rule.days.map(dayShortName).join(', ')} · ${rule.windows.map((window) => `${window.start}–${window.end}`).join(', ')}`;
-
-/** "Pause until" a chosen local date and time: the rule leaves its things alone until then. */
-function PauseControl({ onPause }: { onPause: (until: number) => void }) {
-  const id = useId();
-  const [value, setValue] = useState('');
-  const until = value === '' ? Number.NaN : new Date(value).getTime();
-  return (
-    <span class="schedule-pause">
-      <label for={id}>{t('schedules.pauseUntil')}</label>
-      <input
-        id={id}
-        type="datetime-local"
-        value={value}
-        onInput={(event) => setValue(event.currentTarget.value)}
-      />
-      <button
-        type="button"
-        class="btn"
-        aria-disabled={!(until > Date.now())}
-        onClick={() => {
-          if (until > Date.now()) onPause(until);
-        }}
-      >
-        {t('schedules.pause')}
-      </button>
-    </span>
-  );
-}
 
 /** Options section "Schedules": the week per profile, the rules, the editor and the last check. */
 export function SchedulesSection({ client }: { client: DnsFilterApi }) {

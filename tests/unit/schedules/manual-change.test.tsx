@@ -1,0 +1,87 @@
+/**
+ * A change by hand to something a schedule owns (docs/schedules.md, "Manual changes"): the
+ * Categories section says which schedule will put it back and when, and keeping the change until
+ * then, or pausing the schedule, is stored so that the schedule's next check leaves it alone.
+ */
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { readAccounts } from '@/lib/accounts/store';
+import type { ScheduleRule } from '@/lib/schedules/model';
+import { schedulesItem } from '@/lib/schedules/store';
+import { apiKeyItem, connectionItem } from '@/lib/settings/storage';
+import { createFakeClient } from '../../fakes/fake-client';
+import { renderAccount, section } from '../options/render-account';
+
+beforeEach(() => fakeBrowser.reset());
+afterEach(cleanup);
+
+const HOMEWORK: ScheduleRule = {
+  id: 'homework',
+  name: 'Homework time',
+  profile: 'default',
+  days: [1, 2, 3, 4, 5, 6, 7],
+  windows: [{ start: '18:00', end: '20:00' }],
+  owns: [{ kind: 'category', category: 'category_gaming', inside: true, outside: false }],
+};
+
+async function renderWithSchedule(rule: ScheduleRule = HOMEWORK) {
+  await apiKeyItem.setValue('sk-live-0123456789abcdef');
+  await connectionItem.setValue({ baseUrl: 'https://my.cleanbrowsing.org', form: 'A' });
+  const accountId = (await readAccounts()).activeId;
+  await schedulesItem.setValue({ [accountId]: { leadMinutes: 0, rules: [rule], overrides: [] } });
+  await renderAccount({ client: createFakeClient('A') });
+  const categories = within(section('Categories'));
+  await waitFor(() => categories.getByRole('checkbox', { name: 'Gaming' }));
+  return { accountId, categories };
+}
+
+describe('a category a schedule owns, changed by hand', () => {
+  it('says which schedule sets it and keeps the change until its next edge when asked', async () => {
+    const { accountId, categories } = await renderWithSchedule();
+    fireEvent.click(categories.getByRole('checkbox', { name: 'Gaming' }));
+    const notice = within(await screen.findByRole('region', { name: 'Set by a schedule' }));
+    expect(notice.getByText(/“Homework time” changes Gaming at set times/)).toBeTruthy();
+
+    fireEvent.click(notice.getByRole('button', { name: /^Keep until \d\d:\d\d$/ }));
+    await waitFor(() => expect(notice.getByText(/Kept: “Homework time” leaves it alone until/)).toBeTruthy());
+    const [override] = (await schedulesItem.getValue())[accountId]?.overrides ?? [];
+    expect(override).toMatchObject({ rule: 'homework', kind: 'release' });
+    // Until an edge of the window: 18:00 or 20:00 local time.
+    expect(new Date(override!.until).getMinutes()).toBe(0);
+    expect([18, 20]).toContain(new Date(override!.until).getHours());
+  });
+
+  it('says nothing for a category no schedule owns', async () => {
+    const { categories } = await renderWithSchedule();
+    fireEvent.click(categories.getByRole('checkbox', { name: 'Gambling' }));
+    await waitFor(() =>
+      expect(categories.getByRole('status').textContent).toContain('Gambling is now blocked'),
+    );
+    expect(screen.queryByRole('region', { name: 'Set by a schedule' })).toBeNull();
+  });
+
+  it('default block: pausing the schedule until a chosen time keeps the change till then', async () => {
+    const bedtime: ScheduleRule = {
+      ...HOMEWORK,
+      id: 'bedtime',
+      name: 'Bedtime',
+      owns: [{ kind: 'default-block', inside: true, outside: false }],
+    };
+    const { accountId } = await renderWithSchedule(bedtime);
+    const defaultBlock = within(section('Default block'));
+    fireEvent.click(defaultBlock.getByRole('checkbox', { name: 'Block everything not on the whitelist' }));
+    const notice = within(await screen.findByRole('region', { name: 'Set by a schedule' }));
+    expect(notice.getByText(/“Bedtime” changes Default block at set times/)).toBeTruthy();
+
+    const until = new Date(Date.now() + 3 * 3_600_000);
+    until.setSeconds(0, 0);
+    const local = new Date(until.getTime() - until.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    fireEvent.input(notice.getByLabelText('Pause until'), { target: { value: local } });
+    fireEvent.click(notice.getByRole('button', { name: 'Pause' }));
+    await waitFor(() => expect(notice.getByText(/“Bedtime” is paused until/)).toBeTruthy());
+    expect((await schedulesItem.getValue())[accountId]?.overrides).toEqual([
+      { rule: 'bedtime', kind: 'release', from: expect.any(Number), until: until.getTime() },
+    ]);
+  });
+});
