@@ -1,11 +1,12 @@
 /**
  * The passphrase lock in real Firefox (docs/lock.md): turned on in the options page; locked, a
  * popup on a blocked site still shows its verdict; Whitelist asks for the passphrase in the
- * popup, a wrong one is refused, the right one unlocks and the whitelisting reaches the service.
+ * popup, a wrong one is refused, the right one unlocks and the whitelisting reaches the service;
+ * Show key asks for it too.
  */
 import type { FirefoxPopup } from './harness/firefox-popup.ts';
 import { clickInPopup, popupStatus } from './harness/firefox-popup-roles.ts';
-import { byRole, configureExtension, expect, test } from './harness/index.ts';
+import { allByRole, byRole, configureExtension, expect, test } from './harness/index.ts';
 
 const PASSPHRASE = 'correct horse battery staple';
 
@@ -19,7 +20,7 @@ function typePassphrase(popup: FirefoxPopup, value: string): Promise<unknown> {
     return true;`);
 }
 
-test('locked: the verdict shows and Whitelist asks for the passphrase (Firefox)', {
+test('locked: the verdict shows, Whitelist and Show key ask for the passphrase (Firefox)', {
   timeout: 150_000,
 }, async ({ firefox, emulator }) => {
   const options = firefox.optionsPage;
@@ -54,4 +55,16 @@ test('locked: the verdict shows and Whitelist asks for the passphrase (Firefox)'
   await clickInPopup(popup, 'button', 'Unlock');
   await popupStatus(popup, /^blocked-demo\.example was added to the whitelist/, 'Change outcome');
   expect(emulator.admin.state().profiles.default?.whitelist).toContain('blocked-demo.example');
+
+  // Locked again, the options page hides the key behind the passphrase.
+  await clickInPopup(popup, 'button', 'Lock now');
+  await popup.waitFor("[...document.querySelectorAll('button')].some((b) => b.textContent === 'Unlock')");
+  await options.bringToFront();
+  await options.reload();
+  await byRole(options, 'button', 'Unlock').wait();
+  expect(await allByRole(options, 'button', 'Show key')).toHaveLength(0);
+  await byRole(options, 'textbox', 'Passphrase').fill(PASSPHRASE);
+  await byRole(options, 'button', 'Unlock').click();
+  await byRole(options, 'link', 'Setup').click();
+  await byRole(options, 'button', 'Show key').wait();
 });
