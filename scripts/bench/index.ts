@@ -28,7 +28,7 @@ import { buildFloorExtension, FLOOR_ADDON_ID, type FloorTarget } from './floor-e
 import { measureHistory } from './history.ts';
 import { measureLockKdf } from './lock.ts';
 import { measureLogs } from './logs.ts';
-import { addAccounts, configureExtension, inPage, lockThroughOptions, sleep, untilQuiet } from './page.ts';
+import { addAccounts, configureExtension, inPage, sleep, untilQuiet } from './page.ts';
 import { measurePopup, SITE_HOST } from './popup.ts';
 import {
   type ChromiumPopupExtension,
@@ -261,14 +261,6 @@ async function measureFirefox(
       ...(baselineAddon && baseline
         ? { baseline: { control: baselineAddon.host, label: baseline.build.label } }
         : {}),
-      lock: async () => {
-        const page = await session.browser.newPage();
-        const unlock = await lockThroughOptions(page, `${session.extensionOrigin}/options.html`);
-        return async () => {
-          await unlock();
-          await page.close();
-        };
-      },
       pairs: RUNS.pairs,
       bigListPairs: RUNS.bigListPairs,
       pauseMs: PAUSE_MS,
@@ -432,14 +424,6 @@ async function main(): Promise<void> {
                 ...(chromiumBaseline && baseline
                   ? { baseline: { control: chromiumBaseline.host, label: baseline.label } }
                   : {}),
-                lock: async () => {
-                  const page = await session.browser.newPage();
-                  const unlock = await lockThroughOptions(page, session.extensionUrl('options.html'));
-                  return async () => {
-                    await unlock();
-                    await page.close();
-                  };
-                },
                 pairs: RUNS.pairs,
                 bigListPairs: RUNS.bigListPairs,
                 pauseMs: PAUSE_MS,

@@ -122,27 +122,3 @@ export async function addAccounts(
     throw new Error(`Adding ${count} accounts left ${accounts.accounts.length}, active ${accounts.active}`);
   return services;
 }
-
-/**
- * The product's options page at `optionsUrl`: the passphrase lock turned on, then locked
- * (docs/lock.md). Gives back the way out: unlocked and turned off again, for what is measured next.
- */
-export async function lockThroughOptions(page: Page, optionsUrl: string): Promise<() => Promise<void>> {
-  const passphrase = 'bench passphrase, long enough';
-  const field = page.locator(aria('textbox', 'Passphrase'));
-  await page.goto(`${optionsUrl}#lock`);
-  await field.fill(passphrase);
-  await page.locator(aria('textbox', 'Repeat passphrase')).fill(passphrase);
-  await page.locator(aria('button', 'Turn on lock')).click();
-  await page.locator(aria('button', 'Lock now')).setTimeout(30_000).click();
-  await page.locator(aria('button', 'Unlock')).setTimeout(30_000).wait();
-  return async () => {
-    await field.fill(passphrase);
-    await page.locator(aria('button', 'Unlock')).click();
-    await page.locator(aria('button', 'Lock now')).setTimeout(30_000).wait();
-    // Unlocked, the one field named just "Passphrase" is the one that turns the lock off.
-    await field.fill(passphrase);
-    await page.locator(aria('button', 'Turn off lock')).click();
-    await page.locator(aria('button', 'Turn on lock')).setTimeout(30_000).wait();
-  };
-}

@@ -187,11 +187,6 @@ export interface RealPopupBenchOptions {
     /** The revision, for the notes. */
     label: string;
   };
-  /**
-   * Turns the product's passphrase lock on and locks it (docs/lock.md); when given, the popup is
-   * measured locked too, at the end, against the floor as before; what it gives back undoes it.
-   */
-  lock?: () => Promise<() => Promise<void>>;
   log(line: string): void;
 }
 
@@ -232,31 +227,6 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
   const bigBaselineDoc = inDocument(big.timings.baseline);
   const bigFloorDoc = inDocument(big.timings.floor);
   const bigCalls = big.calls.product.flat().length;
-
-  // Locked last: nothing after it needs the key.
-  let lockedFigures: Figure[] = [];
-  if (options.lock) {
-    const unlock = await options.lock();
-    await untilQuiet(emulator);
-    await alternate(driver, emulator, ['product', 'floor'], 1, options.pauseMs);
-    const locked = await alternate(driver, emulator, ['product', 'floor'], options.pairs, options.pauseMs);
-    log(`  ${name}: ${options.pairs} pairs with the lock on and locked`);
-    await unlock();
-    await untilQuiet(emulator);
-    const lockedDoc = inDocument(locked.timings.product);
-    const lockedOverFloor = differencesOf(lockedDoc, inDocument(locked.timings.floor));
-    const unlockedOverFloor = differencesOf(productDoc, floorDoc);
-    lockedFigures = [
-      figure(
-        `${id}-locked-popup-verdict-ms`,
-        `${name}: locked popup to verdict, in document`,
-        'ms',
-        lockedDoc,
-        null,
-        `the lock on and locked, warm cache; above the floor per pair: locked ${formatNumber(medianOf(lockedOverFloor))} ms, unlocked (the first run) ${formatNumber(medianOf(unlockedOverFloor))} ms; ${locked.calls.product.flat().length} service calls`,
-      ),
-    ];
-  }
 
   const calls = run.calls.product.map((c) => c.length);
   const callNames = [...new Set(run.calls.product.flat())];
@@ -383,6 +353,5 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
       atMost(0, '0'),
       callsNote || undefined,
     ),
-    ...lockedFigures,
   ];
 }

@@ -59,8 +59,8 @@ test('locked: the verdict shows, Whitelist and Show key ask for the passphrase (
   // Locked again, the options page hides the key behind the passphrase.
   await clickInPopup(popup, 'button', 'Lock now');
   await popup.waitFor("[...document.querySelectorAll('button')].some((b) => b.textContent === 'Unlock')");
+  // The open options page follows the lock: it turns into the passphrase field by itself.
   await options.bringToFront();
-  await options.reload();
   await byRole(options, 'button', 'Unlock').wait();
   expect(await allByRole(options, 'button', 'Show key')).toHaveLength(0);
   await byRole(options, 'textbox', 'Passphrase').fill(PASSPHRASE);
