@@ -51,10 +51,12 @@ export function CategoriesSection() {
         const others = states.filter((state) => state.id !== id);
         return [...others, { id, blocked }];
       });
-      const owner = await activeRuleOwning(profile, { kind: 'category', category: id }, Date.now());
-      if (owner) setOwned({ ...owner, what: label });
     }
     setPending(null);
+    const owner = done
+      ? await activeRuleOwning(profile, { kind: 'category', category: id }, Date.now())
+      : null;
+    if (owner) setOwned({ ...owner, what: label });
   };
 
   const states = data.data;

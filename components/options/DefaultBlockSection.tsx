@@ -48,9 +48,9 @@ export function DefaultBlockSection() {
       () =>
         t(enabled ? 'defaultBlock.isOn' : 'defaultBlock.isOff', { scope: where, note: propagationNote() }),
     );
+    setPending(null);
     const owner = done ? await activeRuleOwning(profile, { kind: 'default-block' }, now()) : null;
     if (owner) setOwned({ ...owner, what: t('defaultBlock.heading') });
-    setPending(null);
   };
 
   const shown: boolean | null = pending ?? known?.enabled ?? null;

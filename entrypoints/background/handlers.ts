@@ -13,6 +13,7 @@ import { HISTORY_DAILY_ALARM, rollbackAlarmAccount } from '@/lib/history/service
 import { t } from '@/lib/i18n';
 import { refuseChangesWhileLocked, unlessLocked } from '@/lib/lock/guard';
 import { ensureIdleAlarm, LOCK_IDLE_ALARM, onIdleAlarm } from '@/lib/lock/idle';
+import { LOCK_RECORD_NAME } from '@/lib/lock/sealed-storage';
 import { isLocked, LOCK_SESSION_NAME } from '@/lib/lock/state';
 import { domainForUrl, parseMenuItemId } from '@/lib/menus';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
@@ -291,6 +292,9 @@ export async function onStorageChanged(changes: Record<string, unknown>, area: s
   // A rule, an override or the lead saved (only pages write them): what must hold is sent now, and
   // the alarm follows.
   if (changed.includes(key(schedulesItem))) jobs.push(reconcileSchedulesNow());
+  // The lock turned on: its record is written after the session's keys, so the session's change
+  // found no record yet and the idle alarm starts here (docs/lock.md, "When it locks").
+  if (changed.includes(LOCK_RECORD_NAME)) jobs.push(ensureIdleAlarm(browser.alarms));
   await Promise.allSettled(jobs);
 }
 

@@ -5,8 +5,10 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { onStorageChanged } from '@/entrypoints/background/handlers';
 import { refuseChangesWhileLocked, unlessLocked } from '@/lib/lock/guard';
 import { ensureIdleAlarm, LOCK_IDLE_ALARM, onIdleAlarm } from '@/lib/lock/idle';
+import { LOCK_RECORD_NAME } from '@/lib/lock/sealed-storage';
 import { isLocked, turnOnLock } from '@/lib/lock/state';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
 import { apiKeyItem } from '@/lib/settings/storage';
@@ -88,6 +90,15 @@ describe('changes asked for while locked', () => {
 });
 
 describe('the idle alarm', () => {
+  it('starts when the lock is turned on, from the change of its record', async () => {
+    await apiKeyItem.setValue('home-key-0123456789abcdef');
+    // Turning on writes the session's keys first: that change found no lock record yet.
+    await turnOnLock({ passphrase: 'correct horse battery staple', idleMinutes: 1, background: {} });
+    await fakeBrowser.alarms.clearAll();
+    await onStorageChanged({ [LOCK_RECORD_NAME]: { newValue: {} } }, 'local');
+    expect(await fakeBrowser.alarms.get(LOCK_IDLE_ALARM)).toBeDefined();
+  });
+
   it('is created once while unlocked, locks after the idle time and then goes', async () => {
     await apiKeyItem.setValue('home-key-0123456789abcdef');
     const t0 = Date.now();
