@@ -8,11 +8,14 @@
  *   schedule whose window starts about two minutes after it is saved, sent with no lead, blocks its
  *   category at the emulator when the window starts and allows it when it ends; meanwhile the popup
  *   on a site says which schedule holds and until when.
+ * - The passphrase lock locks again by itself after the idle time (docs/lock.md, "When it locks"):
+ *   turned on with one minute, the options page left alone turns into the passphrase field once the
+ *   worker's idle alarm finds the minute passed.
  */
 import type { Page } from 'puppeteer-core';
 import { startEmulator } from '../../emulator/index.ts';
 import { popupTextOf } from './harness/firefox-popup-roles.ts';
-import { configureExtension, expect, test, textOf } from './harness/index.ts';
+import { byRole, configureExtension, expect, test, textOf } from './harness/index.ts';
 import { hhmm, saveSchedule, sentAt, until } from './schedules-steps.ts';
 
 /** Two emulators of the test's own, closed when it ends. */
@@ -46,6 +49,24 @@ async function scheduleStory(
   expect(allowedAt).toBeGreaterThanOrEqual(end - 1_000);
 }
 
+const PASSPHRASE = 'correct horse battery staple';
+
+/** The lock turned on with an idle time of one minute, then the page left alone until it locks. */
+async function locksWhenIdle(options: Page, emulator: { url: string; key: string }): Promise<number> {
+  await configureExtension(options, { baseUrl: emulator.url, key: emulator.key, form: 'A' });
+  await byRole(options, 'link', 'Lock').click();
+  await byRole(options, 'textbox', 'Passphrase').fill(PASSPHRASE);
+  await byRole(options, 'textbox', 'Repeat passphrase').fill(PASSPHRASE);
+  await byRole(options, 'spinbutton', 'Lock again after this many minutes without use').fill('1');
+  await byRole(options, 'button', 'Turn on lock').click();
+  await byRole(options, 'button', 'Lock now').wait();
+  const unlockedAt = Date.now();
+  // The idle alarm rings every minute: the first ring at least a minute after the last use locks.
+  await byRole(options, 'button', 'Unlock').setTimeout(200_000).wait();
+  expect(await options.evaluate(() => document.body.textContent)).toContain('This page is locked.');
+  return Date.now() - unlockedAt;
+}
+
 test.concurrent('a window two minutes ahead blocks its category at its start and allows it at its end; the popup says why (Chromium and Firefox)', {
   timeout: 300_000,
 }, async ({ chromium, firefox, onTestFinished }) => {
@@ -64,4 +85,17 @@ test.concurrent('a window two minutes ahead blocks its category at its start and
       return line;
     }),
   ]);
+});
+
+test.concurrent('the lock locks again after the idle time, with nothing touched (Chromium and Firefox)', {
+  timeout: 300_000,
+}, async ({ chromium, firefox, onTestFinished }) => {
+  const [forChromium, forFirefox] = await twoEmulators(onTestFinished);
+  const [inChromium, inFirefox] = await Promise.all([
+    chromium.openOptions().then((options) => locksWhenIdle(options, forChromium!)),
+    locksWhenIdle(firefox.optionsPage, forFirefox!),
+  ]);
+  // Not before the minute was up.
+  expect(inChromium).toBeGreaterThanOrEqual(59_000);
+  expect(inFirefox).toBeGreaterThanOrEqual(59_000);
 });
