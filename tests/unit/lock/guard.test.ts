@@ -12,24 +12,12 @@ import { LOCK_RECORD_NAME } from '@/lib/lock/sealed-storage';
 import { isLocked, turnOnLock } from '@/lib/lock/state';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
 import { apiKeyItem } from '@/lib/settings/storage';
-import { noPolicy } from '../../fakes/fake-managed-storage';
+import { fakeWorkerJobs } from '../../fakes/fake-worker-jobs';
 
 beforeEach(() => fakeBrowser.reset());
 
 const ACCOUNT = 'home-account-0001';
-const jobs = {
-  submit: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
-  register: vi.fn(async () => null),
-  deliverOutbox: vi.fn(async () => ({ remaining: [] })),
-  temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
-  otherAccountChanges: vi.fn(async () => ({ count: 0 })),
-  removeAccount: vi.fn(async () => ({ removed: true, discarded: 0 })),
-  unbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok', allowed: [] })),
-  reviewUnbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
-  accountNames: vi.fn(async () => ({ activeId: ACCOUNT, names: new Map([[ACCOUNT, 'Home']]) })),
-  submitToProfiles: vi.fn(async () => ({ outcomes: [] })),
-  policy: noPolicy,
-};
+const jobs = fakeWorkerJobs();
 const POPUP = { id: fakeBrowser.runtime.id, url: `${fakeBrowser.runtime.getURL('/')}popup.html` };
 const whitelist = {
   type: 'submit-change',

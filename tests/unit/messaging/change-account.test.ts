@@ -6,32 +6,22 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
-import { noPolicy } from '../../fakes/fake-managed-storage';
+import { fakeWorkerJobs } from '../../fakes/fake-worker-jobs';
 
 const HOME = 'home-account-0001';
 const WORK = 'work-account-0002';
 const GONE = 'gone-account-0003';
 
-const jobs = {
-  submit: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
-  submitToProfiles: vi.fn(async () => ({ outcomes: [] })),
-  register: vi.fn(async () => null),
-  deliverOutbox: vi.fn(async () => ({ remaining: [] })),
-  temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
-  otherAccountChanges: vi.fn(async () => ({ count: 0 })),
-  removeAccount: vi.fn(async () => ({ removed: false, discarded: 0 })),
-  unbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok', allowed: [] })),
-  reviewUnbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
-  // Work became active after the page was opened on Home.
-  accountNames: vi.fn(async () => ({
+// Work became active after the page was opened on Home.
+const jobs = fakeWorkerJobs({
+  accountNames: async () => ({
     activeId: WORK,
     names: new Map([
       [HOME, 'Home'],
       [WORK, 'Work'],
     ]),
-  })),
-  policy: noPolicy,
-};
+  }),
+});
 
 const onMessage = createMessageListener(createRequestHandlers(jobs), fakeBrowser.runtime);
 const BASE = fakeBrowser.runtime.getURL('/');

@@ -3,36 +3,30 @@
  * handlers (lib/messaging/handlers.ts): each request reaches its handler, and each answer is
  * checked with the schema its request promises before a page sees it.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { createMessageListener, createRequestHandlers, type WorkerJobs } from '@/lib/messaging/handlers';
 import type { Request } from '@/lib/messaging/protocol';
 import { createWorkerClient, WorkerUnanswered } from '@/lib/messaging/worker-client';
-import { noPolicy } from '../../fakes/fake-managed-storage';
+import { fakeWorkerJobs } from '../../fakes/fake-worker-jobs';
 
 const OWN_PAGE = { id: fakeBrowser.runtime.id, url: fakeBrowser.runtime.getURL('/options.html') };
 /** The stable id of the account the page shows, and the active one. */
 const ACCOUNT = 'home-account-0001';
 
 function workerWith(jobs: Partial<WorkerJobs> = {}) {
-  const all: WorkerJobs = {
-    submit: vi.fn(async () => ({ state: 'pending' as const, message: 'Queued' })),
-    submitToProfiles: vi.fn(async () => ({ outcomes: [] })),
-    register: vi.fn(async () => ({ ok: true, ip: '203.0.113.7', message: 'Registered 203.0.113.7' })),
-    deliverOutbox: vi.fn(async () => ({ remaining: ['a', 'b'] })),
-    temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'Allowed', expiresAt: 5 })),
-    otherAccountChanges: vi.fn(async () => ({ count: 2 })),
-    removeAccount: vi.fn(async () => ({ removed: true, discarded: 3 })),
-    unbreak: vi.fn(async () => ({
-      state: 'delivered' as const,
-      message: 'Allowed',
-      allowed: ['cdn.example'],
-    })),
-    reviewUnbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'Kept' })),
-    accountNames: vi.fn(async () => ({ activeId: ACCOUNT, names: new Map([[ACCOUNT, 'Home']]) })),
-    policy: noPolicy,
+  // Answers each request can be told apart by, so a test sees that the right one came back.
+  const all = fakeWorkerJobs({
+    submit: async () => ({ state: 'pending', message: 'Queued' }),
+    register: async () => ({ ok: true, ip: '203.0.113.7', message: 'Registered 203.0.113.7' }),
+    deliverOutbox: async () => ({ remaining: ['a', 'b'] }),
+    temporaryAllow: async () => ({ state: 'delivered', message: 'Allowed', expiresAt: 5 }),
+    otherAccountChanges: async () => ({ count: 2 }),
+    removeAccount: async () => ({ removed: true, discarded: 3 }),
+    unbreak: async () => ({ state: 'delivered', message: 'Allowed', allowed: ['cdn.example'] }),
+    reviewUnbreak: async () => ({ state: 'delivered', message: 'Kept' }),
     ...jobs,
-  };
+  });
   const listen = createMessageListener(createRequestHandlers(all), fakeBrowser.runtime);
   const sent: Request[] = [];
   const client = createWorkerClient(async (message) => {

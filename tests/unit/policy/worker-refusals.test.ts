@@ -3,12 +3,13 @@
  * pages do not offer what the policy closes, and a request for it is refused all the same, with a
  * message that says who decided.
  */
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { createMessageListener, createRequestHandlers, type WorkerJobs } from '@/lib/messaging/handlers';
+import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
 import { readCurrentPolicy } from '@/lib/policy/current';
 import { policyAccountsItem } from '@/lib/policy/stored';
 import { fakeManagedStorage } from '../../fakes/fake-managed-storage';
+import { fakeWorkerJobs } from '../../fakes/fake-worker-jobs';
 
 const ACCOUNT = 'home-account-0001';
 const MANAGED = 'office-account-01';
@@ -21,19 +22,7 @@ beforeEach(() => fakeBrowser.reset());
 
 function workerWith(policy: Record<string, unknown>) {
   const managed = fakeManagedStorage(policy);
-  const jobs: WorkerJobs = {
-    submit: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
-    register: vi.fn(async () => null),
-    deliverOutbox: vi.fn(async () => ({ remaining: [] })),
-    temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
-    otherAccountChanges: vi.fn(async () => ({ count: 0 })),
-    removeAccount: vi.fn(async () => ({ removed: true, discarded: 0 })),
-    unbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok', allowed: [] })),
-    reviewUnbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
-    accountNames: vi.fn(async () => ({ activeId: ACCOUNT, names: new Map([[ACCOUNT, 'Home']]) })),
-    submitToProfiles: vi.fn(async () => ({ outcomes: [] })),
-    policy: () => readCurrentPolicy(managed),
-  };
+  const jobs = fakeWorkerJobs({ policy: () => readCurrentPolicy(managed) });
   return { jobs, onMessage: createMessageListener(createRequestHandlers(jobs), fakeBrowser.runtime) };
 }
 

@@ -10,7 +10,7 @@ import { activateAccount, readAccountNames } from '@/lib/accounts/store';
 import { createRequestHandlers } from '@/lib/messaging/handlers';
 import type { ListChange } from '@/lib/messaging/protocol';
 import { accountKeysItem, accountsItem, connectionItem } from '@/lib/settings/storage';
-import { noPolicy } from '../../fakes/fake-managed-storage';
+import { fakeWorkerJobs } from '../../fakes/fake-worker-jobs';
 import { BASE_URL, openPopup } from './popup-harness';
 
 const HOME = 'home-account-0001';
@@ -37,25 +37,19 @@ afterEach(cleanup);
 /** The worker's answer to the popup's change requests: its real handlers, with a service that takes everything. */
 function worker() {
   const delivered: ListChange[] = [];
-  const handlers = createRequestHandlers({
-    submit: async (change) => {
-      delivered.push(change);
-      return { state: 'delivered', message: `Done: ${change.domain}.` };
-    },
-    submitToProfiles: async (change, profiles) => {
-      delivered.push(...profiles.map((profile) => ({ ...change, profile })));
-      return { outcomes: profiles.map((profile) => ({ profile, state: 'delivered', message: 'Done.' })) };
-    },
-    register: async () => null,
-    deliverOutbox: async () => ({ remaining: [] }),
-    temporaryAllow: async () => ({ state: 'delivered', message: '' }),
-    removeAccount: async () => ({ removed: false, discarded: 0 }),
-    unbreak: async () => ({ state: 'delivered', message: '', allowed: [] }),
-    reviewUnbreak: async () => ({ state: 'delivered', message: '' }),
-    otherAccountChanges: async () => ({ count: 0 }),
-    accountNames: readAccountNames,
-    policy: noPolicy,
-  });
+  const handlers = createRequestHandlers(
+    fakeWorkerJobs({
+      submit: async (change) => {
+        delivered.push(change);
+        return { state: 'delivered', message: `Done: ${change.domain}.` };
+      },
+      submitToProfiles: async (change, profiles) => {
+        delivered.push(...profiles.map((profile) => ({ ...change, profile })));
+        return { outcomes: profiles.map((profile) => ({ profile, state: 'delivered', message: 'Done.' })) };
+      },
+      accountNames: readAccountNames,
+    }),
+  );
   return { handlers, delivered };
 }
 

@@ -8,24 +8,12 @@ import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { createMessageListener, createRequestHandlers } from '@/lib/messaging/handlers';
-import { noPolicy } from '../../fakes/fake-managed-storage';
+import { fakeWorkerJobs } from '../../fakes/fake-worker-jobs';
 
 /** The stable id of the account the page shows, and the active one. */
 const ACCOUNT = 'home-account-0001';
 
-const jobs = {
-  submit: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
-  submitToProfiles: vi.fn(async () => ({ outcomes: [] })),
-  register: vi.fn(async () => null),
-  deliverOutbox: vi.fn(async () => ({ ran: true, remaining: [] })),
-  temporaryAllow: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
-  otherAccountChanges: vi.fn(async () => ({ count: 0 })),
-  removeAccount: vi.fn(async () => ({ removed: false, discarded: 0 })),
-  unbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok', allowed: [] })),
-  reviewUnbreak: vi.fn(async () => ({ state: 'delivered' as const, message: 'ok' })),
-  accountNames: vi.fn(async () => ({ activeId: ACCOUNT, names: new Map([[ACCOUNT, 'Home']]) })),
-  policy: noPolicy,
-};
+const jobs = fakeWorkerJobs();
 
 const onMessage = createMessageListener(createRequestHandlers(jobs), fakeBrowser.runtime);
 
