@@ -13,17 +13,16 @@ import { join } from 'node:path';
 import { beforeAll } from 'vitest';
 import { MANAGED_TEST_EXTENSION_ID } from '../../scripts/build/managed-test-build.ts';
 import {
-  allByRole,
   byRole,
   describe,
   expect,
   launchChromium,
   openSection,
-  readVisibleText,
   saveFailureArtifacts,
   test,
 } from './harness/index.ts';
 import { buildManagedTestBuild } from './harness/test-builds.ts';
+import { expectManagedOfficeAccount } from './managed-policy-steps.ts';
 
 const POLICY_DIR = '/etc/chromium/policies/managed';
 const POLICY_FILE = join(POLICY_DIR, `dns-filter-companion-e2e-${process.pid}.json`);
@@ -62,19 +61,7 @@ describe('Managed deployment (Chromium)', () => {
         try {
           expect(session.extensionId).toBe(MANAGED_TEST_EXTENSION_ID);
           const page = await session.openOptions();
-          await byRole(page, 'heading', 'Managed by your organization').wait();
-          const notice = await byRole(page, 'region', 'Managed by your organization')
-            .map(readVisibleText)
-            .wait();
-          expect(notice).toContain('Your organization requires the passphrase lock.');
-
-          // The account the policy set up, with its key: the page is set up, not the welcome.
-          await openSection(page, 'Accounts');
-          const accounts = await byRole(page, 'list', 'Your accounts').map(readVisibleText).wait();
-          expect(accounts).toContain('Office');
-          expect(accounts).toContain('Managed');
-          expect(await allByRole(page, 'button', 'Rename Office')).toHaveLength(0);
-          expect(await allByRole(page, 'button', 'Remove Office')).toHaveLength(0);
+          await expectManagedOfficeAccount(page);
 
           // Setup of the managed active account: its fields cannot be changed.
           await openSection(page, 'Setup');

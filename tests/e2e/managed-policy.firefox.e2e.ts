@@ -13,17 +13,9 @@ import { dirname } from 'node:path';
 import { beforeAll } from 'vitest';
 import { MANAGED_TEST_GECKO_ID } from '../../scripts/build/managed-test-build.ts';
 import { launchFirefox } from './harness/firefox.ts';
-import {
-  allByRole,
-  byRole,
-  describe,
-  expect,
-  openSection,
-  readVisibleText,
-  saveFailureArtifacts,
-  test,
-} from './harness/index.ts';
+import { describe, expect, saveFailureArtifacts, test } from './harness/index.ts';
 import { buildManagedTestBuild } from './harness/test-builds.ts';
+import { expectManagedOfficeAccount } from './managed-policy-steps.ts';
 
 const POLICIES_FILE = '/usr/lib/firefox-esr/distribution/policies.json';
 const CAN_WRITE =
@@ -59,17 +51,7 @@ describe('Managed deployment (Firefox ESR)', () => {
         try {
           expect(session.extensionId).toBe(MANAGED_TEST_GECKO_ID);
           const page = session.optionsPage;
-          await byRole(page, 'heading', 'Managed by your organization').wait();
-          const notice = await byRole(page, 'region', 'Managed by your organization')
-            .map(readVisibleText)
-            .wait();
-          expect(notice).toContain('Your organization requires the passphrase lock.');
-          await openSection(page, 'Accounts');
-          const accounts = await byRole(page, 'list', 'Your accounts').map(readVisibleText).wait();
-          expect(accounts).toContain('Office');
-          expect(accounts).toContain('Managed');
-          expect(await allByRole(page, 'button', 'Rename Office')).toHaveLength(0);
-          expect(await allByRole(page, 'button', 'Remove Office')).toHaveLength(0);
+          await expectManagedOfficeAccount(page);
         } catch (error) {
           await saveFailureArtifacts(task, session);
           throw error;
