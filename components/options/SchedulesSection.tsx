@@ -2,23 +2,25 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { capabilitiesOf } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
-import type { ScheduleRule } from '@/lib/schedules/model';
 import {
   type AccountStateNow,
+  draftOf,
+  newDraft,
+  ruleFromDraft,
+  type ScheduleDraft,
+} from '@/lib/schedules/draft';
+import type { ScheduleRule } from '@/lib/schedules/model';
+import {
   activeSchedules,
   dayShortName,
   deleteRule,
-  draftOf,
   extendByHalfAnHour,
   formatInstant,
   lastCheckText,
-  newDraft,
   nextChangeOf,
   nextChangeText,
   ownedWords,
   pauseUntil,
-  ruleFromDraft,
-  type ScheduleDraft,
   ScheduleNotSaved,
   saveRule,
   skipThisTime,
