@@ -250,7 +250,7 @@ export function ScheduleEditor({
           <label for={`${id}-blocklist`}>{t('schedules.blocklistDomains')}</label>
           <textarea
             id={`${id}-blocklist`}
-            rows={2}
+            rows={3}
             spellcheck={false}
             aria-describedby={`${id}-domains-hint`}
             value={draft.blocklistText}
@@ -261,7 +261,7 @@ export function ScheduleEditor({
           <label for={`${id}-whitelist`}>{t('schedules.whitelistDomains')}</label>
           <textarea
             id={`${id}-whitelist`}
-            rows={2}
+            rows={3}
             spellcheck={false}
             aria-describedby={`${id}-domains-hint`}
             value={draft.whitelistText}

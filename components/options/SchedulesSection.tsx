@@ -16,10 +16,10 @@ import {
   deleteRule,
   extendByHalfAnHour,
   formatInstant,
+  insideWords,
   lastCheckText,
   nextChangeOf,
   nextChangeText,
-  ownedWords,
   pauseUntil,
   ScheduleNotSaved,
   saveRule,
@@ -188,7 +188,7 @@ export function SchedulesSection({ client }: { client: DnsFilterApi }) {
                     {windowsText(rule)}
                     {rule.profile !== undefined && ` · ${rule.profile}`}
                   </p>
-                  <p>{t('schedules.blocks', { what: ownedWords(rule, client.form) })}</p>
+                  <p>{insideWords(rule, client.form)}</p>
                   {change && <p class="hint">{change}</p>}
                   {ruleStatus.released && ruleStatus.releasedUntil !== null && (
                     <p class="hint">

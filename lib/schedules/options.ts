@@ -12,7 +12,7 @@ import { accountsItem } from '@/lib/settings/storage';
 import { findConflict } from './conflicts';
 import { evaluateSchedules, type RuleStatus } from './desired';
 import { updateAccountSchedules } from './edit';
-import { minutesOf, type ScheduleRule, type Weekday } from './model';
+import { minutesOf, type OwnedThing, type ScheduleRule, type Weekday } from './model';
 import { SCHEDULE_LIMITS } from './schema';
 import {
   type AccountSchedules,
@@ -211,6 +211,24 @@ export function ownedWords(rule: ScheduleRule, form: ApiForm): string {
           : thing.domain,
     )
     .join(', ');
+}
+
+/**
+ * The rule's card: "blocks Gaming, games.example · allows school.example". A domain on the
+ * whitelist during the windows is allowed, not blocked; so is a thing an import made allowed.
+ */
+export function insideWords(rule: ScheduleRule, form: ApiForm): string {
+  const blocked = rule.owns.filter((thing) =>
+    thing.kind === 'domain' ? thing.inside === 'blocklist' : thing.inside,
+  );
+  const allowed = rule.owns.filter((thing) => !blocked.includes(thing));
+  const words = (things: readonly OwnedThing[]) => ownedWords({ ...rule, owns: [...things] }, form);
+  return [
+    blocked.length > 0 ? t('schedules.blocks', { what: words(blocked) }) : '',
+    allowed.length > 0 ? t('schedules.allows', { what: words(allowed) }) : '',
+  ]
+    .filter((part) => part !== '')
+    .join(' · ');
 }
 
 export const dayName = (day: Weekday): string => t(`schedules.day${day}` as PlainKey);
