@@ -268,10 +268,11 @@ export function ScheduleEditor({
             onInput={(event) => set({ whitelistText: event.currentTarget.value })}
           />
         </div>
+        {wantsDomains && lists.data.state === 'loading' && <p class="hint">{t('schedules.listsLoading')}</p>}
         {lists.data.state === 'failed' && (
           <FailureNotice message={lists.data.message} advice={lists.data.advice}>
             <button type="button" onClick={lists.reload}>
-              {t('categories.loadAgain')}
+              {t('schedules.listsLoadAgain')}
             </button>
           </FailureNotice>
         )}

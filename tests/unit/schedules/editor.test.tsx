@@ -173,7 +173,13 @@ describe('editing a rule', () => {
 
   it('shows every window, domain and outside state, and saving unchanged keeps them all', async () => {
     const { accountId } = await renderSection([everything]);
-    fireEvent.click(await screen.findByRole('button', { name: 'Edit' }));
+    // The rule's card tells what it blocks from what it allows.
+    expect(
+      await screen.findByText(
+        'blocks Gaming, everything not on the whitelist, games.example · allows school.example, Dating',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
     expect(((await screen.findByRole('textbox', { name: 'Schedule name' })) as HTMLInputElement).value).toBe(
       'Homework time',
     );
