@@ -1,4 +1,4 @@
-import { useId, useState } from 'preact/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
 import { describeCategory, mergeWithCatalogue } from '@/lib/api/categories';
 import { capabilitiesOf } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
@@ -60,6 +60,14 @@ export function ScheduleEditor({
         : new Map(),
     [client, draft.profile, wantsDomains],
   );
+  // A window added or removed moves the focus to where the user goes on: the new window's start,
+  // or "Add window" (the removed button is gone).
+  const [focusId, setFocusId] = useState<string | null>(null);
+  useEffect(() => {
+    if (focusId === null) return;
+    document.getElementById(focusId)?.focus();
+    setFocusId(null);
+  }, [focusId]);
   const set = (patch: Partial<ScheduleDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const setWindow = (index: number, patch: Partial<DraftWindow>) =>
     setDraft((current) => ({
@@ -173,12 +181,13 @@ export function ScheduleEditor({
                 <button
                   type="button"
                   class="btn"
-                  onClick={() =>
+                  onClick={() => {
                     setDraft((current) => ({
                       ...current,
                       windows: current.windows.filter((_, at) => at !== index),
-                    }))
-                  }
+                    }));
+                    setFocusId(`${id}-add-window`);
+                  }}
                 >
                   {t('schedules.removeWindow', { number: index + 1 })}
                 </button>
@@ -195,7 +204,11 @@ export function ScheduleEditor({
           <button
             type="button"
             class="btn"
-            onClick={() => set({ windows: [...draft.windows, { start: '', end: '' }] })}
+            id={`${id}-add-window`}
+            onClick={() => {
+              set({ windows: [...draft.windows, { start: '', end: '' }] });
+              setFocusId(`${id}-window-${draft.windows.length}-start`);
+            }}
           >
             {t('schedules.addWindow')}
           </button>

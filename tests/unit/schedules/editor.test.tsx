@@ -54,6 +54,7 @@ describe('windows', () => {
     const { accountId } = await renderSection();
     await startSchedule();
     fireEvent.click(screen.getByRole('button', { name: 'Add window' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Starts at, window 2')));
     input(screen.getByLabelText('Starts at, window 2'), '07:00');
     input(screen.getByLabelText('Ends at, window 2'), '08:00');
     save();
@@ -90,6 +91,9 @@ describe('windows', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove window 2' }));
     expect(screen.queryByLabelText('Starts at, window 2')).toBeNull();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Add window' })),
+    );
     save();
     await waitFor(() => expect(statusText()).toMatch(/^Saved\./));
     expect((await stored(accountId))[0]?.windows).toEqual([{ start: '18:00', end: '20:00' }]);
