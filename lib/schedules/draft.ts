@@ -1,7 +1,7 @@
 /**
  * The schedule editor's draft without Preact (docs/schedules.md, "The editor"): what the user
  * types, kept as typed until a save succeeds; the things it would own, each with its state outside
- * the windows; and the checks at save, which name every bad window and every bad domain line.
+ * the windows; and the checks at save, which name the first bad window and every bad domain line.
  */
 import { isPublicSuffix } from '@/lib/filtering/domain';
 import { t } from '@/lib/i18n';
@@ -191,12 +191,13 @@ function windowProblem(draft: ScheduleDraft): string | null {
   if (draft.windows.length === 0) return t('schedules.badTime');
   if (draft.windows.length > SCHEDULE_LIMITS.windowsPerRule)
     return t('schedules.tooManyWindows', { count: SCHEDULE_LIMITS.windowsPerRule });
+  // One window keeps the plain message; among several, the message names the window.
+  const named = (index: number, problem: string) =>
+    draft.windows.length === 1 ? problem : t('schedules.windowProblem', { number: index + 1, problem });
   for (const [index, window] of draft.windows.entries()) {
-    const which = windowWords(index);
     if (!TIME_PATTERN.test(window.start) || !TIME_PATTERN.test(window.end))
-      return draft.windows.length === 1 ? t('schedules.badTime') : `${which}: ${t('schedules.badTime')}`;
-    if (window.start === window.end)
-      return draft.windows.length === 1 ? t('schedules.sameTimes') : `${which}: ${t('schedules.sameTimes')}`;
+      return named(index, t('schedules.badTime'));
+    if (window.start === window.end) return named(index, t('schedules.sameTimes'));
   }
   const overlap = firstOverlappingWindows(draft.days, draft.windows);
   if (overlap)

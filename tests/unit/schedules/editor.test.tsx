@@ -85,7 +85,7 @@ describe('windows', () => {
     input(screen.getByLabelText('Starts at, window 2'), '21:00');
     save();
     await waitFor(() =>
-      expect(statusText()).toContain('window 2: The time must not start and end at the same minute.'),
+      expect(statusText()).toContain('Window 2: The time must not start and end at the same minute.'),
     );
     expect(await stored(accountId)).toEqual([]);
 
