@@ -51,13 +51,14 @@ export function ScheduleEditor({
   // The lists are read only once a domain is typed: most schedules own categories alone.
   const wantsDomains = draft.blocklistText.trim() !== '' || draft.whitelistText.trim() !== '';
   const lists = useRemoteData(
-    async (signal) =>
-      wantsDomains
-        ? domainPlaces(
-            await client.listDomains('whitelist', draft.profile, { signal }),
-            await client.listDomains('blocklist', draft.profile, { signal }),
-          )
-        : new Map(),
+    async (signal) => {
+      if (!wantsDomains) return new Map();
+      const [whitelist, blocklist] = await Promise.all([
+        client.listDomains('whitelist', draft.profile, { signal }),
+        client.listDomains('blocklist', draft.profile, { signal }),
+      ]);
+      return domainPlaces(whitelist, blocklist);
+    },
     [client, draft.profile, wantsDomains],
   );
   // A window added or removed moves the focus to where the user goes on: the new window's start,
