@@ -88,7 +88,8 @@ export function draftOf(rule: ScheduleRule, lead: number): ScheduleDraft {
     defaultBlock: rule.owns.some((thing) => thing.kind === 'default-block' && thing.inside),
     blocklistText: domainsOn('blocklist').join('\n'),
     whitelistText: domainsOn('whitelist').join('\n'),
-    outside: Object.fromEntries(rule.owns.filter(shown).map((thing) => [keyOf(thing), thing.outside])),
+    // Every thing's, so a kept thing the user then shows keeps its state outside too.
+    outside: Object.fromEntries(rule.owns.map((thing) => [keyOf(thing), thing.outside])),
     kept: rule.owns.filter((thing) => !shown(thing)),
     lead: String(lead),
   };
