@@ -299,12 +299,15 @@ export function ScheduleEditor({
             {owned.map((thing, index) => {
               const choices = outsideChoices(thing);
               const label = thingLabel(thing);
+              // Outside as inside: the schedule never changes this thing; said so beside it.
+              const unchanged = thing.outside === thing.inside;
               return (
                 <li key={thingKey(undefined, thing)}>
                   <label for={`${id}-outside-${index}`}>{label}</label>
                   <select
                     id={`${id}-outside-${index}`}
                     aria-label={t('schedules.outsideOf', { what: label })}
+                    aria-describedby={unchanged ? `${id}-outside-${index}-same` : undefined}
                     value={String(thing.outside)}
                     onChange={(event) => {
                       const value = event.currentTarget.value;
@@ -318,6 +321,13 @@ export function ScheduleEditor({
                       </option>
                     ))}
                   </select>
+                  {unchanged ? (
+                    <span class="hint" id={`${id}-outside-${index}-same`}>
+                      {t('schedules.outsideSame')}
+                    </span>
+                  ) : (
+                    <span />
+                  )}
                 </li>
               );
             })}

@@ -113,10 +113,18 @@ describe('domains and the state outside the windows', () => {
       name: 'school.example, outside these times',
     })) as HTMLSelectElement;
     await waitFor(() => expect(schoolOutside.value).toBe('whitelist'));
+    expect(schoolOutside.getAttribute('aria-describedby')).toBeNull();
     const gamingOutside = screen.getByRole('combobox', { name: 'Gaming, outside these times' });
     expect((gamingOutside as HTMLSelectElement).value).toBe('false');
 
     fireEvent.change(gamingOutside, { target: { value: 'true' } });
+    // Blocked inside and outside: the line says the schedule never changes it.
+    const described = screen
+      .getByRole('combobox', { name: 'Gaming, outside these times' })
+      .getAttribute('aria-describedby');
+    expect(document.getElementById(described ?? '')?.textContent).toBe(
+      'as during the times: the schedule does not change it',
+    );
     fireEvent.change(screen.getByRole('combobox', { name: 'videos.example, outside these times' }), {
       target: { value: 'whitelist' },
     });
