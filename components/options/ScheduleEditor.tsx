@@ -1,10 +1,20 @@
-import { useId, useState } from 'preact/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
 import { describeCategory, mergeWithCatalogue } from '@/lib/api/categories';
 import { capabilitiesOf } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
-import { WEEKDAYS } from '@/lib/schedules/model';
-import { type AccountStateNow, dayName, type ScheduleDraft } from '@/lib/schedules/options';
+import {
+  type AccountStateNow,
+  type DraftWindow,
+  domainPlaces,
+  draftThings,
+  outsideChoices,
+  type ScheduleDraft,
+  withOutside,
+} from '@/lib/schedules/draft';
+import { type OwnedThing, thingKey, WEEKDAYS } from '@/lib/schedules/model';
+import { dayName } from '@/lib/schedules/options';
+import { SCHEDULE_LIMITS } from '@/lib/schedules/schema';
 import { FailureNotice } from '../StatusMessage';
 import { useRemoteData } from '../useRemoteData';
 
@@ -18,8 +28,9 @@ interface ScheduleEditorProps {
 }
 
 /**
- * The editor of one schedule: name, profile, days, the time, what is blocked then, and the
- * account's lead. What the user typed stays until it is saved or cancelled, whatever the save says.
+ * The editor of one schedule: name, profile, days, its windows, what is blocked (or listed) then,
+ * what holds outside them, and the account's lead. The logic is lib/schedules/draft.ts. What the
+ * user typed stays until it is saved or cancelled, whatever the save says.
  */
 export function ScheduleEditor({
   client,
@@ -37,11 +48,48 @@ export function ScheduleEditor({
     (signal) => client.listCategories(draft.profile, { signal }),
     [client, draft.profile],
   );
+  // The lists are read only once a domain is typed: most schedules own categories alone.
+  const wantsDomains = draft.blocklistText.trim() !== '' || draft.whitelistText.trim() !== '';
+  const lists = useRemoteData(
+    async (signal) => {
+      if (!wantsDomains) return new Map();
+      const [whitelist, blocklist] = await Promise.all([
+        client.listDomains('whitelist', draft.profile, { signal }),
+        client.listDomains('blocklist', draft.profile, { signal }),
+      ]);
+      return domainPlaces(whitelist, blocklist);
+    },
+    [client, draft.profile, wantsDomains],
+  );
+  // A window added or removed moves the focus to where the user goes on: the new window's start,
+  // or "Add window" (the removed button is gone).
+  const [focusId, setFocusId] = useState<string | null>(null);
+  useEffect(() => {
+    if (focusId === null) return;
+    document.getElementById(focusId)?.focus();
+    setFocusId(null);
+  }, [focusId]);
   const set = (patch: Partial<ScheduleDraft>) => setDraft((current) => ({ ...current, ...patch }));
+  const setWindow = (index: number, patch: Partial<DraftWindow>) =>
+    setDraft((current) => ({
+      ...current,
+      windows: current.windows.map((window, at) => (at === index ? { ...window, ...patch } : window)),
+    }));
   const toggle = <T,>(list: readonly T[], value: T, on: boolean) =>
     on ? [...list.filter((item) => item !== value), value] : list.filter((item) => item !== value);
-  const crossesMidnight = draft.end <= draft.start && draft.end !== draft.start;
   const states = categories.data.data;
+  const accountNow: AccountStateNow = {
+    categories: new Map((states ?? []).map((state) => [state.id, state.blocked])),
+    defaultBlock: undefined,
+    domains: lists.data.data ?? new Map(),
+  };
+  const owned = draftThings(draft, accountNow).filter((thing) => draft.kept.every((kept) => kept !== thing));
+  const thingLabel = (thing: OwnedThing) =>
+    thing.kind === 'category'
+      ? describeCategory(client.form, thing.category).label
+      : thing.kind === 'default-block'
+        ? t('schedules.outsideDefaultBlock')
+        : thing.domain;
 
   return (
     <form
@@ -49,10 +97,7 @@ export function ScheduleEditor({
       aria-labelledby={headingId}
       onSubmit={(event) => {
         event.preventDefault();
-        onSave(draft, {
-          categories: new Map((states ?? []).map((state) => [state.id, state.blocked])),
-          defaultBlock: undefined,
-        });
+        onSave(draft, accountNow);
       }}
     >
       <h3 id={headingId}>
@@ -74,7 +119,7 @@ export function ScheduleEditor({
           <select
             id={`${id}-profile`}
             value={draft.profile ?? 'default'}
-            onChange={(event) => set({ profile: event.currentTarget.value, categories: [] })}
+            onChange={(event) => set({ profile: event.currentTarget.value, categories: [], outside: {} })}
           >
             {[...new Set([draft.profile ?? 'default', ...profiles])].map((profile) => (
               <option key={profile} value={profile}>
@@ -97,33 +142,77 @@ export function ScheduleEditor({
           </label>
         ))}
       </fieldset>
-      <fieldset class="schedule-window">
+      <fieldset class="schedule-windows">
         <legend>{t('schedules.window')}</legend>
-        <div class="field">
-          <label for={`${id}-start`}>{t('schedules.startsAt')}</label>
-          <input
-            id={`${id}-start`}
-            type="time"
-            step={60}
-            value={draft.start}
-            onInput={(event) => set({ start: event.currentTarget.value })}
-          />
-        </div>
-        <div class="field">
-          <label for={`${id}-end`}>{t('schedules.endsAt')}</label>
-          <input
-            id={`${id}-end`}
-            type="time"
-            step={60}
-            value={draft.end}
-            aria-describedby={crossesMidnight ? `${id}-midnight` : undefined}
-            onInput={(event) => set({ end: event.currentTarget.value })}
-          />
-        </div>
-        {crossesMidnight && (
-          <p class="hint" id={`${id}-midnight`}>
-            {t('schedules.crossesMidnight')}
-          </p>
+        {draft.windows.map((window, index) => {
+          // The first window keeps the contract's plain names; the others add their number.
+          const number = index === 0 ? '' : `, ${t('schedules.windowNumber', { number: index + 1 })}`;
+          const crossesMidnight = window.end <= window.start && window.end !== window.start;
+          const fieldId = `${id}-window-${index}`;
+          return (
+            <div key={index} class="schedule-window">
+              <div class="field">
+                <label for={`${fieldId}-start`}>
+                  {t('schedules.startsAt')}
+                  {number && <span class="visually-hidden">{number}</span>}
+                </label>
+                <input
+                  id={`${fieldId}-start`}
+                  type="time"
+                  step={60}
+                  value={window.start}
+                  onInput={(event) => setWindow(index, { start: event.currentTarget.value })}
+                />
+              </div>
+              <div class="field">
+                <label for={`${fieldId}-end`}>
+                  {t('schedules.endsAt')}
+                  {number && <span class="visually-hidden">{number}</span>}
+                </label>
+                <input
+                  id={`${fieldId}-end`}
+                  type="time"
+                  step={60}
+                  value={window.end}
+                  aria-describedby={crossesMidnight ? `${fieldId}-midnight` : undefined}
+                  onInput={(event) => setWindow(index, { end: event.currentTarget.value })}
+                />
+              </div>
+              {index > 0 && (
+                <button
+                  type="button"
+                  class="btn"
+                  onClick={() => {
+                    setDraft((current) => ({
+                      ...current,
+                      windows: current.windows.filter((_, at) => at !== index),
+                    }));
+                    setFocusId(`${id}-add-window`);
+                  }}
+                >
+                  {t('schedules.removeWindow', { number: index + 1 })}
+                </button>
+              )}
+              {crossesMidnight && (
+                <p class="hint" id={`${fieldId}-midnight`}>
+                  {t('schedules.crossesMidnight')}
+                </p>
+              )}
+            </div>
+          );
+        })}
+        {draft.windows.length < SCHEDULE_LIMITS.windowsPerRule && (
+          <button
+            type="button"
+            class="btn"
+            id={`${id}-add-window`}
+            onClick={() => {
+              set({ windows: [...draft.windows, { start: '', end: '' }] });
+              setFocusId(`${id}-window-${draft.windows.length}-start`);
+            }}
+          >
+            {t('schedules.addWindow')}
+          </button>
         )}
       </fieldset>
       <fieldset class="schedule-owns">
@@ -166,6 +255,85 @@ export function ScheduleEditor({
           {t('schedules.defaultBlock')}
         </label>
       </fieldset>
+      <fieldset class="schedule-domains">
+        <legend>{t('schedules.domains')}</legend>
+        <p class="hint" id={`${id}-domains-hint`}>
+          {t('schedules.domainsHint')}
+        </p>
+        <div class="field">
+          <label for={`${id}-blocklist`}>{t('schedules.blocklistDomains')}</label>
+          <textarea
+            id={`${id}-blocklist`}
+            rows={3}
+            spellcheck={false}
+            aria-describedby={`${id}-domains-hint`}
+            value={draft.blocklistText}
+            onInput={(event) => set({ blocklistText: event.currentTarget.value })}
+          />
+        </div>
+        <div class="field">
+          <label for={`${id}-whitelist`}>{t('schedules.whitelistDomains')}</label>
+          <textarea
+            id={`${id}-whitelist`}
+            rows={3}
+            spellcheck={false}
+            aria-describedby={`${id}-domains-hint`}
+            value={draft.whitelistText}
+            onInput={(event) => set({ whitelistText: event.currentTarget.value })}
+          />
+        </div>
+        {wantsDomains && lists.data.state === 'loading' && <p class="hint">{t('schedules.listsLoading')}</p>}
+        {lists.data.state === 'failed' && (
+          <FailureNotice message={lists.data.message} advice={lists.data.advice}>
+            <button type="button" onClick={lists.reload}>
+              {t('schedules.listsLoadAgain')}
+            </button>
+          </FailureNotice>
+        )}
+      </fieldset>
+      {owned.length > 0 && (
+        <fieldset class="schedule-outside">
+          <legend>{t('schedules.outside')}</legend>
+          <p class="hint">{t('schedules.outsideHint')}</p>
+          <ul class="plain-list schedule-outside-list">
+            {owned.map((thing, index) => {
+              const choices = outsideChoices(thing);
+              const label = thingLabel(thing);
+              // Outside as inside: the schedule never changes this thing; said so beside it.
+              const unchanged = thing.outside === thing.inside;
+              return (
+                <li key={thingKey(undefined, thing)}>
+                  <label for={`${id}-outside-${index}`}>{label}</label>
+                  <select
+                    id={`${id}-outside-${index}`}
+                    aria-label={t('schedules.outsideOf', { what: label })}
+                    aria-describedby={unchanged ? `${id}-outside-${index}-same` : undefined}
+                    value={String(thing.outside)}
+                    onChange={(event) => {
+                      const value = event.currentTarget.value;
+                      const choice = choices.find((candidate) => String(candidate.value) === value);
+                      if (choice) setDraft((current) => withOutside(current, thing, choice.value));
+                    }}
+                  >
+                    {choices.map((choice) => (
+                      <option key={String(choice.value)} value={String(choice.value)}>
+                        {choice.label}
+                      </option>
+                    ))}
+                  </select>
+                  {unchanged ? (
+                    <span class="hint" id={`${id}-outside-${index}-same`}>
+                      {t('schedules.outsideSame')}
+                    </span>
+                  ) : (
+                    <span />
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </fieldset>
+      )}
       <div class="field">
         <label for={`${id}-lead`}>{t('schedules.lead')}</label>
         <input

@@ -2,23 +2,25 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { capabilitiesOf } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
-import type { ScheduleRule } from '@/lib/schedules/model';
 import {
   type AccountStateNow,
+  draftOf,
+  newDraft,
+  ruleFromDraft,
+  type ScheduleDraft,
+} from '@/lib/schedules/draft';
+import type { ScheduleRule } from '@/lib/schedules/model';
+import {
   activeSchedules,
   dayShortName,
   deleteRule,
-  draftOf,
   extendByHalfAnHour,
   formatInstant,
+  insideWords,
   lastCheckText,
-  newDraft,
   nextChangeOf,
   nextChangeText,
-  ownedWords,
   pauseUntil,
-  ruleFromDraft,
-  type ScheduleDraft,
   ScheduleNotSaved,
   saveRule,
   skipThisTime,
@@ -186,7 +188,7 @@ export function SchedulesSection({ client }: { client: DnsFilterApi }) {
                     {windowsText(rule)}
                     {rule.profile !== undefined && ` · ${rule.profile}`}
                   </p>
-                  <p>{t('schedules.blocks', { what: ownedWords(rule, client.form) })}</p>
+                  <p>{insideWords(rule, client.form)}</p>
                   {change && <p class="hint">{change}</p>}
                   {ruleStatus.released && ruleStatus.releasedUntil !== null && (
                     <p class="hint">

@@ -4,32 +4,50 @@
  * Checked on the week in wall time, where the user drew the windows.
  */
 
-import { minutesOf, type ScheduleRule, thingKey } from './model';
+import { minutesOf, type ScheduleRule, type ScheduleWindow, thingKey, type Weekday } from './model';
 
 const DAY_MINUTES = 24 * 60;
 const WEEK_MINUTES = 7 * DAY_MINUTES;
 
-/** The rule's windows as minutes of the week (Monday 00:00 = 0), wrapped at the week's end. */
-function weeklyIntervals(rule: ScheduleRule): Array<[number, number]> {
+/** One window on the given days as minutes of the week (Monday 00:00 = 0), wrapped at the week's end. */
+function windowIntervals(days: readonly Weekday[], window: ScheduleWindow): Array<[number, number]> {
   const intervals: Array<[number, number]> = [];
-  for (const day of rule.days) {
-    for (const window of rule.windows) {
-      const start = minutesOf(window.start);
-      const end = minutesOf(window.end);
-      const from = (day - 1) * DAY_MINUTES + start;
-      const to = from + (end <= start ? DAY_MINUTES - start + end : end - start);
-      if (to <= WEEK_MINUTES) intervals.push([from, to]);
-      else intervals.push([from, WEEK_MINUTES], [0, to - WEEK_MINUTES]);
-    }
+  const start = minutesOf(window.start);
+  const end = minutesOf(window.end);
+  for (const day of days) {
+    const from = (day - 1) * DAY_MINUTES + start;
+    const to = from + (end <= start ? DAY_MINUTES - start + end : end - start);
+    if (to <= WEEK_MINUTES) intervals.push([from, to]);
+    else intervals.push([from, WEEK_MINUTES], [0, to - WEEK_MINUTES]);
   }
   return intervals;
 }
 
+/** The rule's windows as minutes of the week. */
+const weeklyIntervals = (rule: ScheduleRule) =>
+  rule.windows.flatMap((window) => windowIntervals(rule.days, window));
+
+const intersect = (a: Array<[number, number]>, b: Array<[number, number]>) =>
+  a.some(([from, to]) => b.some(([otherFrom, otherTo]) => from < otherTo && otherFrom < to));
+
+/**
+ * The first two windows of one rule that overlap on its days (indices), or null. The editor
+ * refuses them: the evaluation would treat them as one (docs/schedules.md, "The desired state"),
+ * but two windows drawn over each other are more likely a slip than a wish.
+ */
+export function firstOverlappingWindows(
+  days: readonly Weekday[],
+  windows: readonly ScheduleWindow[],
+): [number, number] | null {
+  const intervals = windows.map((window) => windowIntervals(days, window));
+  for (let first = 0; first < intervals.length; first++)
+    for (let second = first + 1; second < intervals.length; second++)
+      if (intersect(intervals[first]!, intervals[second]!)) return [first, second];
+  return null;
+}
+
 function overlap(a: ScheduleRule, b: ScheduleRule): boolean {
-  const others = weeklyIntervals(b);
-  return weeklyIntervals(a).some(([from, to]) =>
-    others.some(([otherFrom, otherTo]) => from < otherTo && otherFrom < to),
-  );
+  return intersect(weeklyIntervals(a), weeklyIntervals(b));
 }
 
 export interface ScheduleConflict {

@@ -1,6 +1,6 @@
 /**
- * The Schedules section, the Overview and the popup without Preact (docs/schedules.md): the
- * editor's draft and its checks, saving under the schedules lock with the conflict check, the
+ * The Schedules section, the Overview and the popup without Preact (docs/schedules.md): saving
+ * under the schedules lock with the conflict check (the editor's draft is ./draft.ts), the
  * week's timeline, what is active now, the next change and when it is sent, and the overrides.
  */
 import { readAccounts } from '@/lib/accounts/store';
@@ -9,19 +9,10 @@ import type { ApiForm } from '@/lib/api/types';
 import { type PlainKey, t, tn } from '@/lib/i18n';
 import { type Followable, followableRead } from '@/lib/settings/follow';
 import { accountsItem } from '@/lib/settings/storage';
-import { invalid, type Validation, valid } from '@/lib/validation';
 import { findConflict } from './conflicts';
 import { evaluateSchedules, type RuleStatus } from './desired';
 import { updateAccountSchedules } from './edit';
-import {
-  minutesOf,
-  type OwnedThing,
-  type ScheduleRule,
-  type ScheduleWindow,
-  TIME_PATTERN,
-  WEEKDAYS,
-  type Weekday,
-} from './model';
+import { minutesOf, type OwnedThing, type ScheduleRule, type Weekday } from './model';
 import { SCHEDULE_LIMITS } from './schema';
 import {
   type AccountSchedules,
@@ -58,132 +49,6 @@ export const activeSchedules: Followable<ActiveSchedules> = followableRead(
   [schedulesItem, scheduleChecksItem, accountsItem],
   readActiveSchedules,
 );
-
-/** What the editor holds while the user types: plain strings, checked at save. */
-export interface ScheduleDraft {
-  /** Empty for a new rule. */
-  id: string;
-  name: string;
-  profile: string | undefined;
-  days: Weekday[];
-  start: string;
-  end: string;
-  categories: string[];
-  defaultBlock: boolean;
-  lead: string;
-}
-
-export function newDraft(lead: number, profile: string | undefined): ScheduleDraft {
-  return {
-    id: '',
-    name: '',
-    profile,
-    days: [1, 2, 3, 4, 5],
-    start: '18:00',
-    end: '20:00',
-    categories: [],
-    defaultBlock: false,
-    lead: String(lead),
-  };
-}
-
-export function draftOf(rule: ScheduleRule, lead: number): ScheduleDraft {
-  const first = rule.windows[0] ?? { start: '18:00', end: '20:00' };
-  return {
-    id: rule.id,
-    name: rule.name,
-    profile: rule.profile,
-    days: [...rule.days],
-    start: first.start,
-    end: first.end,
-    categories: rule.owns.flatMap((thing) =>
-      thing.kind === 'category' && thing.inside ? [thing.category] : [],
-    ),
-    defaultBlock: rule.owns.some((thing) => thing.kind === 'default-block' && thing.inside),
-    lead: String(lead),
-  };
-}
-
-/** The account's state of what a rule will own, read when the rule is made: its outside state. */
-export interface AccountStateNow {
-  categories: ReadonlyMap<string, boolean>;
-  /** Unknown (the service cannot be asked): off. */
-  defaultBlock: boolean | undefined;
-}
-
-const newRuleId = () => `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-
-/**
- * The rule a draft makes, checked: a name, a day, valid times, something owned, a lead in range,
- * and no conflict with the account's other rules (naming both). The outside state of a thing the
- * rule already owned stays as it was; a new one takes the account's state now. Windows after the
- * first (made elsewhere, an import) are kept.
- */
-export function ruleFromDraft(
-  draft: ScheduleDraft,
-  existing: readonly ScheduleRule[],
-  now: AccountStateNow,
-): Validation<{ rule: ScheduleRule; lead: number }> {
-  const name = draft.name.trim();
-  if (name === '' || name.length > SCHEDULE_LIMITS.nameLength) return invalid(t('schedules.nameMissing'));
-  if (draft.days.length === 0) return invalid(t('schedules.noDays'));
-  if (!TIME_PATTERN.test(draft.start) || !TIME_PATTERN.test(draft.end))
-    return invalid(t('schedules.badTime'));
-  if (draft.start === draft.end) return invalid(t('schedules.sameTimes'));
-  if (draft.categories.length === 0 && !draft.defaultBlock) return invalid(t('schedules.nothingOwned'));
-  const lead = Number(draft.lead.trim());
-  if (
-    draft.lead.trim() === '' ||
-    !Number.isInteger(lead) ||
-    lead < 0 ||
-    lead > SCHEDULE_LIMITS.leadMinutesMax
-  )
-    return invalid(t('schedules.badLead'));
-  const before = existing.find((rule) => rule.id === draft.id);
-  const ownedBefore = (kind: OwnedThing['kind'], category?: string) =>
-    before?.owns.find(
-      (thing) => thing.kind === kind && (thing.kind !== 'category' || thing.category === category),
-    );
-  const owns: OwnedThing[] = draft.categories.map((category) => {
-    const earlier = ownedBefore('category', category);
-    return {
-      kind: 'category',
-      category,
-      inside: true,
-      outside: earlier ? earlier.outside === true : (now.categories.get(category) ?? false),
-    };
-  });
-  if (draft.defaultBlock) {
-    const earlier = ownedBefore('default-block');
-    owns.push({
-      kind: 'default-block',
-      inside: true,
-      outside: earlier ? earlier.outside === true : (now.defaultBlock ?? false),
-    });
-  }
-  // Domains the rule owned (an import) stay owned.
-  owns.push(...(before?.owns.filter((thing) => thing.kind === 'domain') ?? []));
-  const windows: ScheduleWindow[] = [
-    { start: draft.start, end: draft.end },
-    ...(before?.windows.slice(1) ?? []),
-  ];
-  const rule: ScheduleRule = {
-    id: draft.id || newRuleId(),
-    name,
-    ...(draft.profile === undefined ? {} : { profile: draft.profile }),
-    days: WEEKDAYS.filter((day) => draft.days.includes(day)),
-    windows,
-    owns,
-  };
-  const conflict = findConflict(rule, existing);
-  if (conflict) {
-    const words = { rule: rule.name, other: conflict.other.name };
-    return invalid(
-      t(conflict.why === 'same-time' ? 'schedules.conflict' : 'schedules.conflictOutside', words),
-    );
-  }
-  return valid({ rule, lead });
-}
 
 /** Thrown when the stored rules changed meanwhile so that the rule now conflicts. */
 export class ScheduleNotSaved extends Error {}
@@ -346,6 +211,24 @@ export function ownedWords(rule: ScheduleRule, form: ApiForm): string {
           : thing.domain,
     )
     .join(', ');
+}
+
+/**
+ * The rule's card: "blocks Gaming, games.example · allows school.example". A domain on the
+ * whitelist during the windows is allowed, not blocked; so is a thing an import made allowed.
+ */
+export function insideWords(rule: ScheduleRule, form: ApiForm): string {
+  const blocked = rule.owns.filter((thing) =>
+    thing.kind === 'domain' ? thing.inside === 'blocklist' : thing.inside,
+  );
+  const allowed = rule.owns.filter((thing) => !blocked.includes(thing));
+  const words = (things: readonly OwnedThing[]) => ownedWords({ ...rule, owns: [...things] }, form);
+  return [
+    blocked.length > 0 ? t('schedules.blocks', { what: words(blocked) }) : '',
+    allowed.length > 0 ? t('schedules.allows', { what: words(allowed) }) : '',
+  ]
+    .filter((part) => part !== '')
+    .join(' · ');
 }
 
 export const dayName = (day: Weekday): string => t(`schedules.day${day}` as PlainKey);

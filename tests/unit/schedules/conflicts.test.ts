@@ -1,6 +1,6 @@
 /** Two rules owning one thing at the same time are refused at save, naming both (docs/schedules.md). */
 import { describe, expect, it } from 'vitest';
-import { findConflict } from '@/lib/schedules/conflicts';
+import { findConflict, firstOverlappingWindows } from '@/lib/schedules/conflicts';
 import { rule } from './fixtures';
 
 const homework = rule();
@@ -41,5 +41,31 @@ describe('findConflict', () => {
       owns: [{ kind: 'category', category: 'category_gaming', inside: false, outside: true }],
     });
     expect(findConflict(other, [homework])?.why).toBe('different-outside');
+  });
+});
+
+describe('firstOverlappingWindows', () => {
+  const lateNight = { start: '22:00', end: '02:00' };
+  const early = { start: '01:00', end: '03:00' };
+
+  it('finds a window running past midnight into one of the next day', () => {
+    expect(firstOverlappingWindows([1, 2], [{ start: '18:00', end: '20:00' }, lateNight, early])).toEqual([
+      1, 2,
+    ]);
+    // Sunday night runs into Monday morning: the week wraps.
+    expect(firstOverlappingWindows([7, 1], [lateNight, early])).toEqual([0, 1]);
+  });
+
+  it("finds none when the next day is not one of the rule's days, or the windows only touch", () => {
+    expect(firstOverlappingWindows([1], [lateNight, early])).toBeNull();
+    expect(
+      firstOverlappingWindows(
+        [1, 2, 3],
+        [
+          { start: '18:00', end: '20:00' },
+          { start: '20:00', end: '21:00' },
+        ],
+      ),
+    ).toBeNull();
   });
 });
