@@ -34,14 +34,16 @@ import {
 import { t } from '@/lib/i18n';
 import { readConfiguredAccounts, readCurrentAccount } from '@/lib/identity/current';
 import { buildMenuItems, readMenuInput, rebuildMenus, refreshProfilesCache } from '@/lib/menus';
-import type {
-  ChangeOutcome,
-  ListChange,
-  OtherAccountChangesResponse,
-  RemoveAccountResponse,
-  SeveralOutcomes,
-  TemporaryAllowResponse,
-  UnbreakResponse,
+import {
+  type ChangeOutcome,
+  isListChange,
+  type ListChange,
+  type OtherAccountChangesResponse,
+  type QueuedChange,
+  type RemoveAccountResponse,
+  type SeveralOutcomes,
+  type TemporaryAllowResponse,
+  type UnbreakResponse,
 } from '@/lib/messaging/protocol';
 import {
   type RegistrationTrigger,
@@ -89,8 +91,11 @@ const getAccount = () => readCurrentAccount();
 /** Every account of this browser, each with its own client. */
 const getAccounts = () => readConfiguredAccounts();
 
-function changeNotificationId(change: ListChange): string {
-  return `change:${change.op}:${change.list}:${change.profile ?? ''}:${change.domain}`;
+function changeNotificationId(change: QueuedChange): string {
+  const target = isListChange(change)
+    ? `${change.list}:${change.profile ?? ''}:${change.domain}`
+    : `${change.profile ?? ''}:${change.op === 'set-category' ? change.category : ''}`;
+  return `change:${change.op}:${target}`;
 }
 
 function outcomeTitle(state: ChangeOutcome['state']): string {

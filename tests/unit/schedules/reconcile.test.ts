@@ -7,6 +7,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import type { ConfiguredAccount } from '@/lib/identity/current';
+import { carriesListChange } from '@/lib/messaging/protocol';
 import { deliverPending } from '@/lib/outbox';
 import type { ScheduleRule } from '@/lib/schedules/model';
 import { reconcileSchedules, SCHEDULES_ALARM } from '@/lib/schedules/reconcile';
@@ -144,7 +145,9 @@ describe('reconcileSchedules', () => {
     await listsFirst;
     const queued = await outboxItem.getValue();
     expect(
-      queued.map((entry) => [entry.change.op, entry.change.list, entry.change.domain, entry.change.source]),
+      queued
+        .filter(carriesListChange)
+        .map(({ change }) => [change.op, change.list, change.domain, change.source]),
     ).toEqual([['add', 'blocklist', 'games.example', 'schedule']]);
     // A second run queues nothing twice.
     await reconcileSchedules({ ...deps, deliverOutbox: async () => undefined });
