@@ -4,6 +4,7 @@
  */
 import { browser } from 'wxt/browser';
 import { forgetAccount } from '@/lib/accounts/forget';
+import { rememberDeliveredSetting } from '@/lib/accounts/remembered';
 import { accountValue, readAccounts } from '@/lib/accounts/store';
 import { applyBadge, type BadgeState, computeBadge, notify } from '@/lib/badge';
 import { clearAllRecords, diagnosisActive, recordsOfTabs, tabsWithRecords } from '@/lib/diagnosis';
@@ -115,11 +116,17 @@ async function reportLateOutcome(settled: SettledChange, afterRetry: boolean): P
   );
 }
 
+/** Every change that left the outbox: a setting is remembered where the service cannot tell it. */
+async function followSettledChange(settled: SettledChange, afterRetry: boolean): Promise<void> {
+  await rememberDeliveredSetting(settled, await getAccounts()).catch(() => undefined);
+  await reportLateOutcome(settled, afterRetry);
+}
+
 const outboxDeps: OutboxDeps = {
   getAccount,
   getAccounts,
   alarms: browser.alarms,
-  onSettled: reportLateOutcome,
+  onSettled: followSettledChange,
 };
 
 export function deliverOutbox(force: boolean) {
