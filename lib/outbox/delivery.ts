@@ -1,11 +1,13 @@
 /**
- * The outbox of one-click list changes. A change is written to storage before anything is
- * sent and leaves only when the service confirmed it, or refused it for good; in between it is
- * retried with exponential backoff, driven by an alarm, across worker and browser restarts.
+ * The outbox of one-click list changes and a schedule's setting changes. A change is written to
+ * storage before anything is sent and leaves only when the service confirmed it, or refused it
+ * for good; in between it is retried with exponential backoff, driven by an alarm, across worker
+ * and browser restarts.
  *
  * Order is kept where it matters: the changes for one domain (and profile) go out in the order
  * they were made (adding then removing the same domain must not arrive the other way round), and
- * a change that cannot be sent yet holds the ones behind it. A new click goes before the changes
+ * a change that cannot be sent yet holds the ones behind it. Of a setting, only the newest state
+ * waits (./queue.ts). A new click goes before the changes
  * for other domains, so its sender hears about it first (`submitChange`).
  *
  * Each change belongs to the account it was made for (lib/identity/identity.ts) and is sent only
