@@ -41,6 +41,7 @@ export { backoffDelayMs, isRetryable, MAX_AGE_MS, RETRY_AFTER_MAX_MS, SUBMIT_WAI
 export {
   describeChange,
   dropQueuedChangesUndoing,
+  dropQueuedSettingChanges,
   enqueueChange,
   enqueueChanges,
   OutboxFullError,

@@ -17,6 +17,7 @@ import {
   isListChange,
   type ListChange,
   type QueuedChange,
+  type SettingChange,
 } from '@/lib/messaging/protocol';
 import { followQueued, notes } from '@/lib/notes';
 import {
@@ -234,4 +235,19 @@ export async function dropQueuedChangesUndoing(
     return gone;
   });
   return dropped.map((entry) => entry.change);
+}
+
+/**
+ * A category or default block set on the options page, straight with the service: a schedule's
+ * change of the same setting still queued would undo it when sent later, so it leaves the outbox
+ * (docs/schedules.md, "Manual changes"). Left alone, the schedule queues its state again at its
+ * next check; kept until its next edge, it does not. Returns how many left.
+ */
+export async function dropQueuedSettingChanges(account: AccountId, edited: SettingChange): Promise<number> {
+  return exclusively('outbox', async () => {
+    const entries = await outboxItem.getValue();
+    const kept = entries.filter((entry) => entry.account !== account || !sameTarget(entry.change, edited));
+    if (kept.length < entries.length) await withRoom(() => outboxItem.setValue(kept));
+    return entries.length - kept.length;
+  });
 }

@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { ApiError } from '@/lib/api/errors';
 import type { SettingChange } from '@/lib/messaging/protocol';
-import { deliverPending, enqueueChange, type OutboxDeps } from '@/lib/outbox';
+import { deliverPending, dropQueuedSettingChanges, enqueueChange, type OutboxDeps } from '@/lib/outbox';
 import { outboxItem, settledChangesItem } from '@/lib/settings/storage';
 import { createFakeClient, type FakeClient, offline, refused } from '../../fakes/fake-client';
 import { currentAccountOf, testAccount } from '../account-ids';
@@ -159,6 +159,20 @@ describe('queueing a setting change', () => {
     await enqueueChange({ ...blockGaming(false), profile: 'default' }, ACCOUNT);
     await enqueueChange(blockGaming(false), testAccount('A', 'fedcba9876543210').id);
     expect(await outboxItem.getValue()).toHaveLength(3);
+  });
+});
+
+describe('a setting changed on the options page', () => {
+  it("drops the schedule's queued change of it, in that account only", async () => {
+    const other = testAccount('A', 'fedcba9876543210').id;
+    await enqueueChange(defaultBlock(true), ACCOUNT);
+    await enqueueChange(defaultBlock(true), other);
+    await enqueueChange(blockGaming(), ACCOUNT);
+    expect(await dropQueuedSettingChanges(ACCOUNT, { ...defaultBlock(false), source: 'options' })).toBe(1);
+    expect((await outboxItem.getValue()).map((entry) => [entry.account, entry.change.op])).toEqual([
+      [other, 'set-default-block'],
+      [ACCOUNT, 'set-category'],
+    ]);
   });
 });
 
