@@ -3,9 +3,10 @@ import { ApiError } from '@/lib/api/errors';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { endTemporaryAllowsFor } from '@/lib/diagnosis/temporary-allow';
 import { t } from '@/lib/i18n';
+import type { SettingChange } from '@/lib/messaging/protocol';
 import { lookupPublicIpv4 } from '@/lib/network/ip-lookup';
 import { followDirectEdits, notes, notesAccessFor } from '@/lib/notes';
-import { dropQueuedChangesUndoing } from '@/lib/outbox';
+import { dropQueuedChangesUndoing, dropQueuedSettingChanges } from '@/lib/outbox';
 import { dynamicIpSettingsItem } from '@/lib/settings/storage';
 import { useConfiguredClient } from '../useConfiguredClient';
 import { useStoredValue } from '../useStoredValue';
@@ -60,6 +61,7 @@ export function AccountPanel({ view }: { view?: AccountView }) {
           followDirectEdits(notes, account, report.scope, report.changes),
         ]);
       },
+      onSettingChanged: (change: SettingChange) => dropQueuedSettingChanges(account, change).then(() => {}),
       entryNotes: notesAccessFor(notes, account),
       onProfilesListed: (profiles: readonly string[]) =>
         cache.saveProfiles(account, [...profiles]).then(() => {}),

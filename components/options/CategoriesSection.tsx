@@ -16,7 +16,7 @@ function categoryRows(form: ApiForm, states: readonly CategoryState[]) {
 }
 
 export function CategoriesSection() {
-  const { client, form, profile } = useAccount();
+  const { client, form, profile, onSettingChanged } = useAccount();
   const headingId = useId();
   const idPrefix = useId();
   const { data, update, reload } = useRemoteData(
@@ -37,6 +37,11 @@ export function CategoriesSection() {
       t(blocked ? 'categories.blocking' : 'categories.allowing', { category: label, scope }),
       async () => {
         await client.setCategoryBlocked(id, blocked, profile);
+        const change = { op: 'set-category', category: id, blocked, source: 'options' } as const;
+        // The category itself changed whatever happens to a queued change: its failure is not this action's.
+        await Promise.resolve(
+          onSettingChanged?.(profile === undefined ? change : { ...change, profile }),
+        ).catch(() => undefined);
         return true;
       },
       () =>

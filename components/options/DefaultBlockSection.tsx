@@ -24,7 +24,7 @@ const when = (at: number) =>
  * nor off, and a click sets it on; "Make sure default block is off" sets it off.
  */
 export function DefaultBlockSection() {
-  const { client, form, profile, scope, now = Date.now } = useAccount();
+  const { client, form, profile, scope, onSettingChanged, now = Date.now } = useAccount();
   const { status, run, busy } = useRemoteAction();
   const known: Known = useStoredValue(defaultBlockItem, null)?.[scope] ?? null;
   const [pending, setPending] = useState<boolean | null>(null);
@@ -43,6 +43,11 @@ export function DefaultBlockSection() {
       async () => {
         await client.setDefaultBlock(enabled, profile);
         await rememberDefaultBlock(scope, enabled, now());
+        const change = { op: 'set-default-block', enabled, source: 'options' } as const;
+        // Default block itself changed whatever happens to a queued change: its failure is not this action's.
+        await Promise.resolve(
+          onSettingChanged?.(profile === undefined ? change : { ...change, profile }),
+        ).catch(() => undefined);
         return true;
       },
       () =>

@@ -9,6 +9,7 @@ import {
 } from '@/lib/api/forms';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
+import type { SettingChange } from '@/lib/messaging/protocol';
 import type { AccountNotesAccess } from '@/lib/notes';
 import { scopeKey } from '@/lib/settings/storage';
 
@@ -34,6 +35,11 @@ export interface AccountServices {
   lookUpPublicIpAtOnce?: boolean;
   /** Called after the service confirmed list changes, so the popup's cached lists are not stale. */
   onListChanged?: (change: ListChangeReport) => void | Promise<void>;
+  /**
+   * Called after the service confirmed a category or default block set here, so a schedule's
+   * change of it still queued does not undo it later (docs/schedules.md, "Manual changes").
+   */
+  onSettingChanged?: (change: SettingChange) => void | Promise<void>;
   /** Called with the account's profiles each time they are listed (the context menu shows them too). */
   onProfilesListed?: (profiles: readonly string[]) => void | Promise<void>;
   /** Clock for "set on …" notes. */

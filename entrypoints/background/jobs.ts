@@ -4,6 +4,7 @@
  */
 import { browser } from 'wxt/browser';
 import { forgetAccount } from '@/lib/accounts/forget';
+import { rememberDeliveredSetting } from '@/lib/accounts/remembered';
 import { accountValue, readAccounts } from '@/lib/accounts/store';
 import { applyBadge, type BadgeState, computeBadge, notify } from '@/lib/badge';
 import { clearAllRecords, diagnosisActive, recordsOfTabs, tabsWithRecords } from '@/lib/diagnosis';
@@ -34,14 +35,16 @@ import {
 import { t } from '@/lib/i18n';
 import { readConfiguredAccounts, readCurrentAccount } from '@/lib/identity/current';
 import { buildMenuItems, readMenuInput, rebuildMenus, refreshProfilesCache } from '@/lib/menus';
-import type {
-  ChangeOutcome,
-  ListChange,
-  OtherAccountChangesResponse,
-  RemoveAccountResponse,
-  SeveralOutcomes,
-  TemporaryAllowResponse,
-  UnbreakResponse,
+import {
+  type ChangeOutcome,
+  isListChange,
+  type ListChange,
+  type OtherAccountChangesResponse,
+  type QueuedChange,
+  type RemoveAccountResponse,
+  type SeveralOutcomes,
+  type TemporaryAllowResponse,
+  type UnbreakResponse,
 } from '@/lib/messaging/protocol';
 import {
   type RegistrationTrigger,
@@ -89,8 +92,11 @@ const getAccount = () => readCurrentAccount();
 /** Every account of this browser, each with its own client. */
 const getAccounts = () => readConfiguredAccounts();
 
-function changeNotificationId(change: ListChange): string {
-  return `change:${change.op}:${change.list}:${change.profile ?? ''}:${change.domain}`;
+function changeNotificationId(change: QueuedChange): string {
+  const target = isListChange(change)
+    ? `${change.list}:${change.profile ?? ''}:${change.domain}`
+    : `${change.profile ?? ''}:${change.op === 'set-category' ? change.category : ''}`;
+  return `change:${change.op}:${target}`;
 }
 
 function outcomeTitle(state: ChangeOutcome['state']): string {
@@ -110,11 +116,17 @@ async function reportLateOutcome(settled: SettledChange, afterRetry: boolean): P
   );
 }
 
+/** Every change that left the outbox: a setting is remembered where the service cannot tell it. */
+async function followSettledChange(settled: SettledChange, afterRetry: boolean): Promise<void> {
+  await rememberDeliveredSetting(settled, await getAccounts()).catch(() => undefined);
+  await reportLateOutcome(settled, afterRetry);
+}
+
 const outboxDeps: OutboxDeps = {
   getAccount,
   getAccounts,
   alarms: browser.alarms,
-  onSettled: reportLateOutcome,
+  onSettled: followSettledChange,
 };
 
 export function deliverOutbox(force: boolean) {

@@ -114,6 +114,14 @@ export function describeCategory(form: ApiForm, id: string): CategoryInfo {
 }
 
 /**
+ * The name of a category known by its id alone (a queued change keeps no form): Form A's ids
+ * start with `category_`, Form B's do not (docs/service-api.md).
+ */
+export function categoryLabel(id: string): string {
+  return describeCategory(id.startsWith('category_') ? 'A' : 'B', id).label;
+}
+
+/**
  * Every category of the form in catalogue order, with the state the service reported (a
  * category it does not mention is allowed), followed by any id the service reported that the
  * catalogue lacks: a category added by the provider must stay visible and usable.

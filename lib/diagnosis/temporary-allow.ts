@@ -22,7 +22,12 @@ import { canonicalHost } from '@/lib/filtering/domain-index';
 import { t } from '@/lib/i18n';
 import type { CurrentAccount } from '@/lib/identity/current';
 import type { AccountId } from '@/lib/identity/identity';
-import type { ChangeOutcome, ListChange, TemporaryAllowResponse } from '@/lib/messaging/protocol';
+import {
+  type ChangeOutcome,
+  carriesListChange,
+  type ListChange,
+  type TemporaryAllowResponse,
+} from '@/lib/messaging/protocol';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively } from '@/lib/outbox/lease';
 import {
@@ -91,6 +96,7 @@ export function placementFromOutbox(
 ): Placement | null {
   const canonical = canonicalHost(target.domain);
   const last = entries
+    .filter(carriesListChange)
     .filter(
       ({ change, account }) =>
         account === target.account &&

@@ -2,10 +2,12 @@
  * What changed, and who changed it (docs/history.md, "What changed"): the lines between each
  * snapshot and the one before, each marked as made from this browser, with its surface, page and
  * note (the settled log of lib/outbox and the records of lib/notes), or as made elsewhere (the
- * dashboard, another browser, a schedule). Pure: the page reads the records and passes them.
+ * dashboard, another browser). A schedule's category or default block, sent through the outbox, is
+ * this browser's too, marked as a schedule's. Pure: the page reads the records and passes them.
  */
 import { scopeOf } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
+import { carriesListChange } from '@/lib/messaging/protocol';
 import type { EntryRecord } from '@/lib/notes';
 import type { SettledChange } from '@/lib/settings/storage';
 import type { DiffLine } from './diff';
@@ -70,11 +72,12 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
       (rollback) => rollback.to > from && rollback.from <= change.takenAt,
     );
     const settledHere = records.settled.filter((entry) => entry.state === 'delivered' && within(entry.at));
+    const listsSettledHere = settledHere.filter(carriesListChange);
     for (const line of change.lines) {
       const row: ChangeRow = { ...line, snapshotId: change.id, takenAt: change.takenAt };
       if (isList(line.kind)) {
         const op = line.change === 'added' ? 'add' : 'remove';
-        const settled = settledHere.find(
+        const settled = listsSettledHere.find(
           (entry) =>
             entry.change.op === op &&
             entry.change.list === line.kind &&
@@ -96,6 +99,19 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
           row.madeHere = { surface: note.source, ...(note.page === undefined ? {} : { page: note.page }) };
         }
         if (note?.note !== undefined) row.note = note.note;
+      } else {
+        // A category or default block the outbox set (a schedule's): its change in the settled log.
+        const on = line.change === 'added';
+        const settled = settledHere.find(
+          ({ change }) =>
+            scopeOf(form, change.profile) === line.scope &&
+            ((line.kind === 'categories' &&
+              change.op === 'set-category' &&
+              change.category === line.entry &&
+              change.blocked === on) ||
+              (line.kind === 'defaultBlock' && change.op === 'set-default-block' && change.enabled === on)),
+        );
+        if (settled !== undefined) row.madeHere = { surface: settled.change.source };
       }
       const stepKey = `${entryKey(line.kind, line.scope, line.entry)}\t${line.change === 'added' ? 'add' : 'remove'}`;
       if (row.madeHere === undefined && rollbacks.some((rollback) => rollback.keys.has(stepKey))) {

@@ -46,6 +46,46 @@ export const listChangeSchema = z.lazy(() =>
 );
 export type ListChange = z.infer<typeof listChangeSchema>;
 
+/**
+ * A change of a setting the outbox sends for a schedule (docs/schedules.md, "Sending"): a category
+ * blocked or allowed, default block on or off, for a profile (omitted in Form B: the whole
+ * account). Told from a list change by its `op`.
+ */
+export const settingChangeSchema = z.lazy(() =>
+  z.union([
+    z.object({
+      op: z.literal('set-category'),
+      category: z.string().check(z.minLength(1), z.maxLength(80)),
+      blocked: z.boolean(),
+      profile: z.optional(z.string()),
+      source: z.enum(CHANGE_SOURCES),
+    }),
+    z.object({
+      op: z.literal('set-default-block'),
+      enabled: z.boolean(),
+      profile: z.optional(z.string()),
+      source: z.enum(CHANGE_SOURCES),
+    }),
+  ]),
+);
+export type SettingChange = z.infer<typeof settingChangeSchema>;
+
+/**
+ * What the outbox carries: a list change or a setting change. Entries stored before setting
+ * changes existed are list changes and parse as they are.
+ */
+export const queuedChangeSchema = z.lazy(() => z.union([listChangeSchema, settingChangeSchema]));
+export type QueuedChange = ListChange | SettingChange;
+
+/** Whether a queued change is a list change (the only kind the pages submit). */
+export const isListChange = (change: QueuedChange): change is ListChange =>
+  change.op === 'add' || change.op === 'remove';
+
+/** Whether a queued or settled change is a list change: for filters over entries and records. */
+export const carriesListChange = <T extends { change: QueuedChange }>(
+  item: T,
+): item is T & { change: ListChange } => isListChange(item.change);
+
 /** What the sender learns about a submitted change. */
 export const changeOutcomeSchema = z.object({
   /** delivered: the service confirmed it; pending: queued, will be retried; failed: the service refused it. */

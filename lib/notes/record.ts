@@ -8,7 +8,7 @@
 
 import { scopeOf } from '@/lib/api/forms';
 import { parseAccountId } from '@/lib/identity/identity';
-import type { ListChange } from '@/lib/messaging/protocol';
+import type { ListChange, QueuedChange } from '@/lib/messaging/protocol';
 import { outboxItem } from '@/lib/settings/storage';
 import { type EntryAddress, sameEntry } from './entries';
 import type { NotesStore } from './store';
@@ -41,7 +41,7 @@ export async function followQueued(store: NotesStore, change: ListChange, accoun
 /** A change still waiting in the outbox (lib/settings/storage.ts `outboxItem`). */
 interface Waiting {
   id: string;
-  change: ListChange;
+  change: QueuedChange;
   account: string;
 }
 

@@ -1,11 +1,13 @@
 /**
- * The outbox of one-click list changes. A change is written to storage before anything is
- * sent and leaves only when the service confirmed it, or refused it for good; in between it is
- * retried with exponential backoff, driven by an alarm, across worker and browser restarts.
+ * The outbox of one-click list changes and a schedule's setting changes. A change is written to
+ * storage before anything is sent and leaves only when the service confirmed it, or refused it
+ * for good; in between it is retried with exponential backoff, driven by an alarm, across worker
+ * and browser restarts.
  *
  * Order is kept where it matters: the changes for one domain (and profile) go out in the order
  * they were made (adding then removing the same domain must not arrive the other way round), and
- * a change that cannot be sent yet holds the ones behind it. A new click goes before the changes
+ * a change that cannot be sent yet holds the ones behind it. Of a setting, only the newest state
+ * waits (./queue.ts). A new click goes before the changes
  * for other domains, so its sender hears about it first (`submitChange`).
  *
  * Each change belongs to the account it was made for (lib/identity/identity.ts) and is sent only
@@ -22,7 +24,13 @@ import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
 import type { CurrentAccount } from '@/lib/identity/current';
 import type { AccountId } from '@/lib/identity/identity';
-import type { ListChange } from '@/lib/messaging/protocol';
+import {
+  carriesListChange,
+  isListChange,
+  type ListChange,
+  type QueuedChange,
+  type SettingChange,
+} from '@/lib/messaging/protocol';
 import { followSettled, notes } from '@/lib/notes';
 import { type OutboxEntry, outboxItem, type SettledChange } from '@/lib/settings/storage';
 import type { AlarmsApi } from './alarms';
@@ -162,6 +170,32 @@ export async function deliverChange(client: DnsFilterApi, change: ListChange): P
 }
 
 /**
+ * Sends one setting change (docs/schedules.md, "Sending"), with the outbox's retries: a refusal
+ * with the service's reason is final, anything else is tried again.
+ */
+export async function deliverSetting(client: DnsFilterApi, change: SettingChange): Promise<DeliveryResult> {
+  try {
+    if (change.op === 'set-category') {
+      await client.setCategoryBlocked(change.category, change.blocked, change.profile);
+    } else {
+      await client.setDefaultBlock(change.enabled, change.profile);
+    }
+  } catch (error) {
+    const apiError = asApiError(error);
+    return isRetryable(apiError) ? retryOf(apiError) : { state: 'failed', message: apiError.message };
+  }
+  return {
+    state: 'delivered',
+    message: `${t('outbox.done', { attempted: describeChange(change) })} ${t('outbox.propagation')}`,
+  };
+}
+
+/** Sends one queued change of either kind. */
+function deliverQueued(client: DnsFilterApi, change: QueuedChange): Promise<DeliveryResult> {
+  return isListChange(change) ? deliverChange(client, change) : deliverSetting(client, change);
+}
+
+/**
  * Whether the sender of a change has been answered already, so its outcome must be reported:
  * it was told "pending" after a failed attempt, or `submitChange` stopped waiting for it.
  */
@@ -177,7 +211,7 @@ async function settle(
   const settled: SettledChange = { id: entry.id, change: entry.change, account: entry.account, ...result };
   // A confirmed removal, or a refused addition, takes the entry's record (lib/notes) with it,
   // before anyone hears the outcome.
-  await followSettled(notes, settled).catch(() => undefined);
+  if (carriesListChange(settled)) await followSettled(notes, settled).catch(() => undefined);
   // Recorded before removal: whoever sees the entry gone finds its outcome.
   await recordSettled(settled);
   await updateOutbox((entries) => entries.filter((candidate) => candidate.id !== entry.id));
@@ -317,7 +351,7 @@ async function deliverAccount(deps: OutboxDeps, accountId: AccountId, forced: bo
       await scheduleAlarm(deps.alarms, alarm, now() + SAFETY_WAKE_MS);
       const client = account.client;
       const result: DeliveryResult = client
-        ? await deliverChange(client, head.change)
+        ? await deliverQueued(client, head.change)
         : { state: 'retry', message: t('outbox.noKey') };
       if (result.state === 'retry') {
         const failedAttempts = head.attempts + 1;

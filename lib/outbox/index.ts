@@ -1,5 +1,6 @@
 /**
- * Reliable delivery of one-click list changes (popup, context menu, shortcut).
+ * Reliable delivery of one-click list changes (popup, context menu, shortcut), and of the
+ * schedules' changes: their domains, categories and default block (docs/schedules.md, "Sending").
  *
  * The background worker is the only deliverer. A page never calls the API for such a change;
  * it sends `{ type: 'submit-change', change }` (lib/messaging/protocol.ts) and gets back a
@@ -40,6 +41,7 @@ export { backoffDelayMs, isRetryable, MAX_AGE_MS, RETRY_AFTER_MAX_MS, SUBMIT_WAI
 export {
   describeChange,
   dropQueuedChangesUndoing,
+  dropQueuedSettingChanges,
   enqueueChange,
   enqueueChanges,
   OutboxFullError,

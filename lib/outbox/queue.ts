@@ -12,7 +12,13 @@ import type { DomainListKind } from '@/lib/api/types';
 import { withRoom } from '@/lib/cache/storage-room';
 import { t } from '@/lib/i18n';
 import type { AccountId } from '@/lib/identity/identity';
-import type { ListChange } from '@/lib/messaging/protocol';
+import {
+  carriesListChange,
+  isListChange,
+  type ListChange,
+  type QueuedChange,
+  type SettingChange,
+} from '@/lib/messaging/protocol';
 import { followQueued, notes } from '@/lib/notes';
 import {
   OUTBOX_LIMIT,
@@ -22,21 +28,40 @@ import {
   settledChangesItem,
 } from '@/lib/settings/storage';
 import { exclusively, randomId } from './lease';
+import { describeSetting } from './setting-text';
 
 const SETTLED_KEPT = 20;
 
 /** What a change does, completing "Could not …" and "Waiting to …". */
-export function describeChange(change: ListChange): string {
-  return change.op === 'add'
-    ? attempts.addDomain(change.list, change.domain, change.profile)
-    : attempts.deleteDomain(change.list, change.domain, change.profile);
+export function describeChange(change: QueuedChange): string {
+  switch (change.op) {
+    case 'add':
+      return attempts.addDomain(change.list, change.domain, change.profile);
+    case 'remove':
+      return attempts.deleteDomain(change.list, change.domain, change.profile);
+    default:
+      return describeSetting(change);
+  }
 }
 
-const sameChange = (a: ListChange, b: ListChange) =>
-  a.op === b.op && a.list === b.list && a.domain === b.domain && a.profile === b.profile;
+/** The same change to the same target, whoever asked for it. */
+function sameChange(a: QueuedChange, b: QueuedChange): boolean {
+  if (!sameTarget(a, b) || a.op !== b.op) return false;
+  if (isListChange(a)) return isListChange(b) && a.list === b.list;
+  if (a.op === 'set-category') return b.op === 'set-category' && a.blocked === b.blocked;
+  return b.op === 'set-default-block' && a.enabled === b.enabled;
+}
 
-/** Changes to the same domain of the same scope: their order matters, other changes are independent. */
-const sameTarget = (a: ListChange, b: ListChange) => a.domain === b.domain && a.profile === b.profile;
+/**
+ * Changes to the same domain, category or default block of the same scope: their order matters,
+ * other changes are independent.
+ */
+function sameTarget(a: QueuedChange, b: QueuedChange): boolean {
+  if (a.profile !== b.profile) return false;
+  if (isListChange(a)) return isListChange(b) && a.domain === b.domain;
+  if (a.op === 'set-category') return b.op === 'set-category' && a.category === b.category;
+  return a.op === b.op;
+}
 
 /** The waiting changes of `account`, oldest first: the ones it may be sent. */
 export function changesOf(entries: readonly OutboxEntry[], account: AccountId): OutboxEntry[] {
@@ -67,7 +92,7 @@ export interface EnqueueOptions {
  * room.
  */
 export async function enqueueChange(
-  change: ListChange,
+  change: QueuedChange,
   account: AccountId,
   now: () => number = Date.now,
   options: EnqueueOptions = {},
@@ -83,7 +108,7 @@ export async function enqueueChange(
  * the order given. Rejects, writing nothing, as `enqueueChange` does.
  */
 export async function enqueueChanges(
-  changes: readonly ListChange[],
+  changes: readonly QueuedChange[],
   account: AccountId,
   now: () => number = Date.now,
   options: EnqueueOptions = {},
@@ -102,6 +127,12 @@ export async function enqueueChanges(
       if (waiting && sameChange(waiting.change, change)) {
         result.push(waiting);
         continue;
+      }
+      // Only the newest state of a setting matters: an older one still queued is stale, and would
+      // hold the newer one behind its retries (docs/schedules.md, "Sending").
+      if (waiting && !isListChange(change)) {
+        entries = entries.filter((entry) => entry.account !== account || !sameTarget(entry.change, change));
+        lastForTarget = -1;
       }
       if (entries.length >= OUTBOX_LIMIT) throw new OutboxFullError();
       const entry: OutboxEntry = {
@@ -124,7 +155,8 @@ export async function enqueueChanges(
   });
   // Every addition queued from any surface is remembered with its source and page (lib/notes);
   // best effort: a change is never refused for its record.
-  for (const entry of queued) await followQueued(notes, entry.change, account).catch(() => undefined);
+  for (const entry of queued.filter(carriesListChange))
+    await followQueued(notes, entry.change, account).catch(() => undefined);
   return queued;
 }
 
@@ -184,7 +216,9 @@ export async function dropQueuedChangesUndoing(
   const dropped = await exclusively('outbox', async () => {
     const entries = await outboxItem.getValue();
     // Only the account the edit was made in: another account's lists were not touched.
-    const gone = changesOf(entries, account).filter((entry) => undoes(entry.change));
+    const gone = changesOf(entries, account)
+      .filter(carriesListChange)
+      .filter((entry) => undoes(entry.change));
     if (gone.length === 0) return gone;
     // Recorded before removal, as for every change that leaves: whoever sees it gone finds why.
     for (const entry of gone) {
@@ -197,8 +231,23 @@ export async function dropQueuedChangesUndoing(
         at: now(),
       });
     }
-    await outboxItem.setValue(entries.filter((entry) => !gone.includes(entry)));
+    await outboxItem.setValue(entries.filter((entry) => !gone.some((left) => left.id === entry.id)));
     return gone;
   });
   return dropped.map((entry) => entry.change);
+}
+
+/**
+ * A category or default block set on the options page, straight with the service: a schedule's
+ * change of the same setting still queued would undo it when sent later, so it leaves the outbox
+ * (docs/schedules.md, "Manual changes"). Left alone, the schedule queues its state again at its
+ * next check; kept until its next edge, it does not. Returns how many left.
+ */
+export async function dropQueuedSettingChanges(account: AccountId, edited: SettingChange): Promise<number> {
+  return exclusively('outbox', async () => {
+    const entries = await outboxItem.getValue();
+    const kept = entries.filter((entry) => entry.account !== account || !sameTarget(entry.change, edited));
+    if (kept.length < entries.length) await withRoom(() => outboxItem.setValue(kept));
+    return entries.length - kept.length;
+  });
 }

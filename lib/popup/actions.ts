@@ -7,7 +7,7 @@ import { listName } from '@/lib/api/attempts';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { inverseChange, type Membership } from '@/lib/cache/list-changes';
 import { t } from '@/lib/i18n';
-import type { ListChange } from '@/lib/messaging/protocol';
+import { carriesListChange, type ListChange } from '@/lib/messaging/protocol';
 import { notes, recordOf } from '@/lib/notes';
 import {
   addedTldsItem,
@@ -155,7 +155,10 @@ export async function sendPendingNow(ctx: ControllerContext, ids: readonly strin
   }
   update({ outbox, settled, change });
   if (change.state === 'delivered') {
-    const delivered = done.filter((entry) => entry.state === 'delivered').map((entry) => entry.change);
+    const delivered = done
+      .filter(carriesListChange)
+      .filter((entry) => entry.state === 'delivered')
+      .map((entry) => entry.change);
     await deps.cache.applyChanges(current.scope, current.account, delivered);
     const lists = await deps.cache.readLists(current.scope, current.account, listHosts(ctx, current));
     if (ready()?.scope === current.scope) update({ lists });

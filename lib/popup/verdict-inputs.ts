@@ -5,7 +5,7 @@
  * lib/filtering/verdict.ts; the controller (controller.ts) fetches what they need, the view model
  * (view.ts) says the outcome.
  */
-import { type ChangeLike, type Membership, replayChanges } from '@/lib/cache/list-changes';
+import { type Membership, replayChanges } from '@/lib/cache/list-changes';
 import { listsCover } from '@/lib/cache/view-cache';
 import {
   canonicalHost,
@@ -14,11 +14,12 @@ import {
   withChanges,
 } from '@/lib/filtering/domain-index';
 import { needsStatistics, type Verdict, verdictFor } from '@/lib/filtering/verdict';
+import { carriesListChange } from '@/lib/messaging/protocol';
 import { scopeKey } from '@/lib/settings/storage';
 import type { PageDiagnosis } from './page-diagnosis';
 import type { ReadyState } from './state';
 
-export function inScope(state: ReadyState, change: ChangeLike & { profile?: string }): boolean {
+export function inScope(state: ReadyState, change: { profile?: string }): boolean {
   return scopeKey(state.form, change.profile) === state.scope;
 }
 
@@ -38,6 +39,7 @@ export function indexes(state: ReadyState, withPending: boolean): Indexes | null
   if (state.lists === null) return null;
   const fetchedAt = state.lists.fetchedAt;
   const confirmed = state.settled
+    .filter(carriesListChange)
     .filter(
       (s) => s.state === 'delivered' && s.at > fetchedAt && ofAccount(state, s) && inScope(state, s.change),
     )
@@ -45,6 +47,7 @@ export function indexes(state: ReadyState, withPending: boolean): Indexes | null
     .reverse();
   const waiting = withPending
     ? state.outbox
+        .filter(carriesListChange)
         .filter((e) => ofAccount(state, e))
         .map((e) => e.change)
         .filter((c) => inScope(state, c))

@@ -10,9 +10,16 @@ import { isFreshView } from '@/lib/cache/view-cache';
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { needsStatistics, type Verdict } from '@/lib/filtering/verdict';
 import { t, tn } from '@/lib/i18n';
-import type { ListChange } from '@/lib/messaging/protocol';
+import {
+  carriesListChange,
+  isListChange,
+  type ListChange,
+  type QueuedChange,
+  type SettingChange,
+} from '@/lib/messaging/protocol';
 import { recordOf, verdictAddition } from '@/lib/notes';
 import type { SectionId } from '@/lib/options/routes';
+import { describeSetting, describeSettingWithSource } from '@/lib/outbox/setting-text';
 import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
 import type { PopupState, ReadyState } from './state';
 import { indexes, inScope, membershipIn, ofAccount, type PageKnowledge, verdictWith } from './verdict-inputs';
@@ -48,7 +55,10 @@ export interface PopupView {
   alternatives: DomainChoice[];
   /** Where the shown domain is, counting changes still waiting; null while the lists are unknown. */
   membership: Membership | null;
-  /** Waiting changes of this account for the shown domain, oldest first. */
+  /**
+   * Waiting changes of this account for the shown domain, and its setting changes for the shown
+   * profile (a schedule's category), oldest first.
+   */
   pending: OutboxEntry[];
   /** Waiting changes made for another account (another key, origin or form): never sent to this one. */
   otherAccounts: number;
@@ -95,9 +105,14 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
   const canonical = canonicalHost(domain);
   const concernsDomain = (change: ChangeLike & { profile?: string }) =>
     inScope(state, change) && canonicalHost(change.domain) === canonical;
-  const pending = state.outbox.filter((entry) => ofAccount(state, entry) && concernsDomain(entry.change));
+  // A setting waiting for the profile shown (a schedule's category) may change every verdict in it.
+  const concernsView = (change: QueuedChange) =>
+    isListChange(change) ? concernsDomain(change) : inScope(state, change);
+  const pending = state.outbox.filter((entry) => ofAccount(state, entry) && concernsView(entry.change));
   const otherAccounts = state.outbox.filter((entry) => !ofAccount(state, entry)).length;
-  const latest = state.settled.find((settled) => ofAccount(state, settled) && concernsDomain(settled.change));
+  const latest = state.settled
+    .filter(carriesListChange)
+    .find((settled) => ofAccount(state, settled) && concernsDomain(settled.change));
   const recentFailure =
     latest !== undefined && latest.state === 'failed' && now - latest.at < RECENT_FAILURE_MS ? latest : null;
 
@@ -137,10 +152,12 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
  */
 function waitingLines(pending: readonly OutboxEntry[], change: ReadyState['change']): string[] {
   const still = change.state === 'pending' && change.retried;
-  return pending.map((entry) => {
-    const asked = attempted(entry.change);
-    if (!entry.lastError) return t(still ? 'popup.stillWaitingTo' : 'popup.waitingTo', { attempted: asked });
-    const reason = failureDetail(entry.lastError, entry.change);
+  return pending.map(({ change, lastError }) => {
+    const asked = isListChange(change) ? attempted(change) : describeSettingWithSource(change);
+    if (!lastError) return t(still ? 'popup.stillWaitingTo' : 'popup.waitingTo', { attempted: asked });
+    const reason = isListChange(change)
+      ? failureDetail(lastError, change)
+      : settingFailureDetail(lastError, change);
     return t(still ? 'popup.stillWaitingToBecause' : 'popup.waitingToBecause', { attempted: asked, reason });
   });
 }
@@ -168,6 +185,12 @@ function failureDetail(failure: string, change: ListChange): string {
     if (failure.startsWith(prefix)) return failure.slice(prefix.length);
   }
   return failure;
+}
+
+/** A setting's failure without the "Could not …" that repeats what is waiting. */
+function settingFailureDetail(failure: string, change: SettingChange): string {
+  const prefix = t('api.couldNot', { attempted: describeSetting(change), detail: '' });
+  return failure.startsWith(prefix) ? failure.slice(prefix.length) : failure;
 }
 
 /**

@@ -5,10 +5,10 @@
  * at an edge and nothing remembers what was before, so running it twice sends nothing twice, and a
  * browser closed over an edge is put right at its next start.
  *
- * Domain changes go through the outbox (lib/outbox), with its retries, account binding and settled
- * log. Categories and default block are set with the account's own client: the outbox carries list
- * changes only. A failed one is simply still a difference at the next run, which the alarm brings
- * after the outbox's backoff (docs/schedules.md, "Sending").
+ * Every change goes through the outbox (lib/outbox), with its retries, account binding and settled
+ * log: domains as list changes, categories and default block as setting changes. A change queued
+ * or delivered counts as made, so a run never queues it twice (docs/schedules.md, "Sending"). Only
+ * a read that failed (nothing could be compared) brings the run back after a backoff of its own.
  */
 
 import { ApiError, isApiError } from '@/lib/api/errors';
@@ -22,12 +22,17 @@ import { canonicalHost, unpackDomains } from '@/lib/filtering/domain-index';
 import { t } from '@/lib/i18n';
 import type { ConfiguredAccount } from '@/lib/identity/current';
 import type { AccountId } from '@/lib/identity/identity';
-import type { ListChange } from '@/lib/messaging/protocol';
+import {
+  carriesListChange,
+  isListChange,
+  type ListChange,
+  type QueuedChange,
+} from '@/lib/messaging/protocol';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively, tryAcquireLease } from '@/lib/outbox/lease';
 import { backoffDelayMs, isRetryable } from '@/lib/outbox/policy';
-import { enqueueChange } from '@/lib/outbox/queue';
-import { type OutboxEntry, outboxItem } from '@/lib/settings/storage';
+import { changesOf, enqueueChange } from '@/lib/outbox/queue';
+import { type OutboxEntry, outboxItem, type SettledChange, settledChangesItem } from '@/lib/settings/storage';
 import { type DesiredThing, evaluateSchedules } from './desired';
 import { CHECKS_LOCK } from './edit';
 import type { DomainPlace } from './model';
@@ -80,7 +85,12 @@ function asApiError(error: unknown): ApiError {
 /** What one account's run found: its sends, their failures, and the view it saw. */
 interface AccountRun {
   changes: number;
+  /** Something was queued: the outbox is asked to deliver the account's changes. */
+  queued: boolean;
+  /** Reads that failed and are worth another try (the run's own retry). */
   waiting: string[];
+  /** Queued changes the outbox could not send yet: it retries them itself. */
+  sending: string[];
   failed: string[];
   seen: Record<string, SeenSettings>;
 }
@@ -98,13 +108,21 @@ function groupByProfile(things: Iterable<DesiredThing>): Map<string | undefined,
   return groups;
 }
 
-/** Where each domain is, by the cached lists (fetched when stale) and the changes still queued. */
+/**
+ * Where each domain is, by the cached lists (fetched when stale), the changes delivered since and
+ * the changes still queued.
+ */
 async function domainPlaces(
   account: ConfiguredAccount,
   client: DnsFilterApi,
   profile: string | undefined,
   domains: string[],
-  deps: { cache: ViewCache; now: number; outbox: () => Promise<OutboxEntry[]> },
+  deps: {
+    cache: ViewCache;
+    now: number;
+    outbox: () => Promise<OutboxEntry[]>;
+    settled: () => Promise<SettledChange[]>;
+  },
 ): Promise<Map<string, DomainPlace>> {
   const { cache, now } = deps;
   const scope = scopeKey(client.form, profile);
@@ -115,10 +133,20 @@ async function domainPlaces(
   }
   const whitelist = new Set(unpackDomains(lists.value.whitelist));
   const blocklist = new Set(unpackDomains(lists.value.blocklist));
+  const ours = (item: { account: string; change: ListChange }) =>
+    item.account === accountId && item.change.profile === profile;
+  // As the popup counts them (lib/popup/verdict-inputs.ts): delivered after the fetch, then queued.
+  const fetchedAt = lists.fetchedAt;
+  const delivered = (await deps.settled())
+    .filter(carriesListChange)
+    .filter((settled) => settled.state === 'delivered' && settled.at >= fetchedAt && ours(settled))
+    .map((settled) => settled.change)
+    .reverse();
   const queued = (await deps.outbox())
-    .filter((entry) => entry.account === accountId && entry.change.profile === profile)
+    .filter(carriesListChange)
+    .filter(ours)
     .map((entry) => entry.change);
-  const delta = replayChanges(queued);
+  const delta = replayChanges([...delivered, ...queued]);
   const places = new Map<string, DomainPlace>();
   for (const domain of domains) {
     const canonical = canonicalHost(domain);
@@ -132,6 +160,34 @@ async function domainPlaces(
   return places;
 }
 
+/**
+ * The state a setting of `profile` is in, as far as this browser knows: the view seen, then the
+ * changes the outbox delivered since (the settled log), then the changes still queued, newest last.
+ */
+function settingStates(
+  seen: SeenSettings | undefined,
+  changes: { delivered: readonly SettledChange[]; queued: readonly OutboxEntry[] },
+  account: AccountId,
+  profile: string | undefined,
+): { categories: Record<string, boolean>; defaultBlock?: boolean } {
+  const categories = { ...seen?.categories };
+  let defaultBlock = seen?.defaultBlock;
+  const apply = (change: QueuedChange) => {
+    if (change.op === 'set-category') categories[change.category] = change.blocked;
+    else if (change.op === 'set-default-block') defaultBlock = change.enabled;
+  };
+  const ours = (item: { account: string; change: QueuedChange }) =>
+    item.account === account && !isListChange(item.change) && item.change.profile === profile;
+  // The settled log is newest first; a category fetched after a delivery is already in the view.
+  for (const settled of [...changes.delivered].reverse()) {
+    if (settled.state !== 'delivered' || !ours(settled)) continue;
+    if (settled.change.op === 'set-category' && seen !== undefined && settled.at < seen.fetchedAt) continue;
+    apply(settled.change);
+  }
+  for (const entry of changes.queued) if (ours(entry)) apply(entry.change);
+  return defaultBlock === undefined ? { categories } : { categories, defaultBlock };
+}
+
 /** Puts one profile's owned things where the schedules want them. */
 async function reconcileProfile(
   account: ConfiguredAccount,
@@ -142,14 +198,24 @@ async function reconcileProfile(
   deps: {
     cache: ViewCache;
     now: number;
-    deliverOutbox: ReconcileDeps['deliverOutbox'];
     outbox: () => Promise<OutboxEntry[]>;
+    settled: () => Promise<SettledChange[]>;
   },
 ): Promise<void> {
   const key = seenScope(profile);
+  const accountId = account.identity.id;
   const failedWith = (error: unknown) => {
     const apiError = asApiError(error);
     (isRetryable(apiError) ? run.waiting : run.failed).push(apiError.message);
+  };
+  const enqueue = async (change: QueuedChange) => {
+    try {
+      await enqueueChange(change, accountId, () => deps.now);
+      run.changes++;
+      run.queued = true;
+    } catch (error) {
+      run.failed.push(error instanceof Error ? error.message : String(error));
+    }
   };
   const categories = things.filter((thing) => thing.thing.kind === 'category');
   let seen = run.seen[key];
@@ -167,32 +233,26 @@ async function reconcileProfile(
       return;
     }
   }
-  for (const desired of things) {
-    const { thing } = desired;
-    if (thing.kind === 'category') {
-      const blocked = desired.value === true;
-      if (seen?.categories[thing.category] === blocked) continue;
-      try {
-        await client.setCategoryBlocked(thing.category, blocked, profile);
-        run.changes++;
-        seen = {
-          ...(seen ?? { fetchedAt: deps.now }),
-          categories: { ...seen?.categories, [thing.category]: blocked },
-        };
-        run.seen[key] = seen;
-      } catch (error) {
-        failedWith(error);
-      }
-    } else if (thing.kind === 'default-block') {
-      const enabled = desired.value === true;
-      if (seen?.defaultBlock === enabled) continue;
-      try {
-        await client.setDefaultBlock(enabled, profile);
-        run.changes++;
-        seen = { ...(seen ?? { fetchedAt: 0, categories: {} }), defaultBlock: enabled };
-        run.seen[key] = seen;
-      } catch (error) {
-        failedWith(error);
+  const settings = things.filter((thing) => thing.thing.kind !== 'domain');
+  if (settings.length > 0) {
+    // Sent through the outbox (docs/schedules.md, "Sending"): a change already queued or
+    // delivered counts as made, so running twice queues nothing twice.
+    const [delivered, queued] = await Promise.all([deps.settled(), deps.outbox()]);
+    const known = settingStates(seen, { delivered, queued: [] }, accountId, profile);
+    seen = { ...(seen ?? { fetchedAt: 0 }), ...known };
+    run.seen[key] = seen;
+    const willBe = settingStates(seen, { delivered: [], queued }, accountId, profile);
+    for (const desired of settings) {
+      const { thing } = desired;
+      const on = desired.value === true;
+      const withProfile = <T extends object>(change: T) =>
+        profile === undefined ? change : { ...change, profile };
+      if (thing.kind === 'category' && willBe.categories[thing.category] !== on) {
+        await enqueue(
+          withProfile({ op: 'set-category', category: thing.category, blocked: on, source: 'schedule' }),
+        );
+      } else if (thing.kind === 'default-block' && willBe.defaultBlock !== on) {
+        await enqueue(withProfile({ op: 'set-default-block', enabled: on, source: 'schedule' }));
       }
     }
   }
@@ -211,7 +271,6 @@ async function reconcileProfile(
     failedWith(error);
     return;
   }
-  let queued = 0;
   for (const desired of domains) {
     if (desired.thing.kind !== 'domain') continue;
     const want = desired.value as DomainPlace;
@@ -227,24 +286,16 @@ async function reconcileProfile(
           }
         : { op: 'add', list: want, domain: desired.thing.domain, source: 'schedule' };
     if (profile !== undefined) change.profile = profile;
-    try {
-      await enqueueChange(change, account.identity.id, () => deps.now);
-      queued++;
-    } catch (error) {
-      run.failed.push(error instanceof Error ? error.message : String(error));
-    }
-  }
-  if (queued > 0) {
-    run.changes += queued;
-    await deps.deliverOutbox(account.identity.id).catch(() => undefined);
+    await enqueue(change);
   }
 }
 
 function checkOf(run: AccountRun, at: number): LastCheck {
   if (run.failed.length > 0)
     return { at, outcome: 'failed', changes: run.changes, message: run.failed[0]!.slice(0, 500) };
-  if (run.waiting.length > 0)
-    return { at, outcome: 'waiting', changes: run.changes, message: run.waiting[0]!.slice(0, 500) };
+  const waiting = [...run.waiting, ...run.sending];
+  if (waiting.length > 0)
+    return { at, outcome: 'waiting', changes: run.changes, message: waiting[0]!.slice(0, 500) };
   return { at, outcome: run.changes > 0 ? 'sent' : 'in-step', changes: run.changes };
 }
 
@@ -265,11 +316,17 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
     const [stored, checks] = await Promise.all([schedulesItem.getValue(), scheduleChecksItem.getValue()]);
     const accounts = await deps.getAccounts();
     const reports: AccountReport[] = [];
-    // Read once, when a domain is first compared: the changes still queued count as made.
+    // Read once, when first compared (and again after a delivery): the changes still queued,
+    // and those delivered, count as made.
     let outboxRead: Promise<OutboxEntry[]> | null = null;
     const outbox = () => {
       outboxRead ??= outboxItem.getValue();
       return outboxRead;
+    };
+    let settledRead: Promise<SettledChange[]> | null = null;
+    const settled = () => {
+      settledRead ??= settledChangesItem.getValue();
+      return settledRead;
     };
     const patches = new Map<string, ScheduleChecks>();
     let nextAlarmAt: number | null = null;
@@ -282,7 +339,7 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
       const schedules = stored[account.accountId];
       if (!schedules || schedules.rules.length === 0) continue;
       const found = checks[account.accountId] ?? { seen: {} };
-      // A failed setting change waits for its backoff; the outbox keeps its own for domains.
+      // A failed read waits for its backoff; queued changes keep the outbox's own.
       if (found.retryAt !== undefined && found.retryAt > now && found.retryAt - now <= LONGEST_SLEEP_MS) {
         wakeAt(found.retryAt);
         continue;
@@ -294,7 +351,14 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
         zone,
       );
       wakeAt(evaluation.nextWakeAt);
-      const run: AccountRun = { changes: 0, waiting: [], failed: [], seen: { ...found.seen } };
+      const run: AccountRun = {
+        changes: 0,
+        queued: false,
+        waiting: [],
+        sending: [],
+        failed: [],
+        seen: { ...found.seen },
+      };
       if (!account.client) {
         run.waiting.push(t('outbox.noKey'));
       } else {
@@ -302,10 +366,20 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
           await reconcileProfile(account, account.client, profile, things, run, {
             cache,
             now,
-            deliverOutbox: deps.deliverOutbox,
             outbox,
+            settled,
           });
         }
+        if (run.queued) {
+          await deps.deliverOutbox(account.identity.id).catch(() => undefined);
+          outboxRead = null;
+          settledRead = null;
+        }
+        followDelivery(account.identity.id, run, {
+          outbox: await outbox(),
+          settled: await settled(),
+          since: now,
+        });
       }
       const check = checkOf(run, now);
       const failedAttempts = run.waiting.length > 0 ? (found.failedAttempts ?? 0) + 1 : 0;
@@ -325,6 +399,33 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
     return { ran: true, accounts: reports, nextAlarmAt };
   } finally {
     await lease.release();
+  }
+}
+
+/**
+ * What became of the schedules' changes of `account` in the outbox: the ones still waiting say why
+ * in the check, and the settings delivered are written into the view seen.
+ */
+function followDelivery(
+  account: AccountId,
+  run: AccountRun,
+  changes: { outbox: readonly OutboxEntry[]; settled: readonly SettledChange[]; since: number },
+): void {
+  for (const entry of changesOf(changes.outbox, account)) {
+    if (entry.change.source === 'schedule' && entry.lastError !== undefined)
+      run.sending.push(entry.lastError);
+  }
+  for (const settled of changes.settled) {
+    const refusedNow = settled.state === 'failed' && settled.at >= changes.since;
+    if (refusedNow && settled.account === account && settled.change.source === 'schedule')
+      run.failed.push(settled.message);
+  }
+  for (const [key, seen] of Object.entries(run.seen)) {
+    const profile = key === '' ? undefined : key;
+    run.seen[key] = {
+      ...seen,
+      ...settingStates(seen, { delivered: changes.settled, queued: [] }, account, profile),
+    };
   }
 }
 

@@ -33,7 +33,10 @@ export interface ScheduleChecks {
   /** By profile scope (the profile, or '' in Form B). */
   seen: Record<string, SeenSettings>;
   lastCheck?: LastCheck;
-  /** Not before this instant is a failed setting change tried again (the outbox's backoff). */
+  /**
+   * Not before this instant is a run that could not read the account tried again (the outbox's
+   * backoff); the changes it queued are the outbox's to retry (docs/schedules.md, "Sending").
+   */
   retryAt?: number;
   failedAttempts?: number;
 }

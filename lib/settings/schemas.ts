@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
 import { API_FORMS } from '@/lib/api/forms';
 import { SINGLE_LABEL_BUCKET } from '@/lib/cache/list-buckets';
 import { ACCOUNT_ID_PATTERN } from '@/lib/identity/identity';
-import { listChangeSchema, MAX_UNBREAK_DOMAINS } from '@/lib/messaging/protocol';
+import { MAX_UNBREAK_DOMAINS, queuedChangeSchema } from '@/lib/messaging/protocol';
 import {
   ACCOUNT_NAME_MAX,
   DYNAMIC_IP_INTERVAL,
@@ -128,7 +128,7 @@ export type RegisteredAddress = z.infer<typeof registeredAddressSchema>;
 export const outboxEntrySchema = z.lazy(() =>
   z.object({
     id: z.string().check(z.minLength(1)),
-    change: listChangeSchema,
+    change: queuedChangeSchema,
     /** The account the change was made for: it is sent there and nowhere else. */
     account: accountIdSchema,
     /**
@@ -167,7 +167,7 @@ export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
 export const settledChangeSchema = z.lazy(() =>
   z.object({
     id: z.string(),
-    change: listChangeSchema,
+    change: queuedChangeSchema,
     /** The account it went to: the popup counts it only in that account's lists. */
     account: accountIdSchema,
     state: z.enum(['delivered', 'failed']),

@@ -26,6 +26,12 @@ export const oneOf =
   (value) =>
     choices.includes(value);
 
+/** Of one of `shapes`. */
+export const anyOf =
+  (...shapes: Shape[]): Shape =>
+  (value) =>
+    shapes.some((shape) => shape(value));
+
 export const nullable =
   (shape: Shape): Shape =>
   (value) =>

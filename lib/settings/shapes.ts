@@ -8,6 +8,7 @@
 import { PAGE_HOST } from '@/lib/filtering/hostname';
 import { ACCOUNT_ID_PATTERN } from '@/lib/identity/identity';
 import {
+  anyOf,
   arrayOf,
   boolean,
   matching,
@@ -28,6 +29,16 @@ const accountId: Shape = (value) => typeof value === 'string' && ACCOUNT_ID_PATT
 const listChange = object(
   { op: oneOf('add', 'remove'), list: oneOf('whitelist', 'blocklist'), domain: string, source: string },
   { profile: string, page: matching(PAGE_HOST), group: string },
+);
+
+/** What the outbox carries: a list change, or a setting change (lib/messaging/protocol.ts). */
+const queuedChange = anyOf(
+  listChange,
+  object(
+    { op: oneOf('set-category'), category: string, blocked: boolean, source: string },
+    { profile: string },
+  ),
+  object({ op: oneOf('set-default-block'), enabled: boolean, source: string }, { profile: string }),
 );
 
 export const connection = object({ baseUrl: string, form: oneOf('A', 'B') });
@@ -66,7 +77,7 @@ export const outbox = arrayOf(
   object(
     {
       id: string,
-      change: listChange,
+      change: queuedChange,
       account: accountId,
       createdAt: number,
       attempts: number,
@@ -79,7 +90,7 @@ export const outbox = arrayOf(
 export const settledChanges = arrayOf(
   object({
     id: string,
-    change: listChange,
+    change: queuedChange,
     account: accountId,
     state: oneOf('delivered', 'failed'),
     message: string,

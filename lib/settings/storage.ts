@@ -237,7 +237,8 @@ export const registeredAddressesItem = item(
 );
 
 /**
- * One-click list changes not yet confirmed by the service, oldest first. The popup may watch
+ * One-click list changes, and a schedule's setting changes (docs/schedules.md, "Sending"), not
+ * yet confirmed by the service, oldest first. The popup may watch
  * this item to show pending changes (see lib/outbox/index.ts). Only the worker writes it.
  */
 

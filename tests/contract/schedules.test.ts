@@ -1,7 +1,7 @@
 /**
  * The schedules' reconciler against the emulator over HTTP (docs/schedules.md): a missed edge put
- * right at the next run, a failing service whose domain changes wait in the outbox and whose
- * category change is tried again, and two accounts (two services), each served with its own key.
+ * right at the next run, a failing service whose category and domain changes wait in the outbox
+ * and reach the service through it, and two accounts (two services), each served with its own key.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
@@ -12,7 +12,7 @@ import { deliverPending } from '@/lib/outbox';
 import type { ScheduleRule } from '@/lib/schedules/model';
 import { reconcileSchedules } from '@/lib/schedules/reconcile';
 import { scheduleChecksItem, schedulesItem } from '@/lib/schedules/store';
-import { outboxItem } from '@/lib/settings/storage';
+import { outboxItem, settledChangesItem } from '@/lib/settings/storage';
 import { testAccount } from '../unit/account-ids';
 
 const BERLIN = 'Europe/Berlin';
@@ -79,6 +79,15 @@ const gamingBlocked = (emulator: EmulatorHandle) =>
   emulator.admin.state().profiles.kids1?.blockedCategories.includes('category_gaming') ?? false;
 const onBlocklist = (emulator: EmulatorHandle) =>
   emulator.admin.state().profiles.kids1?.blocklist.includes('games.example') ?? false;
+/** The queued changes in short: what each sets. */
+const queued = async () =>
+  (await outboxItem.getValue()).map(({ change }) =>
+    change.op === 'set-category'
+      ? `${change.op} ${change.category}`
+      : change.op === 'set-default-block'
+        ? `${change.op} ${change.enabled}`
+        : `${change.op} ${change.domain}`,
+  );
 
 describe('reconcileSchedules against the emulator', () => {
   it('blocks inside the window, and puts right at the next start an end missed while closed', async () => {
@@ -95,7 +104,7 @@ describe('reconcileSchedules against the emulator', () => {
     expect((await scheduleChecksItem.getValue())['account-one']?.lastCheck?.outcome).toBe('sent');
   });
 
-  it('a failing service: the domain change waits in the outbox, the category is tried again later', async () => {
+  it('a failing service: the category and domain changes wait in the outbox, which sends them once it is back', async () => {
     const { deps, setClock } = setUp([accountOn(first, 'account-one', '1111111111111111')]);
     await schedulesItem.setValue({ 'account-one': { leadMinutes: 0, rules: [homework], overrides: [] } });
     // Before the window: the views are fetched, nothing differs.
@@ -108,18 +117,27 @@ describe('reconcileSchedules against the emulator', () => {
     const report = await reconcileSchedules(deps);
     expect(report.accounts[0]?.check.outcome).toBe('waiting');
     expect(gamingBlocked(first)).toBe(false);
-    expect((await outboxItem.getValue()).map((entry) => [entry.change.op, entry.change.domain])).toEqual([
-      ['add', 'games.example'],
-    ]);
-    // The service is back: the next run (after the backoff) blocks the category, the outbox sends the domain.
+    expect(await queued()).toEqual(['set-category category_gaming', 'add games.example']);
+    // The service is back: the next run queues nothing again; the outbox sends both.
     first.admin.clearFaults();
     setClock('2026-07-06T16:01:00Z');
     await reconcileSchedules(deps);
-    expect(gamingBlocked(first)).toBe(true);
-    // The queued change is not queued again; the outbox's own alarm sends it.
-    expect(await outboxItem.getValue()).toHaveLength(1);
+    expect(await queued()).toHaveLength(2);
     await deps.deliverOutbox(testAccount('A', '1111111111111111', first.url).id);
+    expect(gamingBlocked(first)).toBe(true);
     expect(onBlocklist(first)).toBe(true);
+    expect(await outboxItem.getValue()).toEqual([]);
+    expect(
+      (await settledChangesItem.getValue()).map((settled) => [settled.change.op, settled.state]),
+    ).toEqual([
+      ['add', 'delivered'],
+      ['set-category', 'delivered'],
+    ]);
+    // Delivered counts as made: a run before the next fetch of the categories sends nothing.
+    const before = first.admin.calls().length;
+    setClock('2026-07-06T16:02:00Z');
+    await reconcileSchedules(deps);
+    expect(first.admin.calls().slice(before)).toEqual([]);
     expect(await outboxItem.getValue()).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { attributeChanges, changesCsv, filterChanges, NO_FILTER } from '@/lib/history/changes';
 import type { SnapshotChanges } from '@/lib/history/store';
+import type { SettledChange } from '@/lib/settings/storage';
 
 const DAY = 24 * 60 * 60_000;
 const changes: SnapshotChanges[] = [
@@ -68,6 +69,56 @@ const records = {
 };
 
 describe('what changed', () => {
+  it("marks a category or default block a schedule set through the outbox as this browser's", () => {
+    const schedule = (id: string, at: number, change: SettledChange['change']): SettledChange => ({
+      id,
+      account: 'A https://x abcdefabcdefabcd',
+      state: 'delivered',
+      message: 'done',
+      at,
+      change,
+    });
+    const rows = attributeChanges(
+      [
+        {
+          id: 's5',
+          takenAt: 5 * DAY,
+          reason: 'daily',
+          lines: [
+            { kind: 'categories', scope: 'kids', entry: 'category_gaming', change: 'added' },
+            { kind: 'categories', scope: 'kids', entry: 'category_dating', change: 'added' },
+            { kind: 'defaultBlock', scope: 'kids', entry: 'on', change: 'removed' },
+          ],
+        },
+        { id: 's4', takenAt: 4 * DAY, reason: 'daily', lines: [] },
+      ],
+      {
+        ...records,
+        settled: [
+          schedule('c3', 4.5 * DAY, {
+            op: 'set-default-block',
+            enabled: false,
+            profile: 'kids',
+            source: 'schedule',
+          }),
+          schedule('c2', 4.2 * DAY, {
+            op: 'set-category',
+            category: 'category_gaming',
+            blocked: true,
+            profile: 'kids',
+            source: 'schedule',
+          }),
+        ],
+      },
+    );
+    expect(rows.map((row) => [row.entry, row.madeHere?.surface ?? 'elsewhere'])).toEqual([
+      ['category_gaming', 'schedule'],
+      // Blocked elsewhere (the dashboard): no change of this browser names it.
+      ['category_dating', 'elsewhere'],
+      ['on', 'schedule'],
+    ]);
+  });
+
   it('marks each change as made here (surface, page, note) or elsewhere, newest first', () => {
     const rows = attributeChanges(changes, records);
     expect(

@@ -11,7 +11,7 @@ import type { DnsFilterApi } from '@/lib/api/types';
 import { cachedListsItem } from '@/lib/cache/cached-lists';
 import { storeListsWithinBudget } from '@/lib/cache/storage-room';
 import { createViewCache } from '@/lib/cache/view-cache';
-import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import { type ChangeOutcome, carriesListChange, type ListChange } from '@/lib/messaging/protocol';
 import {
   deliverPending,
   deliverPendingWithin,
@@ -314,7 +314,9 @@ describe('an options-page edit is not undone by an older queued change', () => {
       'remove whitelist removed.example default',
     ]);
     expect(
-      (await outboxItem.getValue()).map((entry) => `${entry.change.domain} ${entry.change.profile}`),
+      (await outboxItem.getValue())
+        .filter(carriesListChange)
+        .map((entry) => `${entry.change.domain} ${entry.change.profile}`),
     ).toEqual(['agrees.example default', 'example.com kids']);
     expect((await settledChangesItem.getValue()).map((settled) => settled.message)).toEqual([
       expect.stringMatching(/^Not sent: remove removed\.example from the whitelist.*replaced it/),

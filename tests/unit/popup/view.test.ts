@@ -171,6 +171,24 @@ describe('waiting changes', () => {
     ]);
   });
 
+  it("include a schedule's setting change for the profile shown, in plain words with who asked", () => {
+    const setting = (profile: string, lastError?: string): OutboxEntry => ({
+      ...entry(lastError),
+      id: `s-${profile}`,
+      change: { op: 'set-category', category: 'category_gaming', blocked: true, profile, source: 'schedule' },
+    });
+    const failure = 'Could not block the category Gaming for profile default: The service did not answer.';
+    const view = derivePopupView(
+      ready([setting('default', failure), setting('kids')], { state: 'idle', message: '' }),
+      T0,
+    );
+    // The other profile's change is not this view's.
+    expect(view.pending.map((waiting) => waiting.id)).toEqual(['s-default']);
+    expect(view.waiting).toEqual([
+      'Waiting to block the category Gaming for profile default (from a schedule): The service did not answer.',
+    ]);
+  });
+
   it('say "still" after Send now left them waiting', () => {
     const change = { state: 'pending', message: '', retried: true } as const;
     expect(derivePopupView(ready([entry()], change), T0).waiting).toEqual([

@@ -7,9 +7,11 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/pr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { readAccounts } from '@/lib/accounts/store';
+import { readCurrentAccount } from '@/lib/identity/current';
+import { dropQueuedSettingChanges, enqueueChange } from '@/lib/outbox';
 import type { ScheduleRule } from '@/lib/schedules/model';
 import { schedulesItem } from '@/lib/schedules/store';
-import { apiKeyItem, connectionItem } from '@/lib/settings/storage';
+import { apiKeyItem, connectionItem, outboxItem } from '@/lib/settings/storage';
 import { createFakeClient } from '../../fakes/fake-client';
 import { renderAccount, section } from '../options/render-account';
 
@@ -50,6 +52,36 @@ describe('a category a schedule owns, changed by hand', () => {
     // Until an edge of the window: 18:00 or 20:00 local time.
     expect(new Date(override!.until).getMinutes()).toBe(0);
     expect([18, 20]).toContain(new Date(override!.until).getHours());
+  });
+
+  it("takes the schedule's change of that category out of the outbox, so it cannot undo the change later", async () => {
+    await apiKeyItem.setValue('sk-live-0123456789abcdef');
+    await connectionItem.setValue({ baseUrl: 'https://my.cleanbrowsing.org', form: 'A' });
+    const { identity } = await readCurrentAccount();
+    const scheduled = {
+      op: 'set-category',
+      category: 'category_gaming',
+      blocked: true,
+      source: 'schedule',
+    } as const;
+    await enqueueChange({ ...scheduled, profile: 'default' }, identity.id);
+    // Another profile's change of it, and another category's, are left alone.
+    await enqueueChange({ ...scheduled, profile: 'kids' }, identity.id);
+    await enqueueChange({ ...scheduled, category: 'category_dating', profile: 'default' }, identity.id);
+    await renderAccount({
+      client: createFakeClient('A'),
+      onSettingChanged: (change) => dropQueuedSettingChanges(identity.id, change).then(() => {}),
+    });
+    const categories = within(section('Categories'));
+    fireEvent.click(await categories.findByRole('checkbox', { name: 'Gaming' }));
+    await waitFor(() =>
+      expect(categories.getByRole('status').textContent).toContain('Gaming is now blocked'),
+    );
+    expect(
+      (await outboxItem.getValue()).map(({ change }) =>
+        change.op === 'set-category' ? `${change.category} ${change.profile}` : change.op,
+      ),
+    ).toEqual(['category_gaming kids', 'category_dating default']);
   });
 
   it('says nothing for a category no schedule owns', async () => {

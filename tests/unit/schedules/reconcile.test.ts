@@ -7,11 +7,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import type { ConfiguredAccount } from '@/lib/identity/current';
+import { carriesListChange } from '@/lib/messaging/protocol';
 import { deliverPending } from '@/lib/outbox';
 import type { ScheduleRule } from '@/lib/schedules/model';
 import { reconcileSchedules, SCHEDULES_ALARM } from '@/lib/schedules/reconcile';
 import { type AccountSchedules, scheduleChecksItem, schedulesItem } from '@/lib/schedules/store';
-import { outboxItem } from '@/lib/settings/storage';
+import { outboxItem, settledChangesItem } from '@/lib/settings/storage';
 import { createFakeClient, type FakeClient, offline } from '../../fakes/fake-client';
 import { testAccount } from '../account-ids';
 import { rule } from './fixtures';
@@ -144,7 +145,9 @@ describe('reconcileSchedules', () => {
     await listsFirst;
     const queued = await outboxItem.getValue();
     expect(
-      queued.map((entry) => [entry.change.op, entry.change.list, entry.change.domain, entry.change.source]),
+      queued
+        .filter(carriesListChange)
+        .map(({ change }) => [change.op, change.list, change.domain, change.source]),
     ).toEqual([['add', 'blocklist', 'games.example', 'schedule']]);
     // A second run queues nothing twice.
     await reconcileSchedules({ ...deps, deliverOutbox: async () => undefined });
@@ -204,5 +207,91 @@ describe('reconcileSchedules', () => {
     client.calls.length = 0;
     await reconcileSchedules(deps);
     expect(client.calls).toEqual([]);
+  });
+});
+
+describe('categories and default block go through the outbox', () => {
+  const queuedSettings = async () =>
+    (await outboxItem.getValue()).map(({ change }) =>
+      change.op === 'set-category'
+        ? `${change.category} ${change.blocked} ${change.source}`
+        : change.op === 'set-default-block'
+          ? `default block ${change.enabled} ${change.source}`
+          : change.op,
+    );
+
+  it("queues the category change, and it reaches the service through delivery, recorded as a schedule's", async () => {
+    const { client, deps, store } = setUp();
+    await store();
+    let delivered = 0;
+    await reconcileSchedules({
+      ...deps,
+      deliverOutbox: async (account) => {
+        // Queued before it is sent: the outbox has it.
+        expect(await queuedSettings()).toEqual(['category_gaming true schedule']);
+        delivered++;
+        return deps.deliverOutbox(account);
+      },
+    });
+    expect(delivered).toBe(1);
+    expect(gamingBlocked(client)).toBe(true);
+    expect(await outboxItem.getValue()).toEqual([]);
+    expect(await settledChangesItem.getValue()).toEqual([
+      expect.objectContaining({
+        change: {
+          op: 'set-category',
+          category: 'category_gaming',
+          blocked: true,
+          profile: 'kids',
+          source: 'schedule',
+        },
+        state: 'delivered',
+      }),
+    ]);
+  });
+
+  it('a failing service keeps it queued; a second run queues nothing new; a later delivery sends it', async () => {
+    const { client, deps, store, setClock } = setUp();
+    await store();
+    // The categories are read, then the change fails.
+    client.failNext('setCategoryBlocked', offline());
+    const first = await reconcileSchedules(deps);
+    expect(gamingBlocked(client)).toBe(false);
+    expect(await queuedSettings()).toEqual(['category_gaming true schedule']);
+    expect(first.accounts[0]?.check).toMatchObject({ outcome: 'waiting', message: offline().message });
+    // No retry of its own: the outbox's alarm brings the change.
+    expect((await fakeBrowser.alarms.get(SCHEDULES_ALARM))?.scheduledTime).toBe(at('2026-07-06T17:30:00Z'));
+    setClock('2026-07-06T16:31:00Z');
+    const calls = client.calls.length;
+    await reconcileSchedules(deps);
+    expect(client.calls.length).toBe(calls);
+    expect(await outboxItem.getValue()).toHaveLength(1);
+    await deps.deliverOutbox((await deps.getAccounts())[0]!.identity.id);
+    expect(gamingBlocked(client)).toBe(true);
+    expect(await outboxItem.getValue()).toEqual([]);
+    // Delivered counts as made: the next run sends nothing.
+    setClock('2026-07-06T16:32:00Z');
+    const after = client.calls.length;
+    const report = await reconcileSchedules(deps);
+    expect(client.calls.length).toBe(after);
+    expect(report.accounts[0]?.check.outcome).toBe('in-step');
+  });
+
+  it('default block: on inside the window through the outbox, and off after it', async () => {
+    const owns = [{ kind: 'default-block' as const, inside: true, outside: false }];
+    const { client, deps, store, setClock } = setUp({ rules: [rule({ profile: 'kids', owns })] });
+    await store();
+    await reconcileSchedules(deps);
+    expect(client.state.defaultBlock.kids).toBe(true);
+    const calls = client.calls.length;
+    await reconcileSchedules(deps);
+    expect(client.calls.length).toBe(calls);
+    setClock('2026-07-06T18:00:00Z');
+    await reconcileSchedules(deps);
+    expect(client.state.defaultBlock.kids).toBe(false);
+    expect((await settledChangesItem.getValue()).map((settled) => settled.change.source)).toEqual([
+      'schedule',
+      'schedule',
+    ]);
   });
 });
