@@ -1,15 +1,17 @@
 /**
  * What changed, and who changed it (docs/history.md, "What changed"): the lines between each
  * snapshot and the one before, each marked as made from this browser, with its surface, page and
- * note (the settled log of lib/outbox and the records of lib/notes), or as made elsewhere (the
- * dashboard, another browser, a schedule). Pure: the page reads the records and passes them.
+ * note (the journal of this browser's changes, ./journal.ts, with the settled log of lib/outbox
+ * and the records of lib/notes for what came before it), or as made elsewhere (the dashboard,
+ * another browser, a schedule). Pure: the page reads the records and passes them.
  */
 import { scopeOf } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
 import type { EntryRecord } from '@/lib/notes';
 import type { SettledChange } from '@/lib/settings/storage';
 import type { DiffLine } from './diff';
-import type { SectionKind } from './model';
+import { type JournalEntry, journalKey } from './journal';
+import { parseNetworkEntry, type SectionKind } from './model';
 import type { RollbackStep } from './rollback';
 import type { SnapshotChanges } from './store';
 
@@ -32,6 +34,8 @@ export interface ChangeRow extends DiffLine {
 
 export interface Records {
   form: ApiForm;
+  /** This browser's changes, oldest first (./journal.ts). */
+  journal: readonly JournalEntry[];
   settled: readonly SettledChange[];
   notes: readonly EntryRecord[];
   /** Rollbacks of this browser: when they ran and the calls they made. */
@@ -59,6 +63,13 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
   const notesByEntry = new Map(
     records.notes.map((note) => [entryKey(note.list, note.scope, note.domain), note] as const),
   );
+  const journalByChange = new Map<string, JournalEntry[]>();
+  for (const made of records.journal) {
+    const key = journalKey(made);
+    const same = journalByChange.get(key);
+    if (same === undefined) journalByChange.set(key, [made]);
+    else same.push(made);
+  }
   const rollbackSteps = records.rollbacks.map((rollback) => ({
     ...rollback,
     keys: new Set(rollback.steps.map((step) => `${entryKey(step.kind, step.scope, step.entry)}\t${step.op}`)),
@@ -72,6 +83,23 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
     const settledHere = records.settled.filter((entry) => entry.state === 'delivered' && within(entry.at));
     for (const line of change.lines) {
       const row: ChangeRow = { ...line, snapshotId: change.id, takenAt: change.takenAt };
+      const journaled = journalByChange
+        .get(
+          journalKey({
+            kind: line.kind,
+            scope: line.scope,
+            // A network is journaled by its address: a removal names no label.
+            entry: line.kind === 'networks' ? parseNetworkEntry(line.entry).ip : line.entry,
+            op: line.change === 'added' ? 'add' : 'remove',
+          }),
+        )
+        ?.findLast((made) => within(made.at));
+      if (journaled !== undefined) {
+        row.madeHere = {
+          surface: journaled.surface,
+          ...(journaled.page === undefined ? {} : { page: journaled.page }),
+        };
+      }
       if (isList(line.kind)) {
         const op = line.change === 'added' ? 'add' : 'remove';
         const settled = settledHere.find(
@@ -82,7 +110,9 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
             scopeOf(form, entry.change.profile) === line.scope,
         );
         const note = notesByEntry.get(entryKey(line.kind, scopeKeyOf(line.scope), line.entry));
-        if (settled !== undefined) {
+        if (row.madeHere !== undefined) {
+          // Named by the journal already.
+        } else if (settled !== undefined) {
           row.madeHere = {
             surface: settled.change.source,
             ...(settled.change.page === undefined ? {} : { page: settled.change.page }),

@@ -24,6 +24,7 @@ const changes: SnapshotChanges[] = [
 
 const records = {
   form: 'A' as const,
+  journal: [],
   settled: [
     {
       id: 'c1',
