@@ -24,9 +24,10 @@ export const JOURNAL_KEPT = 5000;
 
 /**
  * Characters stored per account at most, whatever the entries hold: JOURNAL_KEPT entries of
- * ordinary domains take about a fifth of it (docs/history.md, "Limits", measured there).
+ * ordinary domains and pages take under two thirds of it (docs/history.md, "Limits", measured
+ * there); entries of the longest names allowed stop at it, the oldest going first.
  */
-export const JOURNAL_BUDGET = 1024 * 1024;
+export const JOURNAL_BUDGET = 768 * 1024;
 
 export const journalKeyOf = (account: string) => `local:historyJournal:${account}` as const;
 
