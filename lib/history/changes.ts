@@ -83,6 +83,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
     const settledHere = records.settled.filter((entry) => entry.state === 'delivered' && within(entry.at));
     for (const line of change.lines) {
       const row: ChangeRow = { ...line, snapshotId: change.id, takenAt: change.takenAt };
+      const op = line.change === 'added' ? 'add' : 'remove';
       const journaled = journalByChange
         .get(
           journalKey({
@@ -90,7 +91,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
             scope: line.scope,
             // A network is journaled by its address: a removal names no label.
             entry: line.kind === 'networks' ? parseNetworkEntry(line.entry).ip : line.entry,
-            op: line.change === 'added' ? 'add' : 'remove',
+            op,
           }),
         )
         ?.findLast((made) => within(made.at));
@@ -101,23 +102,25 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
         };
       }
       if (isList(line.kind)) {
-        const op = line.change === 'added' ? 'add' : 'remove';
-        const settled = settledHere.find(
-          (entry) =>
-            entry.change.op === op &&
-            entry.change.list === line.kind &&
-            entry.change.domain === line.entry &&
-            scopeOf(form, entry.change.profile) === line.scope,
-        );
+        // Before the journal (an earlier version): the settled log, and the notes for additions.
+        const settled =
+          row.madeHere === undefined
+            ? settledHere.find(
+                (entry) =>
+                  entry.change.op === op &&
+                  entry.change.list === line.kind &&
+                  entry.change.domain === line.entry &&
+                  scopeOf(form, entry.change.profile) === line.scope,
+              )
+            : undefined;
         const note = notesByEntry.get(entryKey(line.kind, scopeKeyOf(line.scope), line.entry));
-        if (row.madeHere !== undefined) {
-          // Named by the journal already.
-        } else if (settled !== undefined) {
+        if (settled !== undefined) {
           row.madeHere = {
             surface: settled.change.source,
             ...(settled.change.page === undefined ? {} : { page: settled.change.page }),
           };
         } else if (
+          row.madeHere === undefined &&
           line.change === 'added' &&
           note?.source !== undefined &&
           note.addedAt !== undefined &&
@@ -127,7 +130,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
         }
         if (note?.note !== undefined) row.note = note.note;
       }
-      const stepKey = `${entryKey(line.kind, line.scope, line.entry)}\t${line.change === 'added' ? 'add' : 'remove'}`;
+      const stepKey = `${entryKey(line.kind, line.scope, line.entry)}\t${op}`;
       if (row.madeHere === undefined && rollbacks.some((rollback) => rollback.keys.has(stepKey))) {
         row.madeHere = { surface: 'rollback' };
       }
