@@ -2,6 +2,7 @@ import { useMemo } from 'preact/hooks';
 import { ApiError } from '@/lib/api/errors';
 import { createViewCache } from '@/lib/cache/view-cache';
 import { endTemporaryAllowsFor } from '@/lib/diagnosis/temporary-allow';
+import { journaledOptionsClient } from '@/lib/history';
 import { t } from '@/lib/i18n';
 import type { SettingChange } from '@/lib/messaging/protocol';
 import { lookupPublicIpv4 } from '@/lib/network/ip-lookup';
@@ -43,6 +44,12 @@ export function AccountPanel({ view }: { view?: AccountView }) {
   const configured = useConfiguredClient();
   const publicIp = usePublicIpLookup();
   const account = configured.state === 'ready' ? configured.account.id : null;
+  const readyClient = configured.state === 'ready' ? configured.client : null;
+  // Every change made here is this browser's in History's "What changed" (lib/history/journal.ts).
+  const client = useMemo(
+    () => (readyClient === null || account === null ? null : journaledOptionsClient(readyClient, account)),
+    [readyClient, account],
+  );
   // The popup reads its lists and profiles from this cache: keep it in step with changes made here.
   const cacheHooks = useMemo(() => {
     if (account === null) return {};
@@ -69,7 +76,7 @@ export function AccountPanel({ view }: { view?: AccountView }) {
   }, [account]);
 
   if (configured.state === 'loading') return null;
-  if (configured.state === 'no-key') {
+  if (configured.state === 'no-key' || client === null) {
     return (
       <section aria-labelledby="account-heading" class="account-missing">
         <h2 id="account-heading">{t('options.account.heading')}</h2>
@@ -80,7 +87,7 @@ export function AccountPanel({ view }: { view?: AccountView }) {
   return (
     <AccountManagement
       view={view}
-      client={configured.client}
+      client={client}
       lookupPublicIp={publicIp.lookup}
       lookUpPublicIpAtOnce={publicIp.atOnce}
       {...cacheHooks}

@@ -1,9 +1,10 @@
 /**
  * What changed, and who changed it (docs/history.md, "What changed"): the lines between each
  * snapshot and the one before, each marked as made from this browser, with its surface, page and
- * note (the settled log of lib/outbox and the records of lib/notes), or as made elsewhere (the
- * dashboard, another browser). A schedule's category or default block, sent through the outbox, is
- * this browser's too, marked as a schedule's. Pure: the page reads the records and passes them.
+ * note (the journal of this browser's changes, ./journal.ts, with the settled log of lib/outbox
+ * and the records of lib/notes for what came before it), or as made elsewhere (the dashboard,
+ * another browser). A schedule's category or default block, sent through the outbox, is this
+ * browser's too, marked as a schedule's. Pure: the page reads the records and passes them.
  */
 import { scopeOf } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
@@ -11,7 +12,8 @@ import { carriesListChange } from '@/lib/messaging/protocol';
 import type { EntryRecord } from '@/lib/notes';
 import type { SettledChange } from '@/lib/settings/storage';
 import type { DiffLine } from './diff';
-import type { SectionKind } from './model';
+import { type JournalEntry, journalKey } from './journal';
+import { parseNetworkEntry, type SectionKind } from './model';
 import type { RollbackStep } from './rollback';
 import type { SnapshotChanges } from './store';
 
@@ -34,6 +36,8 @@ export interface ChangeRow extends DiffLine {
 
 export interface Records {
   form: ApiForm;
+  /** This browser's changes, oldest first (./journal.ts). */
+  journal: readonly JournalEntry[];
   settled: readonly SettledChange[];
   notes: readonly EntryRecord[];
   /** Rollbacks of this browser: when they ran and the calls they made. */
@@ -61,6 +65,13 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
   const notesByEntry = new Map(
     records.notes.map((note) => [entryKey(note.list, note.scope, note.domain), note] as const),
   );
+  const journalByChange = new Map<string, JournalEntry[]>();
+  for (const made of records.journal) {
+    const key = journalKey(made);
+    const same = journalByChange.get(key);
+    if (same === undefined) journalByChange.set(key, [made]);
+    else same.push(made);
+  }
   const rollbackSteps = records.rollbacks.map((rollback) => ({
     ...rollback,
     keys: new Set(rollback.steps.map((step) => `${entryKey(step.kind, step.scope, step.entry)}\t${step.op}`)),
@@ -75,15 +86,36 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
     const listsSettledHere = settledHere.filter(carriesListChange);
     for (const line of change.lines) {
       const row: ChangeRow = { ...line, snapshotId: change.id, takenAt: change.takenAt };
+      const op = line.change === 'added' ? 'add' : 'remove';
+      const journaled = journalByChange
+        .get(
+          journalKey({
+            kind: line.kind,
+            scope: line.scope,
+            // A network is journaled by its address: a removal names no label.
+            entry: line.kind === 'networks' ? parseNetworkEntry(line.entry).ip : line.entry,
+            op,
+          }),
+        )
+        ?.findLast((made) => within(made.at));
+      if (journaled !== undefined) {
+        row.madeHere = {
+          surface: journaled.surface,
+          ...(journaled.page === undefined ? {} : { page: journaled.page }),
+        };
+      }
       if (isList(line.kind)) {
-        const op = line.change === 'added' ? 'add' : 'remove';
-        const settled = listsSettledHere.find(
-          (entry) =>
-            entry.change.op === op &&
-            entry.change.list === line.kind &&
-            entry.change.domain === line.entry &&
-            scopeOf(form, entry.change.profile) === line.scope,
-        );
+        // Before the journal (an earlier version): the settled log, and the notes for additions.
+        const settled =
+          row.madeHere === undefined
+            ? listsSettledHere.find(
+                (entry) =>
+                  entry.change.op === op &&
+                  entry.change.list === line.kind &&
+                  entry.change.domain === line.entry &&
+                  scopeOf(form, entry.change.profile) === line.scope,
+              )
+            : undefined;
         const note = notesByEntry.get(entryKey(line.kind, scopeKeyOf(line.scope), line.entry));
         if (settled !== undefined) {
           row.madeHere = {
@@ -91,6 +123,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
             ...(settled.change.page === undefined ? {} : { page: settled.change.page }),
           };
         } else if (
+          row.madeHere === undefined &&
           line.change === 'added' &&
           note?.source !== undefined &&
           note.addedAt !== undefined &&
@@ -99,7 +132,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
           row.madeHere = { surface: note.source, ...(note.page === undefined ? {} : { page: note.page }) };
         }
         if (note?.note !== undefined) row.note = note.note;
-      } else {
+      } else if (row.madeHere === undefined) {
         // A category or default block the outbox set (a schedule's): its change in the settled log.
         const on = line.change === 'added';
         const settled = settledHere.find(
@@ -113,7 +146,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
         );
         if (settled !== undefined) row.madeHere = { surface: settled.change.source };
       }
-      const stepKey = `${entryKey(line.kind, line.scope, line.entry)}\t${line.change === 'added' ? 'add' : 'remove'}`;
+      const stepKey = `${entryKey(line.kind, line.scope, line.entry)}\t${op}`;
       if (row.madeHere === undefined && rollbacks.some((rollback) => rollback.keys.has(stepKey))) {
         row.madeHere = { surface: 'rollback' };
       }

@@ -5,12 +5,12 @@
 import { browser } from 'wxt/browser';
 import type { DnsFilterApi } from '@/lib/api/types';
 import type { DiffLine } from './diff';
+import { readHistorySettings } from './index';
 import type { RollbackJob } from './rollback';
 import {
   diffFromNow,
   queueRollback,
   readHistory,
-  readHistorySettings,
   resumeRollback,
   type SnapshotDiff,
   saveHistorySettings,

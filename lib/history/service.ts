@@ -12,9 +12,10 @@ import { rememberBlockedTld, rememberDefaultBlock } from '@/lib/settings/local-r
 import { addedTldsItem, defaultBlockItem, settledChangesItem } from '@/lib/settings/storage';
 import { attributeChanges, type ChangeRow } from './changes';
 import { type DiffLine, diffSections } from './diff';
-import { browserHistoryStorage, history } from './index';
+import { browserHistoryStorage, history, journal, readHistorySettings } from './index';
+import type { JournalEntry } from './journal';
 import type { Snapshot, SnapshotReason } from './model';
-import { DEFAULT_BLOCK_ON } from './model';
+import { DEFAULT_BLOCK_ON, parseNetworkEntry } from './model';
 import {
   planRollback,
   ROLLBACK_PACE_MS,
@@ -25,7 +26,6 @@ import {
   runRollback,
 } from './rollback';
 import {
-  DEFAULT_HISTORY_SETTINGS,
   HISTORY_SETTINGS_KEY,
   type HistorySettings,
   historySettingsSchema,
@@ -47,12 +47,6 @@ const rollbackLockOf = (account: string) => `${ROLLBACK_ALARM}:${account}`;
 export const rollbackAlarmAccount = (name: string): string | null =>
   name.startsWith(`${ROLLBACK_ALARM}:`) ? name.slice(ROLLBACK_ALARM.length + 1) : null;
 const DAY_MINUTES = 24 * 60;
-
-export async function readHistorySettings(): Promise<HistorySettings> {
-  const raw = (await browserHistoryStorage.get([HISTORY_SETTINGS_KEY]))[HISTORY_SETTINGS_KEY];
-  const parsed = historySettingsSchema.safeParse(raw);
-  return parsed.success ? parsed.data : DEFAULT_HISTORY_SETTINGS;
-}
 
 export async function saveHistorySettings(settings: HistorySettings): Promise<void> {
   await browserHistoryStorage.set({ [HISTORY_SETTINGS_KEY]: historySettingsSchema.parse(settings) });
@@ -103,9 +97,10 @@ export interface HistoryView {
 
 /** The account's snapshots and what changed between them, with who made each change. */
 export async function readHistory(account: string, client: DnsFilterApi): Promise<HistoryView> {
-  const [snapshots, changes, settled, accountNotes, rollbacks, rollback] = await Promise.all([
+  const [snapshots, changes, journaled, settled, accountNotes, rollbacks, rollback] = await Promise.all([
     history.list(account),
     history.changes(account),
+    journal.read(account),
     settledChangesItem.getValue(),
     notes.read(account),
     readDone(account),
@@ -113,6 +108,7 @@ export async function readHistory(account: string, client: DnsFilterApi): Promis
   ]);
   const rows = attributeChanges(changes, {
     form: client.form,
+    journal: journaled,
     settled: settled.filter((entry) => entry.account === account),
     notes: accountNotes.entries,
     rollbacks,
@@ -182,6 +178,12 @@ async function recordKnown(form: DnsFilterApi['form'], step: RollbackStep, now: 
     await rememberDefaultBlock(scope, (step.op === 'add') === (step.entry === DEFAULT_BLOCK_ON), now);
 }
 
+/** A step of a rollback as the journal keeps it (networks by their address, ./journal.ts). */
+function journalOfStep(step: RollbackStep, at: number): JournalEntry {
+  const entry = step.kind === 'networks' ? parseNetworkEntry(step.entry).ip : step.entry;
+  return { kind: step.kind, scope: step.scope, entry, op: step.op, at, surface: 'rollback' };
+}
+
 /**
  * Sends the account's rollback from where it stopped, under its lock (Web Locks, shared by the
  * extension's pages and worker: the page and the worker never send it both; one waits for the
@@ -209,7 +211,11 @@ export function resumeRollback(
         },
         now,
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-        onApplied: (step) => recordKnown(client.form, step, now()),
+        onApplied: async (step) => {
+          await recordKnown(client.form, step, now());
+          // "A rollback from this browser" in what changed, for as long as the history is kept.
+          await journal.record(account, [journalOfStep(step, now())]).catch(() => undefined);
+        },
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         paceMs: ROLLBACK_PACE_MS,
       },

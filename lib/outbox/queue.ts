@@ -10,6 +10,7 @@
 import { attempts } from '@/lib/api/attempts';
 import type { DomainListKind } from '@/lib/api/types';
 import { withRoom } from '@/lib/cache/storage-room';
+import { journalSettled } from '@/lib/history';
 import { t } from '@/lib/i18n';
 import type { AccountId } from '@/lib/identity/identity';
 import {
@@ -172,6 +173,8 @@ export async function recordSettled(settled: SettledChange): Promise<void> {
     const kept = [settled, ...(await settledChangesItem.getValue())].slice(0, SETTLED_KEPT);
     await withRoom(() => settledChangesItem.setValue(kept));
   });
+  // The history's journal keeps it longer than this log (docs/history.md); best effort.
+  await journalSettled(settled).catch(() => undefined);
 }
 
 /** A list edit made straight with the service (the options page), newest of all. */

@@ -2,7 +2,8 @@
  * The history story, the same in Chromium and Firefox (the options page is a puppeteer Page in
  * both): a snapshot taken from the History section, the account changed at the emulator behind
  * the extension's back, the change shown as made elsewhere, rolled back, and the emulator found
- * in the snapshot's state.
+ * in the snapshot's state; then a removal in the options page's whitelist view, shown as made
+ * from this browser.
  */
 import type { Page } from 'puppeteer-core';
 import type { EmulatorHandle } from '../../emulator/index.ts';
@@ -61,4 +62,16 @@ export async function historyStory(options: Page, emulator: EmulatorHandle): Pro
   expect(after.blocklist).toContain(removed);
   expect([...after.whitelist].sort()).toEqual([...before.default!.whitelist].sort());
   expect([...after.blocklist].sort()).toEqual([...before.default!.blocklist].sort());
+
+  // From this browser: a removal in the options page's whitelist view is named as this browser's.
+  const mine = before.default!.whitelist[0]!;
+  const WHITELIST = { role: 'region', name: 'Whitelist' };
+  await openSection(options, 'Whitelist');
+  await byRole(options, 'button', `Remove ${mine} from the whitelist`, { within: WHITELIST }).click();
+  await waitForStatus(options, { startsWith: `Removed ${mine}` }, { within: WHITELIST });
+  expect(emulator.admin.state().profiles.default!.whitelist).not.toContain(mine);
+  await openSection(options, 'History');
+  await byRole(options, 'button', 'Take snapshot', { within: HISTORY }).click();
+  const mineRow = await textOf(options, 'row', undefined, { within: HISTORY, text: { contains: mine } });
+  expect(mineRow).toContain('this browser (options)');
 }

@@ -10,7 +10,7 @@ import { createAccounts } from '@/lib/accounts';
 import { forgetAccount } from '@/lib/accounts/forget';
 import { activateAccount, readAccounts } from '@/lib/accounts/store';
 import { cachedListsItem } from '@/lib/cache/cached-lists';
-import { history } from '@/lib/history';
+import { history, journal } from '@/lib/history';
 import type { ConfiguredAccount } from '@/lib/identity/current';
 import { readConfiguredAccounts, readCurrentAccount } from '@/lib/identity/current';
 import type { ListChange } from '@/lib/messaging/protocol';
@@ -328,6 +328,18 @@ describe('removing an account', () => {
     });
     await history.add(homeIdentity, snapshotOf('home-history.example'), 90);
     await history.add(officeIdentity, snapshotOf('office-history.example'), 90);
+    const madeHere = (entry: string) => [
+      {
+        at: Date.now(),
+        kind: 'whitelist' as const,
+        scope: 'account',
+        entry,
+        op: 'add' as const,
+        surface: 'options',
+      },
+    ];
+    await journal.record(homeIdentity, madeHere('home-history.example'));
+    await journal.record(officeIdentity, madeHere('office-history.example'));
 
     const outcome = await forgetAccount(officeId, {
       alarms: fakeBrowser.alarms,
@@ -358,6 +370,7 @@ describe('removing an account', () => {
     expect(await history.list(officeIdentity)).toEqual([]);
     expect(Object.keys(local).filter((key) => key.includes(officeIdentity))).toEqual([]);
     expect(await history.list(homeIdentity)).toHaveLength(1);
+    expect(await journal.read(homeIdentity)).toHaveLength(1);
   });
 
   it('removing the active account hands over to the other one', async () => {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { attributeChanges, changesCsv, filterChanges, NO_FILTER } from '@/lib/history/changes';
+import { createJournal, journaledClient } from '@/lib/history/journal';
 import type { SnapshotChanges } from '@/lib/history/store';
+import { applyCopy, planCopy } from '@/lib/profile-groups/copy';
 import type { SettledChange } from '@/lib/settings/storage';
+import { createFakeClient } from '../../fakes/fake-client';
+import { memoryStorage } from './memory-storage';
 
 const DAY = 24 * 60 * 60_000;
 const changes: SnapshotChanges[] = [
@@ -23,8 +27,21 @@ const changes: SnapshotChanges[] = [
   },
 ];
 
+function journalInMemory() {
+  const { storage } = memoryStorage();
+  const journal = createJournal({
+    storage,
+    exclusively: (_name, fn) => fn(),
+    withRoom: (write) => write(),
+    retentionDays: async () => 90,
+    now: () => 2 * DAY,
+  });
+  return { journal };
+}
+
 const records = {
   form: 'A' as const,
+  journal: [],
   settled: [
     {
       id: 'c1',
@@ -171,5 +188,101 @@ describe('what changed', () => {
     );
     expect(lines).toHaveLength(5);
     expect(csv).not.toContain(records.settled[0]!.account);
+  });
+});
+
+describe("what changed, from this browser's journal", () => {
+  const ACCOUNT = 'A https://my.cleanbrowsing.org 0123456789abcdef';
+  const kinds: SnapshotChanges[] = [
+    {
+      id: 's2',
+      takenAt: 2 * DAY,
+      reason: 'manual',
+      lines: [
+        { kind: 'categories', scope: 'kids', entry: 'category_gaming', change: 'added' },
+        { kind: 'defaultBlock', scope: 'kids', entry: 'on', change: 'removed' },
+        { kind: 'networks', scope: 'kids', entry: '203.0.113.7 home', change: 'removed' },
+        { kind: 'profiles', scope: '', entry: 'guests', change: 'added' },
+        { kind: 'blocklist', scope: 'kids', entry: 'ads.example', change: 'removed' },
+        { kind: 'whitelist', scope: 'kids', entry: 'late.example', change: 'added' },
+      ],
+    },
+  ];
+
+  it('categories, default block, networks and profiles changed in the options page are this browser’s', async () => {
+    const { journal } = journalInMemory();
+    const service = createFakeClient('A', { profiles: ['default', 'kids'] });
+    service.state.networks = [{ ip: '203.0.113.7', label: 'home', profile: 'kids' }];
+    const client = journaledClient(service, ACCOUNT, 'options', journal, () => 1.5 * DAY);
+    await client.setCategoryBlocked('category_gaming', true, 'kids');
+    await client.setDefaultBlock(false, 'kids');
+    await client.deleteNetwork({ ip: '203.0.113.7', profile: 'kids' });
+    await client.addProfile('guests');
+    await journal.record(ACCOUNT, [
+      {
+        at: 1.2 * DAY,
+        kind: 'blocklist',
+        scope: 'kids',
+        entry: 'ads.example',
+        op: 'remove',
+        surface: 'popup',
+        page: 'ads.example',
+      },
+      // After the snapshot: not this one's.
+      { at: 2.5 * DAY, kind: 'whitelist', scope: 'kids', entry: 'late.example', op: 'add', surface: 'popup' },
+    ]);
+    const rows = attributeChanges(kinds, {
+      ...records,
+      settled: [],
+      notes: [],
+      rollbacks: [],
+      journal: await journal.read(ACCOUNT),
+    });
+    expect(rows.map((row) => [row.entry, row.madeHere?.surface ?? 'elsewhere', row.madeHere?.page])).toEqual([
+      ['category_gaming', 'options', undefined],
+      ['on', 'options', undefined],
+      ['203.0.113.7 home', 'options', undefined],
+      ['guests', 'options', undefined],
+      ['ads.example', 'popup', 'ads.example'],
+      ['late.example', 'elsewhere', undefined],
+    ]);
+  });
+
+  it('a copy of a profile made in the options page is this browser’s, step by step', async () => {
+    const { journal } = journalInMemory();
+    const service = createFakeClient('A', { profiles: ['default', 'kids'] });
+    const client = journaledClient(service, ACCOUNT, 'options', journal, () => 1.5 * DAY);
+    const plan = planCopy(
+      'kids',
+      {
+        categories: ['category_gaming'],
+        blockedCategories: ['category_gaming'],
+        whitelist: ['school.example'],
+        blocklist: [],
+        defaultBlock: true,
+      },
+      'teens',
+      null,
+    );
+    expect((await applyCopy(client, plan)).every(({ ok }) => ok)).toBe(true);
+    const copied: SnapshotChanges = {
+      id: 's2',
+      takenAt: 2 * DAY,
+      reason: 'manual',
+      lines: [
+        { kind: 'profiles', scope: '', entry: 'teens', change: 'added' },
+        { kind: 'categories', scope: 'teens', entry: 'category_gaming', change: 'added' },
+        { kind: 'whitelist', scope: 'teens', entry: 'school.example', change: 'added' },
+        { kind: 'defaultBlock', scope: 'teens', entry: 'on', change: 'added' },
+      ],
+    };
+    const rows = attributeChanges([copied], {
+      ...records,
+      settled: [],
+      notes: [],
+      rollbacks: [],
+      journal: await journal.read(ACCOUNT),
+    });
+    expect(rows.map((row) => row.madeHere?.surface)).toEqual(['options', 'options', 'options', 'options']);
   });
 });

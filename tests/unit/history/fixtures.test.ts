@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { attributeChanges } from '@/lib/history/changes';
+import { createJournal } from '@/lib/history/journal';
 import { historySettingsSchema, rollbackJobSchema } from '@/lib/history/schema';
 import { createHistoryStore } from '@/lib/history/store';
 import { historyDeps, memoryStorage } from './memory-storage';
@@ -55,5 +57,46 @@ describe('history, version 1 as stored', () => {
       const read = await store.read(ACCOUNT);
       expect(read.length).toBeLessThan(2);
     }
+  });
+});
+
+const journalFixture = JSON.parse(
+  readFileSync(join(import.meta.dirname, '../../fixtures/history/journal-v1.json'), 'utf8'),
+) as { stored: Record<string, unknown> };
+
+describe('the journal of this browser’s changes, version 1 as stored', () => {
+  it('reads every entry back, and names the matching changes of the history as made here', async () => {
+    const { storage, values } = memoryStorage();
+    for (const [key, value] of Object.entries({ ...fixture.stored, ...journalFixture.stored }))
+      values.set(key, value);
+    const journal = createJournal({
+      storage,
+      exclusively: (_name, fn) => fn(),
+      withRoom: (write) => write(),
+      retentionDays: async () => 30,
+    });
+    const entries = await journal.read(ACCOUNT);
+    expect(entries).toHaveLength(5);
+    expect(entries[1]).toEqual({
+      at: 1763860000000,
+      kind: 'whitelist',
+      scope: 'default',
+      entry: 'homework.example',
+      op: 'add',
+      surface: 'popup',
+      page: 'school.example',
+    });
+    const store = createHistoryStore(historyDeps(storage, () => 1763890000000));
+    const rows = attributeChanges(await store.changes(ACCOUNT), {
+      form: 'A',
+      journal: entries,
+      settled: [],
+      notes: [],
+      rollbacks: [],
+    });
+    expect(rows.map((row) => [row.entry, row.madeHere])).toEqual([
+      ['homework.example', { surface: 'popup', page: 'school.example' }],
+      ['games.example', { surface: 'options' }],
+    ]);
   });
 });

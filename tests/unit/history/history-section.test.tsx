@@ -30,6 +30,7 @@ function servicesFor(client: ReturnType<typeof createFakeClient>) {
       snapshots: [...(await store.list('acc'))].reverse(),
       rows: attributeChanges(await store.changes('acc'), {
         form: 'A',
+        journal: [],
         settled: [],
         notes: [],
         rollbacks: [],

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cachedListsItem } from '@/lib/cache/cached-lists';
+import { journalKeyOf } from '@/lib/history/journal';
 import { ACCESS_REQUESTS_NAME } from '@/lib/lock/requests';
 import { LOCK_STORAGE_NAMES } from '@/lib/lock/state';
 import { NOTES_ACCOUNTS_KEY, notesKeyOf } from '@/lib/notes/entries';
@@ -40,6 +41,8 @@ describe('PRIVACY.md', () => {
       bare(notesKeyOf('<account>')),
       bare(NOTES_ACCOUNTS_KEY),
       bare(cachedListsItem('<profile>').key),
+      // History's journal of the changes made here (lib/history/journal.ts).
+      bare(journalKeyOf('<account>')),
       // The passphrase lock's own records (lib/lock).
       ...LOCK_STORAGE_NAMES,
       ACCESS_REQUESTS_NAME,
