@@ -1,8 +1,9 @@
 /**
  * A change made by hand to something a schedule owns (docs/schedules.md, "Manual changes"). The
- * next check would quietly put the schedule's state back, so the page says which schedule owns it
- * and offers to keep the change until the schedule's next edge (the rule leaves its things alone
- * until then) or to pause the rule until a chosen time.
+ * next check would quietly put the schedule's state back, so the options page and the popup say
+ * which schedule owns it and offer to keep the change until the schedule's next edge (the rule
+ * leaves its things alone until then) or to pause the rule until a chosen time; the menu and the
+ * shortcuts, which cannot ask, keep it until the next edge and say so.
  */
 
 import { t } from '@/lib/i18n';
