@@ -1,4 +1,4 @@
-import { useId, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { t } from '@/lib/i18n';
 import type { RuleStatus } from '@/lib/schedules/desired';
 import { keepUntilNextEdge } from '@/lib/schedules/manual';
@@ -53,8 +53,16 @@ export function ScheduleOwnedNotice({
 }: OwnedChange & { now?: () => number }) {
   const [done, setDone] = useState<string | null>(null);
   const edge = status.nextEdgeAt === null ? null : formatInstant(status.nextEdgeAt, now());
+  const notice = useRef<HTMLElement>(null);
+  // It appears below the outcome of the change, which in the popup is often the bottom of what
+  // shows: brought into view, or the offer would go unseen.
+  useEffect(() => notice.current?.scrollIntoView?.({ block: 'nearest' }), []);
   return (
-    <section class="message message-info schedule-owned" aria-label={t('schedules.manualOwnedLabel')}>
+    <section
+      ref={notice}
+      class="message message-info schedule-owned"
+      aria-label={t('schedules.manualOwnedLabel')}
+    >
       <div class="schedule-owned-body">
         <p role="status">
           {done ?? t('schedules.manualOwned', { rule: status.rule.name, what, edge: edge ?? '…' })}
