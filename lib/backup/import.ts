@@ -330,6 +330,11 @@ async function writeSettings(parsed: Extract<ParsedBackup, { ok: true }>): Promi
     }
     try {
       const next = definition.merge ? definition.merge(await definition.item.getValue(), value) : value;
+      const merged = definition.checkMerged?.(next);
+      if (merged && !merged.ok) {
+        refused.push({ name, label: definition.label(), detail: merged.message });
+        continue;
+      }
       await definition.item.setValue(next);
       imported.push({ name, label: definition.label(), detail: definition.describe(value) });
     } catch {

@@ -1,6 +1,7 @@
 /**
- * The schedules in the settings backup (lib/backup): the active account's rules and lead, checked
- * like every import (./schema.ts) and for conflicts with the rules already here (./conflicts.ts).
+ * The schedules in the settings backup (lib/backup): every account's rules and lead (the active
+ * one's under `settings`, the others' with their accounts), checked like every import
+ * (./schema.ts) and for conflicts within the file and with the rules already here (./conflicts.ts).
  * Overrides (one-off, timed) and what the worker found are this browser's, never exported
  * (docs/schedules.md, "Storage").
  */

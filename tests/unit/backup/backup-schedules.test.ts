@@ -74,6 +74,25 @@ describe('schedules in the backup', () => {
     expect((await schedulesItem.getValue())[id]?.rules).toEqual([rule()]);
   });
 
+  it('refuses rules that collide with the ones here, naming both, and keeps what is here', async () => {
+    const id = await setUpAccount();
+    const mine = rule({ id: 'mine', name: 'Mine', windows: [{ start: '08:00', end: '09:00' }] });
+    await schedulesItem.setValue({ [id]: { leadMinutes: 45, rules: [mine], overrides: [] } });
+    const early = rule({ id: 'early', name: 'Early', windows: [{ start: '08:30', end: '10:00' }] });
+    const report = await importText(
+      JSON.stringify({
+        format: BACKUP_FORMAT,
+        version: 2,
+        exportedAt: '2026-01-31T10:00:00.000Z',
+        settings: { schedules: { leadMinutes: 10, rules: [early] } },
+      }),
+    );
+    expect(report.refused.map((line) => [line.name, line.detail])).toEqual([
+      ['schedules', expect.stringMatching(/“Early”.*“Mine”|“Mine”.*“Early”/)],
+    ]);
+    expect((await schedulesItem.getValue())[id]).toEqual({ leadMinutes: 45, rules: [mine], overrides: [] });
+  });
+
   it('refuses a window that is not a time, without writing anything', async () => {
     const id = await setUpAccount();
     const report = await importText(
