@@ -14,6 +14,7 @@ import {
   chosenProfileItem,
   defaultBlockItem,
   outboxItem,
+  schedulesItem,
   scopeKey,
   settledChangesItem,
 } from '@/lib/settings/storage';
@@ -93,9 +94,13 @@ async function submit(
   if (owned.length > 0 && ready()?.scope === current.scope) update({ scheduleOwned: owned });
 }
 
-/** The schedules owning the changed domain for its profile; none when they cannot be read. */
+/**
+ * The schedules owning the changed domain for its profile; none when they cannot be read. Their
+ * code is loaded only for an account that has rules at all.
+ */
 async function schedulesOwning(accountId: string, change: ListChange, now: number) {
   try {
+    if (((await schedulesItem.getValue())[accountId]?.rules.length ?? 0) === 0) return [];
     const { rulesOwningDomains } = await import('@/lib/schedules/manual');
     return await rulesOwningDomains(accountId, change.profile, [change.domain], now);
   } catch {
