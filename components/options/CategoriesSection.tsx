@@ -3,11 +3,11 @@ import { describeCategory, mergeWithCatalogue } from '@/lib/api/categories';
 import type { ApiForm, CategoryState } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
 import { activeRuleOwning } from '@/lib/schedules/manual';
+import { type OwnedChange, ScheduleOwnedNotice } from '../ScheduleOwnedNotice';
 import { FailureNotice, StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useRemoteData } from '../useRemoteData';
 import { propagationNote, scopePhrase, useAccount } from './account-context';
-import { type OwnedChange, ScheduleOwnedNotice } from './ScheduleOwnedNotice';
 import { ScopeNote } from './ScopeNote';
 
 /** Every category of the form with its description, including any the spec does not list. */

@@ -3,11 +3,11 @@ import { messageLocale, t } from '@/lib/i18n';
 import { activeRuleOwning } from '@/lib/schedules/manual';
 import { rememberDefaultBlock } from '@/lib/settings/local-records';
 import { defaultBlockItem } from '@/lib/settings/storage';
+import { type OwnedChange, ScheduleOwnedNotice } from '../ScheduleOwnedNotice';
 import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
 import { propagationNote, scopePhrase, useAccount } from './account-context';
-import { type OwnedChange, ScheduleOwnedNotice } from './ScheduleOwnedNotice';
 import { ScopeNote } from './ScopeNote';
 
 type Known = { enabled: boolean; at: number } | null;

@@ -5,6 +5,8 @@ import { type BulkOutcome, runBulkAdd } from '@/lib/lists/bulk-add';
 import { parseDomainLines } from '@/lib/lists/domain-lines';
 import { filterDomains, withDomain, withoutDomain } from '@/lib/lists/sorted-domains';
 import { type EntryRecord, recordMatches } from '@/lib/notes';
+import { activeRulesOwningDomains, type DomainsOwned } from '@/lib/schedules/manual';
+import { ScheduleOwnedNotice } from '../ScheduleOwnedNotice';
 import { FailureNotice, StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import type { useRemoteData } from '../useRemoteData';
@@ -51,6 +53,8 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
   const filterId = useId();
   const accountNotes = useAccountNotes(entryNotes);
   const [noteFor, setNoteFor] = useState<string | null>(null);
+  // Schedules owning what was just added or removed: they say so (docs/schedules.md, "Manual changes").
+  const [owned, setOwned] = useState<readonly DomainsOwned[]>([]);
   /** This list's records (when, where from, note) by domain. */
   const records = useMemo(() => {
     const mine = new Map<string, EntryRecord>();
@@ -88,9 +92,11 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
     const changes = domains.map((domain) => ({ op, list, domain }));
     // The list itself changed whatever happens to the popup's cache: its failure is not this action's.
     void Promise.resolve(onListChanged?.({ list, profile, scope, changes })).catch(() => undefined);
+    void activeRulesOwningDomains(profile, domains, Date.now()).then(setOwned, () => setOwned([]));
   };
 
   const addDomains = async () => {
+    setOwned([]);
     const parsed = parseDomainLines(draft);
     const refused: ResultRow[] = parsed.refused.map(({ line, message }) => ({
       domain: line,
@@ -170,6 +176,7 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
   };
 
   const removeDomain = async (domain: string, index: number) => {
+    setOwned([]);
     const done = await run(
       t('domainList.removing', { domain, list: name }),
       async () => {
@@ -267,6 +274,14 @@ export function DomainListSection({ list, remote, conflicts }: DomainListSection
         </div>
       </form>
       <StatusMessage status={status} />
+      {owned.map((one) => (
+        <ScheduleOwnedNotice
+          key={one.status.rule.id}
+          accountId={one.accountId}
+          status={one.status}
+          what={one.domains.join(', ')}
+        />
+      ))}
       {results.length > 0 ? (
         <div class="results">
           <VirtualList

@@ -28,12 +28,12 @@ import {
   timelineOf,
 } from '@/lib/schedules/options';
 import { useConfirm } from '../ConfirmDialog';
+import { PauseControl } from '../ScheduleOwnedNotice';
 import { StatusMessage } from '../StatusMessage';
 import { type ActionStatus, failedStatus } from '../useRemoteAction';
 import { useRemoteData } from '../useRemoteData';
 import { useStoredValue } from '../useStoredValue';
 import { ScheduleEditor } from './ScheduleEditor';
-import { PauseControl } from './ScheduleOwnedNotice';
 import { ScheduleTimeline } from './ScheduleTimeline';
 import './schedules.css';
 

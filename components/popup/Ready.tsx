@@ -64,6 +64,16 @@ export function Ready({ state, controller, openOptions, mark, now, extras, lock 
         />
 
         <Outcome state={state} view={view} controller={controller} openOptions={openOptions} />
+        {extras &&
+          state.scheduleOwned?.map((owned) => (
+            <extras.ScheduleOwnedNotice
+              key={owned.status.rule.id}
+              accountId={owned.accountId}
+              status={owned.status}
+              what={owned.domains.join(', ')}
+              now={now}
+            />
+          ))}
 
         {extras && (
           <>

@@ -289,8 +289,8 @@ export async function onStorageChanged(changes: Record<string, unknown>, area: s
     // imported file, say), is put back as the policy has it (lib/policy/apply.ts).
     jobs.push(refreshProfiles(), deliverOutbox(true), applyManagedPolicy());
   }
-  // A rule, an override or the lead saved (only pages write them): what must hold is sent now, and
-  // the alarm follows.
+  // A rule, an override or the lead saved (by a page, an import, or a menu change kept): what must
+  // hold is sent now, and the alarm follows.
   if (changed.includes(key(schedulesItem))) jobs.push(reconcileSchedulesNow());
   // The lock turned on: its record is written after the session's keys, so the session's change
   // found no record yet and the idle alarm starts here (docs/lock.md, "When it locks").

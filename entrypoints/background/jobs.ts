@@ -73,6 +73,7 @@ import { readCurrentPolicy } from '@/lib/policy/current';
 import { profileGroupsItem, profilesOfGroup } from '@/lib/profile-groups/groups';
 import { summaryOf } from '@/lib/profile-groups/preview';
 import { submitToProfiles as submitChangeToProfiles } from '@/lib/profile-groups/several';
+import { keepMenuChange } from '@/lib/schedules/manual';
 import { reconcileSchedules } from '@/lib/schedules/reconcile';
 import {
   addedTldsItem,
@@ -169,10 +170,13 @@ export async function submitToProfiles(
   profiles: readonly string[],
 ): Promise<SeveralOutcomes> {
   for (const profile of profiles) await forgetTemporaryAllowFor(temporaryAllowDeps, { ...change, profile });
+  const byHand = change.source === 'menu' || change.source === 'shortcut';
+  const kept = byHand ? await keepScheduledDomain(change, profiles) : null;
   const answer = await submitChangeToProfiles(change, profiles, { ...outboxDeps, newGroupId: randomId });
-  if (change.source === 'menu' || change.source === 'shortcut') {
+  if (byHand) {
     const summary = summaryOf(answer.outcomes);
-    await notify(browser.notifications, `several:${Date.now()}`, outcomeTitle(summary.state), summary.text);
+    const text = await withKept(kept, summary.state === 'failed', summary.text);
+    await notify(browser.notifications, `several:${Date.now()}`, outcomeTitle(summary.state), text);
   }
   return answer;
 }
@@ -196,17 +200,47 @@ export async function profilesOfSavedGroup(id: string): Promise<string[]> {
 export async function submit(change: ListChange): Promise<ChangeOutcome> {
   // The user decided about a domain allowed for a while: its expiry must not undo that.
   await forgetTemporaryAllowFor(temporaryAllowDeps, change);
+  const byHand = change.source === 'menu' || change.source === 'shortcut';
+  const kept = byHand ? await keepScheduledDomain(change, [change.profile]) : null;
   const outcome = await submitChange(change, outboxDeps);
   // The popup shows its own outcome; the menu and shortcuts have no page to show it in.
-  if (change.source === 'menu' || change.source === 'shortcut') {
+  if (byHand) {
     await notify(
       browser.notifications,
       changeNotificationId(change),
       outcomeTitle(outcome.state),
-      outcome.message,
+      await withKept(kept, outcome.state === 'failed', outcome.message),
     );
   }
   return outcome;
+}
+
+/**
+ * A menu or shortcut change to a domain a schedule owns is kept until the schedule's next edge
+ * (docs/schedules.md, "Manual changes"); null when none owns it. A schedule that cannot be read
+ * never holds the change back.
+ */
+async function keepScheduledDomain(change: ListChange, profiles: readonly (string | undefined)[]) {
+  try {
+    const { activeId } = await readAccounts();
+    return await keepMenuChange(activeId, profiles, change.domain, Date.now());
+  } catch {
+    return null;
+  }
+}
+
+/** The notification's text, with what was kept; a refused change keeps nothing. */
+async function withKept(
+  kept: Awaited<ReturnType<typeof keepScheduledDomain>>,
+  failed: boolean,
+  message: string,
+): Promise<string> {
+  if (kept === null) return message;
+  if (failed) {
+    await kept.undo().catch(() => undefined);
+    return message;
+  }
+  return `${message} ${kept.sentence}`;
 }
 
 /** Removes an account and everything of it (lib/accounts/forget.ts); the timers follow. */

@@ -9,7 +9,8 @@ import { notes } from '@/lib/notes';
 import { notesBackupItem } from '@/lib/notes/backup';
 import { policyAccountsItem } from '@/lib/policy/stored';
 import { profileGroupsItem } from '@/lib/profile-groups/groups';
-import { activeSchedulesBackupItem } from '@/lib/schedules/backup';
+import { activeSchedulesBackupItem, schedulesBackupOf } from '@/lib/schedules/backup';
+import { type AccountSchedules, schedulesItem } from '@/lib/schedules/store';
 import {
   addedTldsItem,
   apiKeyItem,
@@ -84,10 +85,13 @@ export async function collectBackup({
   // The key of an account the administrator's policy set up is the organization's: it never goes
   // into a file (docs/managed-deployment.md).
   const keyOf = (id: string) => includeKey && managed[id] === undefined;
-  const schedules = await activeSchedulesBackupItem.getValue();
+  const [schedules, everySchedules] = await Promise.all([
+    activeSchedulesBackupItem.getValue(),
+    schedulesItem.getValue(),
+  ]);
   const others = accounts
     .filter((account) => !account.active)
-    .map((account) => exportedAccount(account, keyOf(account.id)));
+    .map((account) => exportedAccount(account, keyOf(account.id), everySchedules[account.id]));
   return {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
@@ -110,8 +114,15 @@ export async function collectBackup({
   };
 }
 
-/** An account that is not the active one, as the file holds it. The key only when asked for and set. */
-function exportedAccount(account: StoredAccount, includeKey: boolean): BackupAccount {
+/**
+ * An account that is not the active one, as the file holds it. The key only when asked for and
+ * set; its schedules when it has any stored (docs/schedules.md, "Storage").
+ */
+function exportedAccount(
+  account: StoredAccount,
+  includeKey: boolean,
+  schedules: AccountSchedules | undefined,
+): BackupAccount {
   return {
     ...(account.name === undefined ? {} : { name: account.name }),
     connection: account.connection,
@@ -121,6 +132,7 @@ function exportedAccount(account: StoredAccount, includeKey: boolean): BackupAcc
     addedTlds: accountValue(account, addedTldsItem),
     defaultBlock: accountValue(account, defaultBlockItem),
     profileGroups: accountValue(account, profileGroupsItem),
+    ...(schedules === undefined ? {} : { schedules: schedulesBackupOf(schedules) }),
   };
 }
 

@@ -12,7 +12,7 @@
  * entry was added on only when the user ticks "Include the pages entries were added on" (where
  * the user browsed: PRIVACY.md says what the file holds). `settings` holds the active account's
  * and the browser's; `accounts` (version 2) every other account of this browser (lib/accounts),
- * each with its name, connection, settings, records and (when asked) key.
+ * each with its name, connection, settings, records, schedules and (when asked) key.
  *
  * Not settings (never exported): the outbox and the changes it settled, leases, caches (lists,
  * profiles, today's statistics), the registration outcome and the addresses this browser
@@ -79,6 +79,11 @@ export const backupAccountSchema = z.object({
   addedTlds: z.optional(addedTldsSchema),
   defaultBlock: z.optional(defaultBlockSchema),
   profileGroups: z.optional(profileGroupsSchema),
+  /**
+   * Its schedules (lib/schedules/backup.ts), as the active account's. Absent in files made before
+   * they were: such a file still imports. Checked on its own: a bad one is refused alone.
+   */
+  schedules: z.optional(schedulesBackupSchema),
 });
 export type BackupAccount = z.infer<typeof backupAccountSchema>;
 

@@ -24,7 +24,7 @@ import {
   writeAccountValue,
 } from '@/lib/accounts/store';
 import { DIAGNOSIS_PERMISSIONS, type PermissionSet } from '@/lib/diagnosis/permissions';
-import { t } from '@/lib/i18n';
+import { t, tn } from '@/lib/i18n';
 import { accountIdentity } from '@/lib/identity/identity';
 import { lookupPermissionOrigins } from '@/lib/network/settings-form';
 import { randomId } from '@/lib/outbox/lease';
@@ -34,6 +34,7 @@ import {
   hostPermissionFor,
 } from '@/lib/permissions/host-permission';
 import { profileGroupsItem } from '@/lib/profile-groups/groups';
+import { importAccountSchedules } from '@/lib/schedules/backup';
 import {
   ACCOUNT_NAME_MAX,
   addedTldsItem,
@@ -142,8 +143,9 @@ export async function applyBackup(
   const write = async () => {
     const report = await writeSettings(parsed);
     for (const account of parsed.accounts) {
-      const line = await importAccount(account);
-      (line.refused ? report.refused : report.imported).push(line.line);
+      for (const line of await importAccount(account)) {
+        (line.refused ? report.refused : report.imported).push(line.line);
+      }
     }
     return report;
   };
@@ -198,17 +200,41 @@ function accountDestinationChanges(
   return changes;
 }
 
+interface AccountLine {
+  line: ReportLine;
+  refused: boolean;
+}
+
 /**
  * Imports one of the file's other accounts: updates the account of this browser that is the same
  * (origin, form and key; without a key in the file, origin, form and name), or adds it as a new
- * account. Never gives one account another's key.
+ * account, then its schedules (a line of their own: refused alone). Never gives one account
+ * another's key.
  */
-async function importAccount(account: BackupAccount): Promise<{ line: ReportLine; refused: boolean }> {
+async function importAccount(account: BackupAccount): Promise<AccountLine[]> {
   const label = t('backup.account', { name: account.name ?? hostOf(account.connection.baseUrl) });
-  const line = (detail: string, refused = false) => ({
+  const line = (detail: string, refused = false): AccountLine => ({
     line: { name: 'accounts' as const, label, detail },
     refused,
   });
+  const withSchedules = async (accountId: string, accountLine: AccountLine): Promise<AccountLine[]> => {
+    if (account.schedules === undefined) return [accountLine];
+    try {
+      const written = await importAccountSchedules(accountId, account.schedules);
+      return [
+        accountLine,
+        written.ok
+          ? line(
+              t('schedules.backupAccount', {
+                count: tn('schedules.backupCount', account.schedules.rules.length),
+              }),
+            )
+          : line(t('schedules.backupAccountRefused', { reason: written.message }), true),
+      ];
+    } catch {
+      return [accountLine, line(t('schedules.backupAccountRefused', { reason: t('backup.notSaved') }), true)];
+    }
+  };
   const state = await readAccounts();
   const identities = await Promise.all(state.accounts.map((stored) => accountIdentity(stored)));
   const fileIdentity =
@@ -250,7 +276,7 @@ async function importAccount(account: BackupAccount): Promise<{ line: ReportLine
           merge(accountValue(same, profileGroupsItem), account.profileGroups),
         );
       }
-      return line(t('backup.accountUpdated', { name: displayName(same) }));
+      return await withSchedules(same.id, line(t('backup.accountUpdated', { name: displayName(same) })));
     }
     const taken = new Set(state.accounts.map((stored) => displayName(stored).toLocaleLowerCase()));
     const wanted = account.name ?? hostOf(account.connection.baseUrl);
@@ -275,10 +301,13 @@ async function importAccount(account: BackupAccount): Promise<{ line: ReportLine
       if (account.apiKey) draft.keys[id] = account.apiKey;
       return { draft, result: true };
     });
-    if (!added) return line(t('accounts.tooMany', { max: MAX_ACCOUNTS }), true);
-    return line(t(account.apiKey ? 'backup.accountAdded' : 'backup.accountAddedNoKey', { name }));
+    if (!added) return [line(t('accounts.tooMany', { max: MAX_ACCOUNTS }), true)];
+    return await withSchedules(
+      id,
+      line(t(account.apiKey ? 'backup.accountAdded' : 'backup.accountAddedNoKey', { name })),
+    );
   } catch {
-    return line(t('backup.notSaved'), true);
+    return [line(t('backup.notSaved'), true)];
   }
 }
 
@@ -301,6 +330,11 @@ async function writeSettings(parsed: Extract<ParsedBackup, { ok: true }>): Promi
     }
     try {
       const next = definition.merge ? definition.merge(await definition.item.getValue(), value) : value;
+      const merged = definition.checkMerged?.(next);
+      if (merged && !merged.ok) {
+        refused.push({ name, label: definition.label(), detail: merged.message });
+        continue;
+      }
       await definition.item.setValue(next);
       imported.push({ name, label: definition.label(), detail: definition.describe(value) });
     } catch {

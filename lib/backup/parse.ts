@@ -126,9 +126,17 @@ function accountLabel(raw: unknown): string {
   return t('backup.account', { name: shown });
 }
 
-/** One account of the file, checked as Setup and the settings are; its key's text is never shown. */
-function acceptAccount(raw: unknown): { ok: true; value: BackupAccount } | { ok: false; reason: string } {
-  const shaped = backupAccountSchema.safeParse(raw);
+/**
+ * One account of the file, checked as Setup and the settings are; its key's text is never shown.
+ * Its schedules are checked on their own, as the active account's (./settings.ts): bad ones are
+ * left out with their reason (`schedulesRefused`), and the rest of the account is kept.
+ */
+function acceptAccount(
+  raw: unknown,
+): { ok: true; value: BackupAccount; schedulesRefused?: string } | { ok: false; reason: string } {
+  const isObject = raw !== null && typeof raw === 'object' && !Array.isArray(raw);
+  const rawSchedules = isObject ? (raw as { schedules?: unknown }).schedules : undefined;
+  const shaped = backupAccountSchema.safeParse(isObject ? { ...raw, schedules: undefined } : raw);
   if (!shaped.success) {
     const onKey = shaped.error.issues.some((issue) => issue.path[0] === 'apiKey');
     return {
@@ -154,7 +162,10 @@ function acceptAccount(raw: unknown): { ok: true; value: BackupAccount } | { ok:
     if (!checked.ok) return { ok: false, reason: checked.message };
     Object.assign(account, { [name]: checked.value });
   }
-  return { ok: true, value: account };
+  if (rawSchedules === undefined) return { ok: true, value: account };
+  const schedules = acceptSetting('schedules', rawSchedules);
+  if (!schedules.ok) return { ok: true, value: account, schedulesRefused: schedules.reason };
+  return { ok: true, value: { ...account, schedules: schedules.value as BackupAccount['schedules'] } };
 }
 
 /** Reads and checks a backup file's text. Pure: writes nothing. */
@@ -201,8 +212,18 @@ export function parseBackup(text: string): ParsedBackup {
   const accounts: BackupAccount[] = [];
   for (const raw of envelope.data.accounts ?? []) {
     const result = acceptAccount(raw);
-    if (result.ok) accounts.push(result.value);
-    else refused.push({ name: 'accounts', label: accountLabel(raw), detail: result.reason });
+    if (!result.ok) {
+      refused.push({ name: 'accounts', label: accountLabel(raw), detail: result.reason });
+      continue;
+    }
+    accounts.push(result.value);
+    if (result.schedulesRefused !== undefined) {
+      refused.push({
+        name: 'accounts',
+        label: accountLabel(raw),
+        detail: t('schedules.backupAccountRefused', { reason: result.schedulesRefused }),
+      });
+    }
   }
   return { ok: true, exportedAt: envelope.data.exportedAt, accepted, refused, ignored, accounts };
 }

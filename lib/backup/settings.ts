@@ -50,6 +50,8 @@ export interface SettingDefinition<T> {
   check?: (value: T) => Validation<T>;
   /** Records merge with what this browser has; settings replace it. */
   merge?: (current: T, incoming: T) => T;
+  /** Checks what the merge made, with what this browser had: refused, nothing is written. */
+  checkMerged?: (merged: T) => Validation<T>;
   /** For the import report. Never the API key. */
   describe: (value: T) => string;
 }
@@ -169,8 +171,10 @@ export const DEFINITIONS: Definitions = {
     schema: schedulesBackupSchema,
     item: activeSchedulesBackupItem,
     check: checkSchedulesBackup,
-    // A rule of the same id is replaced by the file's; the others here stay.
+    // A rule of the same id is replaced by the file's; the others here stay, and the file's must
+    // not collide with them.
     merge: mergeSchedules,
+    checkMerged: checkSchedulesBackup,
     describe: (value) => tn('schedules.backupCount', value.rules.length),
   },
 };

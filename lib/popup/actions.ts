@@ -14,6 +14,7 @@ import {
   chosenProfileItem,
   defaultBlockItem,
   outboxItem,
+  schedulesItem,
   scopeKey,
   settledChangesItem,
 } from '@/lib/settings/storage';
@@ -44,6 +45,7 @@ export async function chooseProfile(ctx: ControllerContext, profile: string): Pr
     problem: null,
     change: { state: 'idle', message: '' },
     undo: null,
+    scheduleOwned: [],
   });
   await refreshStale(ctx);
 }
@@ -62,7 +64,7 @@ async function submit(
   const { deps, ready, update } = ctx;
   const current = ready();
   if (current === null || current.change.state === 'running') return;
-  update({ change: { state: 'running', message: progress }, undo: null });
+  update({ change: { state: 'running', message: progress }, undo: null, scheduleOwned: [] });
   const accountId = await ctx.shownAccountId();
   if (accountId === null) {
     // The key or service changed since the view was read: it shows an account that is not active.
@@ -84,6 +86,26 @@ async function submit(
   // when the storage watch reports it, so the popup never shows it without that line.
   const outbox = outcome.state === 'pending' ? { outbox: await outboxItem.getValue() } : {};
   update({ ...outbox, change: { state: outcome.state, message: outcome.message }, undo });
+  // A click (not its Undo) that went through, on a domain a schedule owns: the schedule would put
+  // it back at its next check, so the popup says so and offers to keep it (docs/schedules.md,
+  // "Manual changes"). The schedules are read only now, never on the way to the first view.
+  if (outcome.state === 'failed' || next === null) return;
+  const owned = await schedulesOwning(accountId, change, ctx.deps.now());
+  if (owned.length > 0 && ready()?.scope === current.scope) update({ scheduleOwned: owned });
+}
+
+/**
+ * The schedules owning the changed domain for its profile; none when they cannot be read. Their
+ * code is loaded only for an account that has rules at all.
+ */
+async function schedulesOwning(accountId: string, change: ListChange, now: number) {
+  try {
+    if (((await schedulesItem.getValue())[accountId]?.rules.length ?? 0) === 0) return [];
+    const { rulesOwningDomains } = await import('@/lib/schedules/manual');
+    return await rulesOwningDomains(accountId, change.profile, [change.domain], now);
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import type { ApiForm } from '@/lib/api/types';
 import type { CachedView, ListsView } from '@/lib/cache/view-cache';
 import type { ListChange } from '@/lib/messaging/protocol';
 import type { AccountNotes, EntryRecord } from '@/lib/notes';
+import type { DomainsOwned } from '@/lib/schedules/manual';
 import type { OutboxEntry, SettledChange } from '@/lib/settings/storage';
 
 export interface ChangeStatus {
@@ -70,6 +71,11 @@ export interface ReadyState {
   chosenDomain: string | undefined;
   change: ChangeStatus;
   undo: UndoOffer | null;
+  /**
+   * The schedules that own the domain just changed (docs/schedules.md, "Manual changes"), read
+   * only once a change went through: they would put it back at their next check unless kept.
+   */
+  scheduleOwned?: readonly DomainsOwned[];
   /** The account's records of entries added here, with their notes (lib/notes); unset until read. */
   entryNotes?: AccountNotes;
 }

@@ -1,6 +1,7 @@
 /**
- * The schedules in the settings backup (lib/backup): the active account's rules and lead, checked
- * like every import (./schema.ts) and for conflicts with the rules already here (./conflicts.ts).
+ * The schedules in the settings backup (lib/backup): every account's rules and lead (the active
+ * one's under `settings`, the others' with their accounts), checked like every import
+ * (./schema.ts) and for conflicts within the file and with the rules already here (./conflicts.ts).
  * Overrides (one-off, timed) and what the worker found are this browser's, never exported
  * (docs/schedules.md, "Storage").
  */
@@ -12,7 +13,7 @@ import { findConflict } from './conflicts';
 import { updateAccountSchedules } from './edit';
 import type { ScheduleRule } from './model';
 import { SCHEDULE_LIMITS, scheduleRuleSchema } from './schema';
-import { emptyAccountSchedules, schedulesItem } from './store';
+import { type AccountSchedules, emptyAccountSchedules, schedulesItem } from './store';
 
 export const schedulesBackupSchema = z.object({
   leadMinutes: z.int().check(z.gte(0), z.lte(SCHEDULE_LIMITS.leadMinutesMax)),
@@ -25,11 +26,17 @@ async function activeAccountId(): Promise<string> {
   return (accounts.find((account) => account.active) ?? accounts[0])?.id ?? '';
 }
 
+/** What the backup holds of an account's schedules: the lead and the rules, never the overrides. */
+export function schedulesBackupOf(schedules: AccountSchedules): SchedulesBackup {
+  return { leadMinutes: schedules.leadMinutes, rules: schedules.rules };
+}
+
 /** The active account's schedules as the backup holds them: read, and written on import. */
 export const activeSchedulesBackupItem = {
   async getValue(): Promise<SchedulesBackup> {
-    const schedules = (await schedulesItem.getValue())[await activeAccountId()] ?? emptyAccountSchedules();
-    return { leadMinutes: schedules.leadMinutes, rules: schedules.rules };
+    return schedulesBackupOf(
+      (await schedulesItem.getValue())[await activeAccountId()] ?? emptyAccountSchedules(),
+    );
   },
   async setValue(value: SchedulesBackup): Promise<void> {
     const accountId = await activeAccountId();
@@ -59,4 +66,22 @@ export function checkSchedulesBackup(value: SchedulesBackup): Validation<Schedul
     seen.push(rule);
   }
   return valid(value);
+}
+
+/**
+ * Writes the schedules of one of the file's other accounts to that account here: merged with its
+ * rules as the active account's are (`mergeSchedules`), and refused, writing nothing, when the
+ * merged rules would own one thing at the same time (naming both).
+ */
+export async function importAccountSchedules(
+  accountId: string,
+  incoming: SchedulesBackup,
+): Promise<Validation<SchedulesBackup>> {
+  let outcome: Validation<SchedulesBackup> = valid(incoming);
+  await updateAccountSchedules(accountId, (current) => {
+    const stored = current ?? emptyAccountSchedules();
+    outcome = checkSchedulesBackup(mergeSchedules(schedulesBackupOf(stored), incoming));
+    return outcome.ok ? { ...stored, ...outcome.value } : null;
+  });
+  return outcome;
 }

@@ -21,7 +21,7 @@ export interface LastCheck {
   message?: string;
 }
 
-/** What the user made: written by the pages (and an import) only. */
+/** What the user made: written by the pages and an import (and by the worker, a kept menu change). */
 export interface AccountSchedules {
   leadMinutes: number;
   rules: ScheduleRule[];

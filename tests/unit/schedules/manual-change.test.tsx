@@ -1,6 +1,7 @@
 /**
  * A change by hand to something a schedule owns (docs/schedules.md, "Manual changes"): the
- * Categories section says which schedule will put it back and when, and keeping the change until
+ * Categories, Default block, Whitelist and Blocklist sections say which schedule will put it back
+ * and when, and keeping the change until
  * then, or pausing the schedule, is stored so that the schedule's next check leaves it alone.
  */
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
@@ -115,5 +116,69 @@ describe('a category a schedule owns, changed by hand', () => {
     expect((await schedulesItem.getValue())[accountId]?.overrides).toEqual([
       { rule: 'bedtime', kind: 'release', from: expect.any(Number), until: until.getTime() },
     ]);
+  });
+});
+
+describe('a domain a schedule owns, added or removed in the options page’s lists', () => {
+  const gamesBlocked: ScheduleRule = {
+    ...HOMEWORK,
+    id: 'games',
+    name: 'Games at night',
+    owns: [{ kind: 'domain', domain: 'games.example', inside: 'blocklist', outside: 'none' }],
+  };
+
+  async function renderLists() {
+    await apiKeyItem.setValue('sk-live-0123456789abcdef');
+    await connectionItem.setValue({ baseUrl: 'https://my.cleanbrowsing.org', form: 'A' });
+    const accountId = (await readAccounts()).activeId;
+    await schedulesItem.setValue({ [accountId]: { leadMinutes: 0, rules: [gamesBlocked], overrides: [] } });
+    const client = createFakeClient('A');
+    await renderAccount({ client });
+    const whitelist = within(section('Whitelist'));
+    await waitFor(() => whitelist.getByRole('button', { name: 'Add to whitelist' }));
+    return { accountId, whitelist, client };
+  }
+
+  it('adding it says which schedule owns it (and not for the other domains added with it); Keep until stores the release', async () => {
+    const { accountId, whitelist } = await renderLists();
+    fireEvent.input(whitelist.getByLabelText('Domains to add to the whitelist'), {
+      target: { value: 'school.example\nGames.example' },
+    });
+    fireEvent.click(whitelist.getByRole('button', { name: 'Add to whitelist' }));
+    const notice = within(await screen.findByRole('region', { name: 'Set by a schedule' }));
+    expect(notice.getByText(/^“Games at night” changes games\.example at set times\./)).toBeTruthy();
+    fireEvent.click(notice.getByRole('button', { name: /^Keep until \d\d:\d\d$/ }));
+    await waitFor(() =>
+      expect(notice.getByText(/Kept: “Games at night” leaves it alone until/)).toBeTruthy(),
+    );
+    expect((await schedulesItem.getValue())[accountId]?.overrides).toMatchObject([
+      { rule: 'games', kind: 'release' },
+    ]);
+  });
+
+  it('removing it says so too; a domain no schedule owns says nothing', async () => {
+    const { whitelist } = await renderLists();
+    fireEvent.input(whitelist.getByLabelText('Domains to add to the whitelist'), {
+      target: { value: 'school.example' },
+    });
+    fireEvent.click(whitelist.getByRole('button', { name: 'Add to whitelist' }));
+    await waitFor(() => whitelist.getByRole('button', { name: 'Remove school.example from the whitelist' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('region', { name: 'Set by a schedule' })).toBeNull();
+
+    fireEvent.input(whitelist.getByLabelText('Domains to add to the whitelist'), {
+      target: { value: 'games.example' },
+    });
+    fireEvent.click(whitelist.getByRole('button', { name: 'Add to whitelist' }));
+    await screen.findByRole('region', { name: 'Set by a schedule' });
+    fireEvent.click(
+      await whitelist.findByRole('button', { name: 'Remove games.example from the whitelist' }),
+    );
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Set by a schedule' })).toBeNull());
+    expect(
+      within(await screen.findByRole('region', { name: 'Set by a schedule' })).getByText(
+        /^“Games at night” changes games\.example/,
+      ),
+    ).toBeTruthy();
   });
 });

@@ -12,6 +12,7 @@ import { readAccounts, saveActiveConnection } from '@/lib/accounts/store';
 import type { MenuItem } from '@/lib/menus';
 import { registrationAlarmOf } from '@/lib/network';
 import { notes } from '@/lib/notes';
+import { schedulesItem } from '@/lib/schedules/store';
 import {
   accountsItem,
   apiKeyItem,
@@ -501,6 +502,73 @@ describe('menu clicks and shortcuts', () => {
     ]);
     expect(whitelistOf('default')).not.toContain(suffix);
     expect(await outboxItem.getValue()).toEqual([]);
+  });
+
+  /** "Games later" owns `domain` for `profile` from an hour from now, for an hour (lead 0). */
+  async function scheduleLater(domain: string, profile: string) {
+    const hhmm = (at: number) => {
+      const date = new Date(at);
+      return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+    };
+    const accountId = (await readAccounts()).activeId;
+    await schedulesItem.setValue({
+      [accountId]: {
+        leadMinutes: 0,
+        rules: [
+          {
+            id: 'games',
+            name: 'Games later',
+            profile,
+            days: [1, 2, 3, 4, 5, 6, 7],
+            windows: [{ start: hhmm(Date.now() + 60 * 60_000), end: hhmm(Date.now() + 120 * 60_000) }],
+            owns: [{ kind: 'domain', domain, inside: 'blocklist', outside: 'none' }],
+          },
+        ],
+        overrides: [],
+      },
+    });
+    return accountId;
+  }
+
+  it('a domain a schedule owns: the change is kept until the schedule’s next edge, and the notification names it', async () => {
+    const accountId = await scheduleLater('owned-test.example', 'default');
+    await contextMenusEvent().trigger(
+      { menuItemId: 'dnsfc:whitelist:page:default', pageUrl: 'https://www.owned-test.example/' },
+      { id: 3, url: 'https://www.owned-test.example/' },
+    );
+    await until(
+      () => notifications.length,
+      (count) => count > 0,
+    );
+    expect(whitelistOf('default')).toContain('owned-test.example');
+    expect(notifications).toEqual([
+      {
+        title: 'Done',
+        message: expect.stringMatching(
+          /owned-test\.example was added to the whitelist.* “Games later” sets this domain at set times: your change is kept until (\S+ )?\d\d:\d\d, and “Games later” resumes then\.$/,
+        ),
+      },
+    ]);
+    const [override] = (await schedulesItem.getValue())[accountId]?.overrides ?? [];
+    expect(override).toMatchObject({ rule: 'games', kind: 'release' });
+    // Until the window's start, an hour from now at the latest.
+    expect(override!.until).toBeGreaterThan(Date.now() + 58 * 60_000);
+    expect(override!.until).toBeLessThanOrEqual(Date.now() + 60 * 60_000);
+  });
+
+  it('a refused change to a domain a schedule owns keeps nothing', async () => {
+    const accountId = await scheduleLater('owned-test.example', 'nosuchprofile');
+    await contextMenusEvent().trigger({
+      menuItemId: 'dnsfc:whitelist:page:nosuchprofile',
+      pageUrl: 'https://owned-test.example/',
+    });
+    await until(
+      () => notifications.length,
+      (count) => count > 0,
+    );
+    expect(notifications[0]).toMatchObject({ title: 'Not done' });
+    expect(notifications[0]?.message).not.toMatch(/Games later/);
+    expect((await schedulesItem.getValue())[accountId]?.overrides).toEqual([]);
   });
 
   it('a page without a domain is reported, and nothing is sent', async () => {
