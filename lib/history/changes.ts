@@ -8,8 +8,10 @@
  */
 import { scopeOf } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
-import { carriesListChange } from '@/lib/messaging/protocol';
+import { t } from '@/lib/i18n';
+import { CHANGE_SOURCES, type ChangeSource, carriesListChange } from '@/lib/messaging/protocol';
 import type { EntryRecord } from '@/lib/notes';
+import { sourceName } from '@/lib/notes/describe';
 import type { SettledChange } from '@/lib/settings/storage';
 import type { DiffLine } from './diff';
 import { type JournalEntry, journalKey } from './journal';
@@ -215,4 +217,22 @@ export function changesCsv(rows: readonly ChangeRow[], header: readonly string[]
     );
   }
   return `${lines.join('\r\n')}\r\n`;
+}
+
+const isChangeSource = (surface: string): surface is ChangeSource =>
+  (CHANGE_SOURCES as readonly string[]).includes(surface);
+
+/** Who made a row, in words: "this browser, from the popup on news.example", or "elsewhere". */
+export function madeByText(row: ChangeRow): string {
+  const made = row.madeHere;
+  if (made === undefined) return t('history.madeElsewhere');
+  const surface =
+    made.surface === 'rollback'
+      ? t('history.surfaceRollback')
+      : isChangeSource(made.surface)
+        ? sourceName(made.surface)
+        : made.surface;
+  return made.page === undefined
+    ? t('history.madeHere', { surface })
+    : t('history.madeHereOnPage', { surface, page: made.page });
 }

@@ -73,5 +73,5 @@ export async function historyStory(options: Page, emulator: EmulatorHandle): Pro
   await openSection(options, 'History');
   await byRole(options, 'button', 'Take snapshot', { within: HISTORY }).click();
   const mineRow = await textOf(options, 'row', undefined, { within: HISTORY, text: { contains: mine } });
-  expect(mineRow).toContain('this browser (options)');
+  expect(mineRow).toContain('this browser, from the options page');
 }

@@ -5,6 +5,7 @@ import {
   type ChangeRow,
   changesCsv,
   filterChanges,
+  madeByText,
   NO_FILTER,
 } from '@/lib/history/changes';
 import type { DiffLine } from '@/lib/history/diff';
@@ -56,13 +57,6 @@ const scopeText = (scope: string) =>
   scope === '' || scope === 'account' ? t('history.accountScope') : scope;
 const lineKey = (line: DiffLine) => `${line.kind}\t${line.scope}\t${line.entry}\t${line.change}`;
 const kb = (chars: number) => `${formatNumber(Math.max(1, Math.round(chars / 1024)))} KB`;
-
-function madeText(row: ChangeRow): string {
-  if (row.madeHere === undefined) return t('history.madeElsewhere');
-  return row.madeHere.page === undefined
-    ? t('history.madeHere', { surface: row.madeHere.surface })
-    : t('history.madeHereOnPage', { surface: row.madeHere.surface, page: row.madeHere.page });
-}
 
 export function HistorySection({ services }: { services: HistoryServices }) {
   const headingId = useId();
@@ -341,7 +335,7 @@ export function HistorySection({ services }: { services: HistoryServices }) {
                     {t(row.change === 'added' ? 'history.added' : 'history.removed')}
                   </td>
                   <td dir="auto">{row.entry}</td>
-                  <td>{madeText(row)}</td>
+                  <td>{madeByText(row)}</td>
                   <td dir="auto">{row.note ?? ''}</td>
                 </tr>
               ))}

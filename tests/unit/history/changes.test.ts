@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attributeChanges, changesCsv, filterChanges, NO_FILTER } from '@/lib/history/changes';
+import { attributeChanges, changesCsv, filterChanges, madeByText, NO_FILTER } from '@/lib/history/changes';
 import { createJournal, journaledClient } from '@/lib/history/journal';
 import type { SnapshotChanges } from '@/lib/history/store';
 import { applyCopy, planCopy } from '@/lib/profile-groups/copy';
@@ -284,5 +284,24 @@ describe("what changed, from this browser's journal", () => {
       journal: await journal.read(ACCOUNT),
     });
     expect(rows.map((row) => row.madeHere?.surface)).toEqual(['options', 'options', 'options', 'options']);
+  });
+});
+
+describe('who made a row, in words', () => {
+  const row = {
+    kind: 'whitelist',
+    scope: 'kids',
+    entry: 'a.example',
+    change: 'added',
+    snapshotId: 's',
+    takenAt: 0,
+  } as const;
+  it('names the surface as a person reads it, the page when known, and elsewhere otherwise', () => {
+    expect(madeByText({ ...row, madeHere: { surface: 'menu', page: 'news.example' } })).toBe(
+      'this browser, from the right-click menu on news.example',
+    );
+    expect(madeByText({ ...row, madeHere: { surface: 'schedule' } })).toBe('this browser, from a schedule');
+    expect(madeByText({ ...row, madeHere: { surface: 'rollback' } })).toBe('this browser, from a rollback');
+    expect(madeByText(row)).toBe('elsewhere');
   });
 });

@@ -109,6 +109,7 @@ describe('Overview', () => {
     await connectionItem.setValue({ baseUrl: 'https://my.cleanbrowsing.org', form: 'A' });
     const accountId = (await readAccounts()).activeId;
     const always = { start: '00:00', end: '23:59' };
+    const farFromNow = `${String((new Date().getHours() + 12) % 24).padStart(2, '0')}:00`;
     const owns = [{ kind: 'category' as const, category: 'category_gaming', inside: true, outside: false }];
     const days = [1, 2, 3, 4, 5, 6, 7] as (1 | 2 | 3 | 4 | 5 | 6 | 7)[];
     await schedulesItem.setValue({
@@ -120,7 +121,8 @@ describe('Overview', () => {
             id: 'b',
             name: 'Not now',
             days,
-            windows: [{ start: '03:00', end: '03:01' }],
+            // A minute twelve hours away from now: never active while the test runs.
+            windows: [{ start: farFromNow, end: farFromNow.replace(/:\d\d$/, ':01') }],
             owns: [{ ...owns[0]!, category: 'category_dating' }],
           },
         ],
