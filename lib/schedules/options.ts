@@ -218,17 +218,25 @@ export function ownedWords(rule: ScheduleRule, form: ApiForm): string {
  * whitelist during the windows is allowed, not blocked; so is a thing an import made allowed.
  */
 export function insideWords(rule: ScheduleRule, form: ApiForm): string {
-  const blocked = rule.owns.filter((thing) =>
-    thing.kind === 'domain' ? thing.inside === 'blocklist' : thing.inside,
-  );
-  const allowed = rule.owns.filter((thing) => !blocked.includes(thing));
-  const words = (things: readonly OwnedThing[]) => ownedWords({ ...rule, owns: [...things] }, form);
+  const { blocked, allowed } = insideParts(rule, form);
   return [
-    blocked.length > 0 ? t('schedules.blocks', { what: words(blocked) }) : '',
-    allowed.length > 0 ? t('schedules.allows', { what: words(allowed) }) : '',
+    blocked === '' ? '' : t('schedules.blocks', { what: blocked }),
+    allowed === '' ? '' : t('schedules.allows', { what: allowed }),
   ]
     .filter((part) => part !== '')
     .join(' · ');
+}
+
+/** What the rule blocks and what it allows inside its windows, each in words ('' when none). */
+export function insideParts(rule: ScheduleRule, form: ApiForm): { blocked: string; allowed: string } {
+  const isBlocked = (thing: OwnedThing) =>
+    thing.kind === 'domain' ? thing.inside === 'blocklist' : thing.inside;
+  const words = (things: readonly OwnedThing[]) =>
+    things.length === 0 ? '' : ownedWords({ ...rule, owns: [...things] }, form);
+  return {
+    blocked: words(rule.owns.filter(isBlocked)),
+    allowed: words(rule.owns.filter((thing) => !isBlocked(thing))),
+  };
 }
 
 export const dayName = (day: Weekday): string => t(`schedules.day${day}` as PlainKey);

@@ -8,7 +8,7 @@ import { t } from '@/lib/i18n';
 import { type Followable, followableRead } from '@/lib/settings/follow';
 import { accountsItem } from '@/lib/settings/storage';
 import { evaluateSchedules, type RuleStatus } from './desired';
-import { formatInstant, ownedWords } from './options';
+import { formatInstant, insideParts } from './options';
 import { type AccountSchedules, schedulesItem } from './store';
 import { browserTimeZone } from './zone';
 
@@ -50,12 +50,19 @@ export function scheduleLines(
   return evaluateSchedules(mine, schedules.overrides, { now, timeZone, leadMinutes: 0 })
     .rules.filter((status) => status.inside && !status.released)
     .map((status) => {
+      const { blocked, allowed } = insideParts(status.rule, form);
       const words = {
         rule: status.rule.name,
-        what: ownedWords(status.rule, form),
+        blocked,
+        allowed,
         time: status.nextEdgeAt === null ? '—' : formatInstant(status.nextEdgeAt, now, timeZone),
       };
-      const blocks = status.rule.owns.some((thing) => thing.inside !== false && thing.inside !== 'whitelist');
-      return { status, text: t(blocks ? 'schedules.verdict' : 'schedules.verdictAllowed', words) };
+      const key =
+        allowed === ''
+          ? 'schedules.verdict'
+          : blocked === ''
+            ? 'schedules.verdictAllowed'
+            : 'schedules.verdictMixed';
+      return { status, text: t(key, words) };
     });
 }

@@ -7,6 +7,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { ScheduleLine } from '@/components/popup/ScheduleLine';
+import type { OwnedThing } from '@/lib/schedules/model';
 import { schedulesItem } from '@/lib/schedules/store';
 import { accountsItem } from '@/lib/settings/storage';
 
@@ -18,7 +19,7 @@ const NOW = Date.parse('2026-07-06T12:00:00Z');
 const hhmm = (date: Date) =>
   `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
 
-async function store(profile: string) {
+async function store(profile: string, extra: readonly OwnedThing[] = []) {
   const start = new Date(NOW - 30 * 60_000);
   const end = new Date(NOW + 90 * 60_000);
   await accountsItem.setValue({ active: 'account-one', accounts: [] } as never);
@@ -32,7 +33,7 @@ async function store(profile: string) {
           profile,
           days: [1, 2, 3, 4, 5, 6, 7],
           windows: [{ start: hhmm(start), end: hhmm(end) }],
-          owns: [{ kind: 'category', category: 'category_gaming', inside: true, outside: false }],
+          owns: [{ kind: 'category', category: 'category_gaming', inside: true, outside: false }, ...extra],
         },
       ],
       overrides: [],
@@ -54,6 +55,16 @@ describe('ScheduleLine', () => {
     expect(overrides).toEqual([
       { rule: 'homework', kind: 'inside', from: NOW, until: NOW + 90 * 60_000 + 30 * 60_000 },
     ]);
+  });
+
+  it('says what the rule allows apart from what it blocks', async () => {
+    const end = await store('kids', [
+      { kind: 'domain', domain: 'school.example', inside: 'whitelist', outside: 'none' },
+    ]);
+    render(<ScheduleLine profile="kids" form="A" now={() => NOW} />);
+    expect((await screen.findByText(/^Homework time:/)).textContent).toBe(
+      `Homework time: Gaming blocked, school.example allowed until ${end}`,
+    );
   });
 
   it("says nothing for another profile's rule", async () => {
