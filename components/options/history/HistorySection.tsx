@@ -1,13 +1,6 @@
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import type { DnsFilterApi } from '@/lib/api/types';
-import {
-  type ChangeFilter,
-  type ChangeRow,
-  changesCsv,
-  filterChanges,
-  madeByText,
-  NO_FILTER,
-} from '@/lib/history/changes';
+import { type ChangeFilter, changesCsv, filterChanges, madeByText, NO_FILTER } from '@/lib/history/changes';
 import type { DiffLine } from '@/lib/history/diff';
 import { SECTION_KINDS, type SectionKind, type SnapshotReason } from '@/lib/history/model';
 import { profilesOf, ROLLBACK_CALLS_PER_SECOND, type RollbackJob } from '@/lib/history/rollback';
