@@ -35,17 +35,17 @@ import {
 import { t } from '@/lib/i18n';
 import { readConfiguredAccounts, readCurrentAccount } from '@/lib/identity/current';
 import { buildMenuItems, readMenuInput, rebuildMenus, refreshProfilesCache } from '@/lib/menus';
-import {
-  type ChangeOutcome,
-  isListChange,
-  type ListChange,
-  type OtherAccountChangesResponse,
-  type QueuedChange,
-  type RemoveAccountResponse,
-  type SeveralOutcomes,
-  type TemporaryAllowResponse,
-  type UnbreakResponse,
+import type {
+  ChangeOutcome,
+  ListChange,
+  OtherAccountChangesResponse,
+  QueuedChange,
+  RemoveAccountResponse,
+  SeveralOutcomes,
+  TemporaryAllowResponse,
+  UnbreakResponse,
 } from '@/lib/messaging/protocol';
+import { isListChange } from '@/lib/messaging/queued-change';
 import {
   type RegistrationTrigger,
   registerOnce,

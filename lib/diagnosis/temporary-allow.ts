@@ -22,12 +22,8 @@ import { canonicalHost } from '@/lib/filtering/domain-index';
 import { t } from '@/lib/i18n';
 import type { CurrentAccount } from '@/lib/identity/current';
 import type { AccountId } from '@/lib/identity/identity';
-import {
-  type ChangeOutcome,
-  carriesListChange,
-  type ListChange,
-  type TemporaryAllowResponse,
-} from '@/lib/messaging/protocol';
+import type { ChangeOutcome, ListChange, TemporaryAllowResponse } from '@/lib/messaging/protocol';
+import { carriesListChange } from '@/lib/messaging/queued-change';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively } from '@/lib/outbox/lease';
 import {

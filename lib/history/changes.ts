@@ -9,7 +9,8 @@
 import { scopeOf } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
-import { CHANGE_SOURCES, type ChangeSource, carriesListChange } from '@/lib/messaging/protocol';
+import { CHANGE_SOURCES, type ChangeSource } from '@/lib/messaging/protocol';
+import { carriesListChange } from '@/lib/messaging/queued-change';
 import type { EntryRecord } from '@/lib/notes';
 import { sourceName } from '@/lib/notes/describe';
 import type { SettledChange } from '@/lib/settings/storage';

@@ -6,7 +6,7 @@
 import type { DnsFilterApi } from '@/lib/api/types';
 import { isQuotaError, withRoom } from '@/lib/cache/storage-room';
 import { parseAccountId } from '@/lib/identity/identity';
-import { isListChange } from '@/lib/messaging/protocol';
+import { isListChange } from '@/lib/messaging/queued-change';
 import { exclusively, randomId } from '@/lib/outbox/lease';
 import { readRaw, removeRaw, writeRaw } from '@/lib/settings/item';
 import type { SettledChange } from '@/lib/settings/storage';

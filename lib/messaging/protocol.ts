@@ -77,15 +77,6 @@ export type SettingChange = z.infer<typeof settingChangeSchema>;
 export const queuedChangeSchema = z.lazy(() => z.union([listChangeSchema, settingChangeSchema]));
 export type QueuedChange = ListChange | SettingChange;
 
-/** Whether a queued change is a list change (the only kind the pages submit). */
-export const isListChange = (change: QueuedChange): change is ListChange =>
-  change.op === 'add' || change.op === 'remove';
-
-/** Whether a queued or settled change is a list change: for filters over entries and records. */
-export const carriesListChange = <T extends { change: QueuedChange }>(
-  item: T,
-): item is T & { change: ListChange } => isListChange(item.change);
-
 /** What the sender learns about a submitted change. */
 export const changeOutcomeSchema = z.object({
   /** delivered: the service confirmed it; pending: queued, will be retried; failed: the service refused it. */

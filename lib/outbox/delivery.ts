@@ -24,13 +24,8 @@ import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
 import type { CurrentAccount } from '@/lib/identity/current';
 import type { AccountId } from '@/lib/identity/identity';
-import {
-  carriesListChange,
-  isListChange,
-  type ListChange,
-  type QueuedChange,
-  type SettingChange,
-} from '@/lib/messaging/protocol';
+import type { ListChange, QueuedChange, SettingChange } from '@/lib/messaging/protocol';
+import { carriesListChange, isListChange } from '@/lib/messaging/queued-change';
 import { followSettled, notes } from '@/lib/notes';
 import { type OutboxEntry, outboxItem, type SettledChange } from '@/lib/settings/storage';
 import type { AlarmsApi } from './alarms';

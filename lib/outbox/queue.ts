@@ -13,13 +13,8 @@ import { withRoom } from '@/lib/cache/storage-room';
 import { journalSettled } from '@/lib/history';
 import { t } from '@/lib/i18n';
 import type { AccountId } from '@/lib/identity/identity';
-import {
-  carriesListChange,
-  isListChange,
-  type ListChange,
-  type QueuedChange,
-  type SettingChange,
-} from '@/lib/messaging/protocol';
+import type { ListChange, QueuedChange, SettingChange } from '@/lib/messaging/protocol';
+import { carriesListChange, isListChange } from '@/lib/messaging/queued-change';
 import { followQueued, notes } from '@/lib/notes';
 import {
   OUTBOX_LIMIT,

@@ -7,7 +7,8 @@ import { listName } from '@/lib/api/attempts';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { inverseChange, type Membership } from '@/lib/cache/list-changes';
 import { t } from '@/lib/i18n';
-import { carriesListChange, type ListChange } from '@/lib/messaging/protocol';
+import type { ListChange } from '@/lib/messaging/protocol';
+import { carriesListChange } from '@/lib/messaging/queued-change';
 import { notes, recordOf } from '@/lib/notes';
 import {
   addedTldsItem,

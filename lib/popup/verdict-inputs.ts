@@ -14,7 +14,7 @@ import {
   withChanges,
 } from '@/lib/filtering/domain-index';
 import { needsStatistics, type Verdict, verdictFor } from '@/lib/filtering/verdict';
-import { carriesListChange } from '@/lib/messaging/protocol';
+import { carriesListChange } from '@/lib/messaging/queued-change';
 import { scopeKey } from '@/lib/settings/storage';
 import type { PageDiagnosis } from './page-diagnosis';
 import type { ReadyState } from './state';

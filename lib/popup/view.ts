@@ -10,13 +10,8 @@ import { isFreshView } from '@/lib/cache/view-cache';
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { needsStatistics, type Verdict } from '@/lib/filtering/verdict';
 import { t, tn } from '@/lib/i18n';
-import {
-  carriesListChange,
-  isListChange,
-  type ListChange,
-  type QueuedChange,
-  type SettingChange,
-} from '@/lib/messaging/protocol';
+import type { ListChange, QueuedChange, SettingChange } from '@/lib/messaging/protocol';
+import { carriesListChange, isListChange } from '@/lib/messaging/queued-change';
 import { recordOf, verdictAddition } from '@/lib/notes';
 import type { SectionId } from '@/lib/options/routes';
 import { describeSetting, describeSettingWithSource } from '@/lib/outbox/setting-text';

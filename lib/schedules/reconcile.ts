@@ -22,12 +22,8 @@ import { canonicalHost, unpackDomains } from '@/lib/filtering/domain-index';
 import { t } from '@/lib/i18n';
 import type { ConfiguredAccount } from '@/lib/identity/current';
 import type { AccountId } from '@/lib/identity/identity';
-import {
-  carriesListChange,
-  isListChange,
-  type ListChange,
-  type QueuedChange,
-} from '@/lib/messaging/protocol';
+import type { ListChange, QueuedChange } from '@/lib/messaging/protocol';
+import { carriesListChange, isListChange } from '@/lib/messaging/queued-change';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively, tryAcquireLease } from '@/lib/outbox/lease';
 import { backoffDelayMs, isRetryable } from '@/lib/outbox/policy';

@@ -9,7 +9,8 @@ import { fakeBrowser } from 'wxt/testing';
 import { AccountPanel } from '@/components/options/AccountPanel';
 import { expireTemporaryAllows } from '@/lib/diagnosis/temporary-allow';
 import { identityOf } from '@/lib/identity/identity';
-import { carriesListChange, type ListChange } from '@/lib/messaging/protocol';
+import type { ListChange } from '@/lib/messaging/protocol';
+import { carriesListChange } from '@/lib/messaging/queued-change';
 import { enqueueChange } from '@/lib/outbox';
 import {
   apiKeyItem,

@@ -11,7 +11,8 @@ import type { DnsFilterApi } from '@/lib/api/types';
 import { cachedListsItem } from '@/lib/cache/cached-lists';
 import { storeListsWithinBudget } from '@/lib/cache/storage-room';
 import { createViewCache } from '@/lib/cache/view-cache';
-import { type ChangeOutcome, carriesListChange, type ListChange } from '@/lib/messaging/protocol';
+import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import { carriesListChange } from '@/lib/messaging/queued-change';
 import {
   deliverPending,
   deliverPendingWithin,

@@ -5,7 +5,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { carriesListChange, type ListChange } from '@/lib/messaging/protocol';
+import type { ListChange } from '@/lib/messaging/protocol';
+import { carriesListChange } from '@/lib/messaging/queued-change';
 import { deliverPending } from '@/lib/outbox';
 import { failedProfiles, previewForProfiles, summaryOf } from '@/lib/profile-groups/preview';
 import { type SeveralDeps, submitToProfiles } from '@/lib/profile-groups/several';

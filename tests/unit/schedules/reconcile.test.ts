@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import type { ConfiguredAccount } from '@/lib/identity/current';
-import { carriesListChange } from '@/lib/messaging/protocol';
+import { carriesListChange } from '@/lib/messaging/queued-change';
 import { deliverPending } from '@/lib/outbox';
 import type { ScheduleRule } from '@/lib/schedules/model';
 import { reconcileSchedules, SCHEDULES_ALARM } from '@/lib/schedules/reconcile';
