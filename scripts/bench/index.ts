@@ -540,6 +540,7 @@ async function main(): Promise<void> {
                   session,
                   emulator,
                   runs: RUNS.verdict,
+                  control,
                   driver: chromiumDriver(
                     { product: { extension: session.extension, host: control }, floor },
                     site,
