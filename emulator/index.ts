@@ -97,6 +97,7 @@ function bindAdmin(runtime: EmulatorRuntime): EmulatorAdmin {
     lookups: () => runtime.lookups(),
     setDumpGuard: (enabled) => runtime.setDumpGuard(enabled),
     seedBigStatsDay: (date) => runtime.seedBigStatsDay(date),
+    replaceDomains: (list, domains, profile) => runtime.replaceDomains(list, domains, profile),
     dumpProgress: () => runtime.dumpProgress(),
   };
 }

@@ -6,7 +6,7 @@ import { type DumpProgress, type LogDaySnapshot, LogDays } from './days.ts';
 import { FaultQueue, type FaultSpec, type PendingFault } from './faults.ts';
 import type { FormContext } from './forms/common.ts';
 import { bigDayDate, type SeedName, seedAccount, seedLogDays } from './seed.ts';
-import type { Account, AccountSnapshot } from './state.ts';
+import type { Account, AccountSnapshot, DomainList } from './state.ts';
 import { isDate } from './validate.ts';
 
 export const DEFAULT_PUBLIC_IP = '203.0.113.7';
@@ -60,6 +60,11 @@ export interface EmulatorAdmin {
    * statistics are computed, so a benchmark need not time that.
    */
   seedBigStatsDay(date: string): Promise<void>;
+  /**
+   * Replaces a profile's list with `domains` at once (a benchmark's 100,000 entries would take
+   * as many calls); they are taken as given, already normalised.
+   */
+  replaceDomains(list: DomainList, domains: readonly string[], profile?: string): void;
   /** How much dump text has been generated, to observe streaming and backpressure. */
   dumpProgress(): DumpProgress;
 }
@@ -157,6 +162,10 @@ export class EmulatorRuntime implements EmulatorAdmin {
     if (!isDate(date)) throw new RangeError('date must be yyyy-mm-dd');
     this.days.add({ kind: 'big-stats', date });
     await this.days.stats(date);
+  }
+
+  replaceDomains(list: DomainList, domains: readonly string[], profile?: string): void {
+    this.account.replaceDomains(list, domains, profile);
   }
 
   dumpProgress(): DumpProgress {

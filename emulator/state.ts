@@ -98,6 +98,10 @@ export class Account {
     if (!entries.includes(domain)) entries.push(domain);
   }
 
+  replaceDomains(list: DomainList, domains: readonly string[], profileName?: string): void {
+    this.requireProfile(profileName)[list] = [...new Set(domains)];
+  }
+
   /** Removing an absent entry succeeds: the end state is what the caller asked for. */
   deleteDomain(list: DomainList, domain: string, profileName?: string): void {
     const profile = this.requireProfile(profileName);

@@ -129,13 +129,19 @@ export async function diffFromNow(
   client: DnsFilterApi,
   snapshotId: string,
 ): Promise<SnapshotDiff | null> {
+  // Marks for the bench (docs/performance.md): the inputs, then the diff itself.
+  performance.mark('history:compare');
   const [snapshot, current] = await Promise.all([
-    history.snapshotOf(account, snapshotId),
-    knownHere().then((known) => takeSnapshot(client, known, 'manual')),
+    history.snapshotOf(account, snapshotId).finally(() => performance.mark('history:compare-stored')),
+    knownHere()
+      .then((known) => takeSnapshot(client, known, 'manual'))
+      .finally(() => performance.mark('history:compare-now')),
   ]);
   if (snapshot === null) return null;
   const lines = diffSections(snapshot.sections, current.sections);
-  return { snapshot, lines, plan: planRollback(lines) };
+  const plan = planRollback(lines);
+  performance.mark('history:compare-diffed');
+  return { snapshot, lines, plan };
 }
 
 /**

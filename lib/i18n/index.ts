@@ -100,6 +100,23 @@ export function formatNumber(value: number): string {
   return format.format(value);
 }
 
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A moment as a medium date and a short time, in the catalogue's language ("Nov 28, 2026, 3:14
+ * AM"). One formatter per language, as for numbers: a table of a few hundred dates formatted
+ * through `toLocaleString` built as many formatters on every render (docs/performance.md).
+ */
+export function formatDateTime(at: number): string {
+  const locale = messageLocale();
+  let format = dateTimeFormats.get(locale);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+    dateTimeFormats.set(locale, format);
+  }
+  return format.format(at);
+}
+
 /** The text of `key` in the browser's language, with its `{named}` placeholders filled. */
 export function t<K extends PlainKey>(key: K, ...params: Params<NamesOf<K>>): string {
   return fill(message(key), params[0]);

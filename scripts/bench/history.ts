@@ -22,7 +22,7 @@ const WHITE = sectionKey('whitelist', 'default');
 const BLOCK = sectionKey('blocklist', 'default');
 
 /** A deterministic pseudo-random sequence (xorshift), so every run churns the same entries. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0 || 1;
   return () => {
     state ^= state << 13;
@@ -33,7 +33,7 @@ function random(seed: number): () => number {
 }
 
 /** `entries` with `share` of them replaced by new ones. */
-function churn(
+export function churn(
   entries: readonly string[],
   share: number,
   next: () => number,

@@ -5,7 +5,7 @@
  * bench-results/.
  *
  * Options: --no-build (reuse the last bench builds),
- * --only=sizes,verdict,diagnosis,history,lock,schedules,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
+ * --only=sizes,verdict,diagnosis,history,history-page,lock,schedules,popup,firefox,worker,logs (a subset; `popup` is Chromium's popup,
  * `firefox` Firefox's), --quick (fewer runs, for trying the script itself); while working on the
  * popup: --pairs=N and --big-pairs=N (openings of each real popup, normal and with large lists),
  * --no-tab (only the real popups, not the in-tab figures); --baseline=<git-rev> also measures the
@@ -26,7 +26,9 @@ import { measureDiagnosisWrites } from './diagnosis.ts';
 import { below, type Figure, figure, formatTable, unmeasured } from './figures.ts';
 import { buildFloorExtension, FLOOR_ADDON_ID, type FloorTarget } from './floor-extension.ts';
 import { measureHistory } from './history.ts';
+import { measureHistoryInPage } from './history-page.ts';
 import { measureLockKdf } from './lock.ts';
+import { turnOnLock } from './lock-switch.ts';
 import { measureLogs } from './logs.ts';
 import { addAccounts, configureExtension, inPage, sleep, untilQuiet } from './page.ts';
 import { measurePopup, SITE_HOST } from './popup.ts';
@@ -55,6 +57,7 @@ const GROUPS = [
   'verdict',
   'diagnosis',
   'history',
+  'history-page',
   'lock',
   'schedules',
   'popup',
@@ -261,6 +264,20 @@ async function measureFirefox(
       ...(baselineAddon && baseline
         ? { baseline: { control: baselineAddon.host, label: baseline.build.label } }
         : {}),
+      // BiDi cannot navigate to the options page: the quiet page goes there and back itself.
+      lock: () =>
+        turnOnLock(
+          host,
+          async () => {
+            await inPage(host, "location.assign('options.html')");
+            await untilPageAt(host, 'options.html');
+            return host;
+          },
+          async () => {
+            await inPage(host, "location.assign('popup.html?tabId=-1')");
+            await untilPageAt(host, 'popup.html');
+          },
+        ),
       pairs: RUNS.pairs,
       bigListPairs: RUNS.bigListPairs,
       pauseMs: PAUSE_MS,
@@ -330,8 +347,11 @@ function dateDaysAgo(days: number): string {
 async function main(): Promise<void> {
   const startedAt = new Date();
   const load = loadavg()[0]!;
-  const browserGroups = ['popup', 'firefox', 'worker', 'logs'].some((g) => groups.has(g as Group));
+  const browserGroups = ['popup', 'firefox', 'worker', 'logs', 'history-page'].some((g) =>
+    groups.has(g as Group),
+  );
   const realPopups = groups.has('popup') || groups.has('firefox');
+  const floorNeeded = realPopups || groups.has('history-page');
   if (baselineRev && !realPopups) log('--baseline is measured with the real popups only (popup, firefox).');
   const baseline =
     baselineRev && realPopups
@@ -340,7 +360,7 @@ async function main(): Promise<void> {
   if (!args.includes('--no-build')) {
     if (browserGroups || groups.has('sizes')) build('chrome');
     if (groups.has('firefox')) build('firefox');
-    if (realPopups) {
+    if (floorNeeded) {
       log('Building the floor extension…');
       for (const target of ['chrome', 'firefox'] as const) await buildFloorExtension(target);
     }
@@ -379,6 +399,8 @@ async function main(): Promise<void> {
     });
     log(`Emulator at ${emulator.url}; Chromium with ${MEASURED_BUILD}`);
     const session = await launchChromium({ extensionDir: MEASURED_BUILD });
+    let floorInstalled: Awaited<ReturnType<typeof installChromiumFloor>> | undefined;
+    const chromiumFloor = async () => (floorInstalled ??= await installChromiumFloor(session));
     let settings: Record<string, unknown> = {};
     /** The other accounts' services: every popup figure is taken with five accounts configured. */
     let otherAccounts: Awaited<ReturnType<typeof addAccounts>> = [];
@@ -408,7 +430,7 @@ async function main(): Promise<void> {
             'the Chromium popup',
             [placeholder('chromium-popup-ratio', 'Chromium: real popup ÷ floor, in document', '×')],
             async () => {
-              const floor = await installChromiumFloor(session);
+              const floor = await chromiumFloor();
               const site = await session.openSiteTab(SITE_HOST, '/');
               const real = await measureRealPopups({
                 driver: chromiumDriver(
@@ -424,6 +446,16 @@ async function main(): Promise<void> {
                 ...(chromiumBaseline && baseline
                   ? { baseline: { control: chromiumBaseline.host, label: baseline.label } }
                   : {}),
+                lock: () =>
+                  turnOnLock(
+                    control,
+                    async () => {
+                      const page = await session.browser.newPage();
+                      await page.goto(session.extensionUrl('options.html'), { waitUntil: 'load' });
+                      return page;
+                    },
+                    (page) => page.close(),
+                  ),
                 pairs: RUNS.pairs,
                 bigListPairs: RUNS.bigListPairs,
                 pauseMs: PAUSE_MS,
@@ -490,6 +522,36 @@ async function main(): Promise<void> {
                 dumpRuns: RUNS.dump,
                 log,
               });
+            },
+          )),
+        );
+      }
+      if (groups.has('history-page')) {
+        log('History in the options page, and the popup during a rollback…');
+        figures.push(
+          ...(await guarded(
+            'the History section',
+            [placeholder('history-page-diff-ms', 'History diff in the options page (Chromium)', 'ms')],
+            async () => {
+              const floor = await chromiumFloor();
+              const site = await session.openSiteTab(SITE_HOST, '/');
+              try {
+                return await measureHistoryInPage({
+                  session,
+                  emulator,
+                  runs: RUNS.verdict,
+                  control,
+                  driver: chromiumDriver(
+                    { product: { extension: session.extension, host: control }, floor },
+                    site,
+                  ),
+                  pairs: RUNS.pairs,
+                  pauseMs: PAUSE_MS,
+                  log,
+                });
+              } finally {
+                await site.close();
+              }
             },
           )),
         );

@@ -25,6 +25,7 @@ import {
   waitForPopupCount,
 } from '../../tests/e2e/harness/firefox-popup.ts';
 import { atMost, type Figure, figure, formatNumber, summarise } from './figures.ts';
+import type { LockSwitch } from './lock-switch.ts';
 import { inPage, sleep, untilQuiet } from './page.ts';
 import { cacheBigLists } from './popup.ts';
 
@@ -144,7 +145,7 @@ interface Alternation {
 }
 
 /** `pairs` rounds of one opening of each of `kinds`, the order rotating each round. */
-async function alternate(
+export async function alternate(
   driver: RealPopupDriver,
   emulator: EmulatorHandle,
   kinds: readonly PopupKind[],
@@ -187,12 +188,64 @@ export interface RealPopupBenchOptions {
     /** The revision, for the notes. */
     label: string;
   };
+  /**
+   * Turns the product's passphrase lock on (docs/lock.md); when given, the product's popup is
+   * also opened locked and unlocked in turn, and the lock is turned off again after.
+   */
+  lock?: () => Promise<LockSwitch>;
   log(line: string): void;
 }
 
-const ratiosOf = (a: readonly number[], b: readonly number[]) => a.map((value, i) => value / b[i]!);
-const differencesOf = (a: readonly number[], b: readonly number[]) => a.map((value, i) => value - b[i]!);
-const medianOf = (samples: readonly number[]) => summarise(samples).median;
+/**
+ * `pairs` rounds of the product's popup opened once locked and once unlocked, the order turning
+ * each round; the lock is switched before each opening, then the pause.
+ */
+async function alternateLocked(
+  driver: RealPopupDriver,
+  emulator: EmulatorHandle,
+  lock: LockSwitch,
+  pairs: number,
+  pauseMs: number,
+): Promise<Record<'locked' | 'unlocked', { timings: PopupTiming[]; calls: string[][] }>> {
+  const result = {
+    locked: { timings: [] as PopupTiming[], calls: [] as string[][] },
+    unlocked: { timings: [] as PopupTiming[], calls: [] as string[][] },
+  };
+  for (let pair = 0; pair < pairs; pair++) {
+    const order = pair % 2 === 0 ? (['locked', 'unlocked'] as const) : (['unlocked', 'locked'] as const);
+    for (const state of order) {
+      await (state === 'locked' ? lock.lock() : lock.unlock());
+      await sleep(pauseMs);
+      const before = emulator.admin.calls().length;
+      result[state].timings.push(await driver.open('product'));
+      await sleep(pauseMs);
+      result[state].calls.push(
+        emulator.admin
+          .calls()
+          .slice(before)
+          .map((call) => call.action),
+      );
+    }
+  }
+  return result;
+}
+
+export const ratiosOf = (a: readonly number[], b: readonly number[]) => a.map((value, i) => value / b[i]!);
+export const differencesOf = (a: readonly number[], b: readonly number[]) =>
+  a.map((value, i) => value - b[i]!);
+export const medianOf = (samples: readonly number[]) => summarise(samples).median;
+
+// The product's own marks on its start path (`popup:…`, entrypoints/popup), in time order.
+function marksNote(timings: PopupTiming[]): string {
+  const names = [...new Set(timings.flatMap((t) => Object.keys(t.marks)))];
+  const medians = names.map(
+    (mark) => [mark, medianOf(timings.map((t) => t.marks[mark] ?? Number.NaN))] as const,
+  );
+  return medians
+    .sort(([, a], [, b]) => a - b)
+    .map(([mark, ms]) => `${mark} ${formatNumber(ms)}`)
+    .join(', ');
+}
 
 export async function measureRealPopups(options: RealPopupBenchOptions): Promise<Figure[]> {
   const { driver, emulator, control, baseline, log } = options;
@@ -212,6 +265,51 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
   const floorDoc = inDocument(run.timings.floor);
   const productClick = run.timings.product.map((t) => t.fromClickMs);
   const floorClick = run.timings.floor.map((t) => t.fromClickMs);
+
+  // Locked and unlocked in turn, before the large lists (whose removal after their pass leaves
+  // the site's lists uncached: a locked popup then rightly has no verdict, docs/lock.md).
+  const lockedFigures: Figure[] = [];
+  if (options.lock) {
+    const lock = await options.lock();
+    try {
+      await untilQuiet(emulator);
+      await alternateLocked(driver, emulator, lock, 1, options.pauseMs);
+      const locked = await alternateLocked(driver, emulator, lock, options.pairs, options.pauseMs);
+      log(`  ${name}: ${options.pairs} openings locked and unlocked, alternating`);
+      const lockedDoc = inDocument(locked.locked.timings);
+      const unlockedDoc = inDocument(locked.unlocked.timings);
+      const lockedCalls = locked.locked.calls.flat();
+      lockedFigures.push(
+        figure(
+          `${id}-locked-popup-verdict-ms`,
+          `${name}: locked popup to verdict, in document`,
+          'ms',
+          lockedDoc,
+          null,
+          `the passphrase lock on and locked, warm cache; ${lockedCalls.length} service calls in ${lockedDoc.length} openings; the popup's marks: ${marksNote(locked.locked.timings)}`,
+        ),
+        figure(
+          `${id}-unlocked-popup-verdict-ms`,
+          `${name}: unlocked popup to verdict, in document`,
+          'ms',
+          unlockedDoc,
+          null,
+          'the lock on and unlocked, alternating with the locked openings',
+        ),
+        figure(
+          `${id}-locked-minus-unlocked-ms`,
+          `${name}: locked − unlocked popup, in document`,
+          'ms',
+          differencesOf(lockedDoc, unlockedDoc),
+          atMost(3, '≤ +3 ms'),
+          `per pair (the order turning); difference of the medians ${formatNumber(medianOf(lockedDoc) - medianOf(unlockedDoc))} ms`,
+        ),
+      );
+    } finally {
+      await lock.turnOff();
+      await untilQuiet(emulator);
+    }
+  }
 
   // Both cached lists at 100,000 entries each, as a fetch of such lists leaves them, in each
   // product's own storage and format.
@@ -235,17 +333,6 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
   const phasesNote = (timings: PopupTiming[], mark: string) => {
     const median = (phase: Phase) => formatNumber(medianOf(timings.map((t) => t.phases[phase])));
     return `median ms from navigation start: document received ${median('responseEnd')}, last script received ${median('scriptsReceived')}, DOM interactive ${median('domInteractive')}, DOMContentLoaded done ${median('domContentLoadedEventEnd')}, '${mark}' ${formatNumber(medianOf(timings.map((t) => t.inDocumentMs)))}`;
-  };
-  // The product's own marks on its start path (`popup:…`, entrypoints/popup), in time order.
-  const marksNote = (timings: PopupTiming[]) => {
-    const names = [...new Set(timings.flatMap((t) => Object.keys(t.marks)))];
-    const medians = names.map(
-      (mark) => [mark, medianOf(timings.map((t) => t.marks[mark] ?? Number.NaN))] as const,
-    );
-    return medians
-      .sort(([, a], [, b]) => a - b)
-      .map(([mark, ms]) => `${mark} ${formatNumber(ms)}`)
-      .join(', ');
   };
   // Steps measured within each opening, then their median: the medians of two marks do not
   // subtract, because each opening's marks move together with its document's start. "After the
@@ -353,5 +440,6 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
       atMost(0, '0'),
       callsNote || undefined,
     ),
+    ...lockedFigures,
   ];
 }

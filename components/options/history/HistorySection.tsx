@@ -6,7 +6,7 @@ import { SECTION_KINDS, type SectionKind, type SnapshotReason } from '@/lib/hist
 import { profilesOf, ROLLBACK_CALLS_PER_SECOND, type RollbackJob } from '@/lib/history/rollback';
 import type { HistorySettings } from '@/lib/history/schema';
 import type { HistoryView, SnapshotDiff } from '@/lib/history/service';
-import { formatNumber, messageLocale, t, tn } from '@/lib/i18n';
+import { formatDateTime, formatNumber, t, tn } from '@/lib/i18n';
 import { ConfirmDialog } from '../../ConfirmDialog';
 import { StatusMessage } from '../../StatusMessage';
 import { useRemoteAction } from '../../useRemoteAction';
@@ -36,8 +36,7 @@ const ROWS_SHOWN = 200;
 /** Diff lines listed with a tick box each: the rest go with "Tick all". */
 const LINES_SHOWN = 300;
 
-const when = (at: number) =>
-  new Date(at).toLocaleString(messageLocale(), { dateStyle: 'medium', timeStyle: 'short' });
+const when = formatDateTime;
 const reasonText = (reason: SnapshotReason) =>
   t(
     reason === 'daily'

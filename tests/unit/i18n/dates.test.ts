@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { formatDateTime, useMessageLookup } from '@/lib/i18n';
+import { catalogueLookup } from './catalogue';
+
+describe('formatDateTime', () => {
+  const at = Date.UTC(2026, 10, 28, 3, 14);
+  const expected = (locale: string) =>
+    new Date(at).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+
+  it('writes a moment as a medium date and a short time in the catalogue’s language, also when it changes between calls', () => {
+    expect(formatDateTime(at)).toBe(expected('en'));
+    expect(formatDateTime(at)).toMatch(/Nov 28, 2026/);
+    const restore = useMessageLookup(catalogueLookup('de'));
+    try {
+      expect(formatDateTime(at)).toBe(expected('de'));
+      expect(formatDateTime(at)).toMatch(/28\.11\.2026/);
+    } finally {
+      restore();
+    }
+    expect(formatDateTime(at)).toBe(expected('en'));
+  });
+});
