@@ -89,6 +89,9 @@ interface AccountRun {
   sending: string[];
   failed: string[];
   seen: Record<string, SeenSettings>;
+  /** The changes this run queued, by profile scope: settings, and list changes. */
+  sentSettings: Map<string, QueuedChange[]>;
+  sentLists: Map<string, QueuedChange[]>;
 }
 
 /** The profile scope of the seen settings: the profile, or '' in Form B (the whole account). */
@@ -118,13 +121,15 @@ async function domainPlaces(
     now: number;
     outbox: () => Promise<OutboxEntry[]>;
     settled: () => Promise<SettledChange[]>;
+    /** When a schedule last queued a list change here: lists fetched before are read again. */
+    sentAt: number;
   },
 ): Promise<Map<string, DomainPlace>> {
   const { cache, now } = deps;
   const scope = scopeKey(client.form, profile);
   const accountId = account.identity.id;
   let lists = await cache.readLists(scope, accountId, domains);
-  if (lists === null || !isFresh(lists.fetchedAt, now)) {
+  if (lists === null || !isFresh(lists.fetchedAt, now) || lists.fetchedAt <= deps.sentAt) {
     lists = (await refreshLists({ api: client, cache, account: accountId }, scope, profile)).view;
   }
   const whitelist = new Set(unpackDomains(lists.value.whitelist));
@@ -213,6 +218,10 @@ async function reconcileProfile(
       run.failed.push(error instanceof Error ? error.message : String(error));
     }
   };
+  const enqueueSent = async (sent: Map<string, QueuedChange[]>, change: QueuedChange) => {
+    sent.set(key, [...(sent.get(key) ?? []), change]);
+    await enqueue(change);
+  };
   const categories = things.filter((thing) => thing.thing.kind === 'category');
   let seen = run.seen[key];
   if (categories.length > 0 && (!seen || !isFresh(seen.fetchedAt, deps.now))) {
@@ -244,11 +253,15 @@ async function reconcileProfile(
       const withProfile = <T extends object>(change: T) =>
         profile === undefined ? change : { ...change, profile };
       if (thing.kind === 'category' && willBe.categories[thing.category] !== on) {
-        await enqueue(
+        await enqueueSent(
+          run.sentSettings,
           withProfile({ op: 'set-category', category: thing.category, blocked: on, source: 'schedule' }),
         );
       } else if (thing.kind === 'default-block' && willBe.defaultBlock !== on) {
-        await enqueue(withProfile({ op: 'set-default-block', enabled: on, source: 'schedule' }));
+        await enqueueSent(
+          run.sentSettings,
+          withProfile({ op: 'set-default-block', enabled: on, source: 'schedule' }),
+        );
       }
     }
   }
@@ -261,7 +274,7 @@ async function reconcileProfile(
       client,
       profile,
       domains.map((desired) => (desired.thing.kind === 'domain' ? desired.thing.domain : '')),
-      deps,
+      { ...deps, sentAt: run.seen[key]?.listsSentAt ?? 0 },
     );
   } catch (error) {
     failedWith(error);
@@ -282,7 +295,7 @@ async function reconcileProfile(
           }
         : { op: 'add', list: want, domain: desired.thing.domain, source: 'schedule' };
     if (profile !== undefined) change.profile = profile;
-    await enqueue(change);
+    await enqueueSent(run.sentLists, change);
   }
 }
 
@@ -354,6 +367,8 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
         sending: [],
         failed: [],
         seen: { ...found.seen },
+        sentSettings: new Map(),
+        sentLists: new Map(),
       };
       if (!account.client) {
         run.waiting.push(t('outbox.noKey'));
@@ -376,6 +391,12 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
           settled: await settled(),
           since: now,
         });
+        markLostForRefetch(
+          run,
+          account.identity.id,
+          { outbox: await outbox(), settled: await settled() },
+          now,
+        );
       }
       const check = checkOf(run, now);
       const failedAttempts = run.waiting.length > 0 ? (found.failedAttempts ?? 0) + 1 : 0;
@@ -422,6 +443,53 @@ function followDelivery(
       ...seen,
       ...settingStates(seen, { delivered: changes.settled, queued: [] }, account, profile),
     };
+  }
+}
+
+/**
+ * What a run sent is known from the settled log, which keeps only the last few changes of the
+ * whole browser (docs/schedules.md, "Sending"). The settings delivered are written into the view
+ * seen (`followDelivery`); where one is neither waiting nor in that log any more, the categories
+ * are read again at the next check. The cached lists keep no record of a delivery: once a list
+ * change of this run left the outbox, the lists are read again at the next check, once, as
+ * another account's deliveries may push it out of the log before then. Without this, a check
+ * after a large batch would send its changes again until the view went stale.
+ */
+function markLostForRefetch(
+  run: AccountRun,
+  account: AccountId,
+  changes: { outbox: readonly OutboxEntry[]; settled: readonly SettledChange[] },
+  now: number,
+): void {
+  const queued = new Set(changesOf(changes.outbox, account).map((entry) => changeKey(entry.change)));
+  const known = new Set([
+    ...queued,
+    ...changes.settled
+      .filter((settled) => settled.account === account)
+      .map((settled) => changeKey(settled.change)),
+  ]);
+  const lost = (sent: readonly QueuedChange[]) => sent.some((change) => !known.has(changeKey(change)));
+  for (const [key, sent] of run.sentSettings) {
+    const seen = run.seen[key];
+    if (seen && lost(sent)) run.seen[key] = { ...seen, fetchedAt: 0 };
+  }
+  for (const [key, sent] of run.sentLists) {
+    const waiting = sent.every((change) => queued.has(changeKey(change)));
+    if (!waiting)
+      run.seen[key] = { ...(run.seen[key] ?? { fetchedAt: 0, categories: {} }), listsSentAt: now };
+  }
+}
+
+/** What a change does, without who asked for it: the same key for the queued and the settled one. */
+function changeKey(change: QueuedChange): string {
+  const profile = change.profile ?? '';
+  switch (change.op) {
+    case 'set-category':
+      return `category\t${profile}\t${change.category}\t${change.blocked}`;
+    case 'set-default-block':
+      return `default-block\t${profile}\t${change.enabled}`;
+    default:
+      return `${change.op}\t${profile}\t${change.list}\t${change.domain}`;
   }
 }
 

@@ -89,6 +89,8 @@ const seenSettingsSchema = z.object({
   categories: z.record(z.string(), z.boolean()),
   /** Set from this browser by a schedule (the service cannot be asked). */
   defaultBlock: z.optional(z.boolean()),
+  /** When a schedule last queued a list change here: lists fetched before it are read again. */
+  listsSentAt: z.optional(z.number()),
 });
 
 export const accountSchedulesSchema = z.object({

@@ -12,6 +12,8 @@ export interface SeenSettings {
   fetchedAt: number;
   categories: Record<string, boolean>;
   defaultBlock?: boolean;
+  /** When a schedule last queued a list change here: lists fetched before it are read again. */
+  listsSentAt?: number;
 }
 
 export interface LastCheck {

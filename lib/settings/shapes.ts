@@ -225,7 +225,12 @@ export const schedules = recordOf(
 export const scheduleChecks = recordOf(
   object(
     {
-      seen: recordOf(object({ fetchedAt: number, categories: recordOf(boolean) }, { defaultBlock: boolean })),
+      seen: recordOf(
+        object(
+          { fetchedAt: number, categories: recordOf(boolean) },
+          { defaultBlock: boolean, listsSentAt: number },
+        ),
+      ),
     },
     {
       lastCheck: object(

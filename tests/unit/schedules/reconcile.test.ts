@@ -128,6 +128,29 @@ describe('reconcileSchedules', () => {
     expect(created).toBe(0);
   });
 
+  it('after a batch longer than the settled log, the next checks send nothing again', async () => {
+    // 25 domains: more changes than the settled log keeps, so the oldest leave it before the next check.
+    const owns = Array.from({ length: 25 }, (_, index) => ({
+      kind: 'domain' as const,
+      domain: `site${index}.example`,
+      inside: 'blocklist' as const,
+      outside: 'none' as const,
+    }));
+    const { client, deps, store, setClock } = setUp({ rules: [rule({ profile: 'kids', owns })] });
+    await store();
+    await reconcileSchedules(deps);
+    expect(client.state.lists.blocklist.kids?.size).toBe(25);
+    client.calls.length = 0;
+    setClock('2026-07-06T16:31:00Z');
+    await reconcileSchedules(deps);
+    // The lists are read again once, and nothing is sent.
+    expect(changingCalls(client)).toEqual([]);
+    client.calls.length = 0;
+    setClock('2026-07-06T16:32:00Z');
+    await reconcileSchedules(deps);
+    expect(client.calls).toEqual([]);
+  });
+
   it('puts a domain on the blocklist through the outbox; offline, the change waits there', async () => {
     const owns = [
       {
