@@ -123,19 +123,26 @@ export interface SnapshotDiff {
   plan: RollbackPlan;
 }
 
-/** The difference between a stored snapshot and the account now (taken fresh, not stored). */
+/** The account as it is now, taken through the service and not stored: what a comparison diffs against. */
+export async function accountNow(client: DnsFilterApi): Promise<Snapshot> {
+  return takeSnapshot(client, await knownHere(), 'manual');
+}
+
+/**
+ * The difference between a stored snapshot and the account now: `now` is taken fresh unless the
+ * page passes the one it has just taken (docs/history.md, "Diff").
+ */
 export async function diffFromNow(
   account: string,
   client: DnsFilterApi,
   snapshotId: string,
+  now: Promise<Snapshot> = accountNow(client),
 ): Promise<SnapshotDiff | null> {
   // Marks for the bench (docs/performance.md): the inputs, then the diff itself.
   performance.mark('history:compare');
   const [snapshot, current] = await Promise.all([
     history.snapshotOf(account, snapshotId).finally(() => performance.mark('history:compare-stored')),
-    knownHere()
-      .then((known) => takeSnapshot(client, known, 'manual'))
-      .finally(() => performance.mark('history:compare-now')),
+    now.finally(() => performance.mark('history:compare-now')),
   ]);
   if (snapshot === null) return null;
   const lines = diffSections(snapshot.sections, current.sections);

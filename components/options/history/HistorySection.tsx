@@ -19,6 +19,8 @@ export interface HistoryServices {
   client: DnsFilterApi;
   read(): Promise<HistoryView>;
   take(): Promise<{ stored: boolean }>;
+  /** The section opened: what a comparison needs is read ahead (lib/history/page.ts). */
+  warm?: () => void;
   diff(snapshotId: string): Promise<SnapshotDiff | null>;
   /** Queues the rollback of `lines` and starts sending it; `onProgress` follows it. */
   rollBack(
@@ -70,11 +72,15 @@ export function HistorySection({ services }: { services: HistoryServices }) {
       (next) => {
         setView(next);
         if (next.rollback) setJob(next.rollback);
+        return next;
       },
-      () => undefined,
+      () => null,
     );
   useEffect(() => {
-    void reload();
+    // With a snapshot to compare with, the account now is read ahead of "Compare with now".
+    void reload().then((first) => {
+      if (first && first.snapshots.length > 0) services.warm?.();
+    });
     void services.readSettings().then((settings) => setRetention(String(settings.retentionDays)));
   }, [services.account]);
 
