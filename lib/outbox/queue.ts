@@ -41,7 +41,7 @@ export function describeChange(change: QueuedChange): string {
 }
 
 /** The same change to the same target, whoever asked for it. */
-function sameChange(a: QueuedChange, b: QueuedChange): boolean {
+export function sameChange(a: QueuedChange, b: QueuedChange): boolean {
   if (!sameTarget(a, b) || a.op !== b.op) return false;
   if (isListChange(a)) return isListChange(b) && a.list === b.list;
   if (a.op === 'set-category') return b.op === 'set-category' && a.blocked === b.blocked;

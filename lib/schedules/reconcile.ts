@@ -27,7 +27,7 @@ import { carriesListChange, isListChange } from '@/lib/messaging/queued-change';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively, tryAcquireLease } from '@/lib/outbox/lease';
 import { backoffDelayMs, isRetryable } from '@/lib/outbox/policy';
-import { changesOf, enqueueChange } from '@/lib/outbox/queue';
+import { changesOf, enqueueChange, sameChange } from '@/lib/outbox/queue';
 import { type OutboxEntry, outboxItem, type SettledChange, settledChangesItem } from '@/lib/settings/storage';
 import { type DesiredThing, evaluateSchedules } from './desired';
 import { CHECKS_LOCK } from './edit';
@@ -461,35 +461,22 @@ function markLostForRefetch(
   changes: { outbox: readonly OutboxEntry[]; settled: readonly SettledChange[] },
   now: number,
 ): void {
-  const queued = new Set(changesOf(changes.outbox, account).map((entry) => changeKey(entry.change)));
-  const known = new Set([
+  const queued = changesOf(changes.outbox, account).map((entry) => entry.change);
+  const known = [
     ...queued,
-    ...changes.settled
-      .filter((settled) => settled.account === account)
-      .map((settled) => changeKey(settled.change)),
-  ]);
-  const lost = (sent: readonly QueuedChange[]) => sent.some((change) => !known.has(changeKey(change)));
+    ...changes.settled.filter((settled) => settled.account === account).map((settled) => settled.change),
+  ];
+  const among = (list: readonly QueuedChange[], change: QueuedChange) =>
+    list.some((other) => sameChange(other, change));
+  const lost = (sent: readonly QueuedChange[]) => sent.some((change) => !among(known, change));
   for (const [key, sent] of run.sentSettings) {
     const seen = run.seen[key];
     if (seen && lost(sent)) run.seen[key] = { ...seen, fetchedAt: 0 };
   }
   for (const [key, sent] of run.sentLists) {
-    const waiting = sent.every((change) => queued.has(changeKey(change)));
+    const waiting = sent.every((change) => among(queued, change));
     if (!waiting)
       run.seen[key] = { ...(run.seen[key] ?? { fetchedAt: 0, categories: {} }), listsSentAt: now };
-  }
-}
-
-/** What a change does, without who asked for it: the same key for the queued and the settled one. */
-function changeKey(change: QueuedChange): string {
-  const profile = change.profile ?? '';
-  switch (change.op) {
-    case 'set-category':
-      return `category\t${profile}\t${change.category}\t${change.blocked}`;
-    case 'set-default-block':
-      return `default-block\t${profile}\t${change.enabled}`;
-    default:
-      return `${change.op}\t${profile}\t${change.list}\t${change.domain}`;
   }
 }
 
