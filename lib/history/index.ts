@@ -66,7 +66,7 @@ export const journaledOptionsClient = (client: DnsFilterApi, account: string): D
 
 /**
  * A change the outbox delivered goes into the journal with its surface and page (lib/outbox/
- * queue.ts `recordSettled`). Only list changes are journaled here; a refused change made nothing.
+ * queue.ts `recordSettled`): list changes and setting changes; a refused change made nothing.
  */
 export async function journalSettled(settled: SettledChange): Promise<void> {
   const { change } = settled;

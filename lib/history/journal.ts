@@ -200,8 +200,14 @@ export function createJournal(deps: JournalDeps) {
 
 export type Journal = ReturnType<typeof createJournal>;
 
-/** What a setting change of the outbox (a schedule's category or default block) is in the snapshot. */
-export function settingChangeInJournal(form: DnsFilterApi['form'], change: SettingChange): JournalChange {
+/** A union's members each without `Key`. */
+type DistributiveOmit<T, Key extends PropertyKey> = T extends unknown ? Omit<T, Key> : never;
+
+/** What a setting change (a category or default block, from the outbox or the options page) is in the snapshot. */
+export function settingChangeInJournal(
+  form: DnsFilterApi['form'],
+  change: DistributiveOmit<SettingChange, 'source'>,
+): JournalChange {
   const scope = scopeOf(form, change.profile);
   return change.op === 'set-category'
     ? { kind: 'categories', scope, entry: change.category, op: change.blocked ? 'add' : 'remove' }
@@ -267,7 +273,7 @@ export function journaledClient(
     setCategoryBlocked: (...args) => {
       const [category, blocked, profile] = args;
       return recorded(client.setCategoryBlocked(...args), [
-        { kind: 'categories', scope: scope(profile), entry: category, op: blocked ? 'add' : 'remove' },
+        settingChangeInJournal(form, { op: 'set-category', category, blocked, profile }),
       ]);
     },
     listDomains: (...args) => client.listDomains(...args),
@@ -293,12 +299,7 @@ export function journaledClient(
     setDefaultBlock: (...args) => {
       const [enabled, profile] = args;
       return recorded(client.setDefaultBlock(...args), [
-        {
-          kind: 'defaultBlock',
-          scope: scope(profile),
-          entry: DEFAULT_BLOCK_ON,
-          op: enabled ? 'add' : 'remove',
-        },
+        settingChangeInJournal(form, { op: 'set-default-block', enabled, profile }),
       ]);
     },
     listNetworks: (...args) => client.listNetworks(...args),
