@@ -12,7 +12,7 @@
  * product built at that revision, beside today's, in the same real-popup runs (baseline.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'puppeteer-core';
@@ -133,6 +133,36 @@ function build(browser: 'chrome' | 'firefox'): void {
   });
   if (result.status !== 0)
     throw new Error(`The ${browser} build failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+/** What the shipped builds are made from: a change to any of these makes a bench build stale. */
+const SOURCES = ['entrypoints', 'components', 'lib', 'locales', 'public', 'wxt.config.ts'];
+
+function newestFile(path: string): { path: string; mtimeMs: number } {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return { path, mtimeMs: stat.mtimeMs };
+  return readdirSync(path)
+    .map((name) => newestFile(join(path, name)))
+    .reduce((a, b) => (b.mtimeMs > a.mtimeMs ? b : a), { path, mtimeMs: 0 });
+}
+
+/**
+ * --no-build measures the last bench build as it is: one older than the sources would be timed
+ * (or, its stored shapes differing from what the bench seeds, fail) as if it were the tree's.
+ */
+function refuseStaleBuild(dir: string): void {
+  const manifest = join(dir, 'manifest.json');
+  if (!existsSync(manifest))
+    throw new Error(`--no-build: there is no bench build in ${dir}; run without it.`);
+  const source = SOURCES.map((name) => join(ROOT, name))
+    .filter(existsSync)
+    .map(newestFile)
+    .reduce((a, b) => (b.mtimeMs > a.mtimeMs ? b : a));
+  if (source.mtimeMs > statSync(manifest).mtimeMs) {
+    throw new Error(
+      `--no-build: ${dir} is older than ${source.path.slice(ROOT.length + 1)}; run without --no-build to measure the tree as it is.`,
+    );
+  }
 }
 
 /** A product's settings, read from one of its pages, every cached view left out. */
@@ -357,7 +387,10 @@ async function main(): Promise<void> {
     baselineRev && realPopups
       ? await prepareBaseline(ROOT, baselineRev, { reuse: args.includes('--no-build'), log })
       : undefined;
-  if (!args.includes('--no-build')) {
+  if (args.includes('--no-build')) {
+    if (browserGroups || groups.has('sizes')) refuseStaleBuild(MEASURED_BUILD);
+    if (groups.has('firefox')) refuseStaleBuild(MEASURED_FIREFOX_BUILD);
+  } else {
     if (browserGroups || groups.has('sizes')) build('chrome');
     if (groups.has('firefox')) build('firefox');
     if (floorNeeded) {
