@@ -18,7 +18,7 @@
  * of the page-diagnosis test build, which holds host access from install and may therefore read
  * any tab's address (lib/diagnosis/manifest.ts). That build is made once at the start of this file.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
@@ -27,7 +27,7 @@ import type { EmulatorHandle } from '../../emulator/index.ts';
 import { SECTIONS, type SectionRoute, sectionById, type ViewId } from '../../lib/options/routes.ts';
 import { QUIET_CHROMIUM_ARGS } from './harness/chromium.ts';
 import { describe, expect, type SiteServer, test } from './harness/index.ts';
-import { CHROMIUM_EXECUTABLE, E2E_BUILD_SNAPSHOTS_DIR } from './harness/paths.ts';
+import { CHROMIUM_EXECUTABLE, E2E_BUILD_SNAPSHOTS_DIR, E2E_RESULTS_DIR } from './harness/paths.ts';
 import { buildDiagnosisTestBuild } from './harness/test-builds.ts';
 
 const SITE_HOST = 'news.example';
@@ -85,12 +85,17 @@ async function launch(colorScheme: 'light' | 'dark'): Promise<Session> {
 /**
  * On install the worker opens the options page itself; closed before the test opens its own, as
  * Chromium would otherwise load it again into the test's options tab (a navigation mid-test).
+ * Closed only once loaded: closed while loading, it left about one browser in eight whose
+ * extension pages had no messages (`i18n.getMessage` answered "", every name its key).
  */
 async function closeInstallPage(context: BrowserContext, extensionId: string): Promise<void> {
   const isOptions = (page: Page) => page.url().startsWith(`chrome-extension://${extensionId}/options.html`);
   for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
     const opened = context.pages().find(isOptions);
-    if (opened) return opened.close();
+    if (opened) {
+      await opened.waitForLoadState('load');
+      return opened.close();
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -103,9 +108,33 @@ async function withSession(
   const session = await launch(colorScheme);
   try {
     await body(session);
+  } catch (error) {
+    await saveScreenshots(session, colorScheme);
+    throw error;
   } finally {
     await session.context.close();
   }
+}
+
+/**
+ * A failed test leaves a screenshot and the address of each open page under test-results/e2e/
+ * (as the harness does for its own sessions), so a failure on CI can be read afterwards.
+ */
+async function saveScreenshots(session: Session, label: string): Promise<void> {
+  const dir = join(E2E_RESULTS_DIR, `a11y-chromium-${label}-${Date.now()}`);
+  mkdirSync(dir, { recursive: true });
+  const lines: string[] = [];
+  for (const [index, page] of session.context.pages().entries()) {
+    const file = `page-${index + 1}.png`;
+    await page.bringToFront().catch(() => {});
+    const shot = await page
+      .screenshot({ path: join(dir, file), fullPage: true, timeout: 5_000 })
+      .then(() => file)
+      .catch((error: unknown) => `(no screenshot: ${String(error)})`);
+    lines.push(`${shot}\t${page.url()}`);
+  }
+  writeFileSync(join(dir, 'pages.txt'), `${lines.join('\n')}\n`);
+  console.error(`[e2e] screenshots of the failed a11y test in ${dir}`);
 }
 
 /** The settings the options page's Save stores (lib/settings/storage.ts: apiKeyItem, connectionItem). */
