@@ -198,4 +198,11 @@ export async function undo(ctx: ControllerContext): Promise<void> {
   // The entry is back, so is its record (when, from where, the note): best effort.
   if (record && ctx.ready()?.change.state !== 'failed')
     await notes.restore(current.account, record).catch(ignoreHere);
+  // A "Keep until …" of the change goes with it: the schedule owns the domain again at once.
+  const owned = current.scheduleOwned ?? [];
+  if (owned.length > 0 && ctx.ready()?.change.state !== 'failed') {
+    const { withdrawKeep } = await import('@/lib/schedules/manual');
+    for (const { accountId, status, changedAt } of owned)
+      await withdrawKeep(accountId, status, changedAt).catch(ignoreHere);
+  }
 }

@@ -74,6 +74,8 @@ export interface DomainsOwned {
   accountId: string;
   status: RuleStatus;
   domains: string[];
+  /** When the change was made: a keep of it is stored no earlier (`withdrawKeep`). */
+  changedAt: number;
 }
 
 /**
@@ -95,7 +97,7 @@ export async function rulesOwningDomains(
     if (status === null) continue;
     const owned = byRule.get(status.rule.id);
     if (owned) owned.domains.push(domain);
-    else byRule.set(status.rule.id, { accountId, status, domains: [domain] });
+    else byRule.set(status.rule.id, { accountId, status, domains: [domain], changedAt: now });
   }
   return [...byRule.values()];
 }
@@ -113,6 +115,23 @@ export async function activeRulesOwningDomains(
 /** "Keep until …": the rule leaves its things alone until its next edge. */
 export async function keepUntilNextEdge(accountId: string, status: RuleStatus, now: number): Promise<void> {
   if (status.nextEdgeAt !== null) await pauseUntil(accountId, status.rule.id, now, status.nextEdgeAt);
+}
+
+/**
+ * Takes back the keep of a change made at `changedAt` (its Undo, or its refusal): the rule owns
+ * its things again at once, as it did before the change. A pause the user chose stays.
+ */
+export async function withdrawKeep(accountId: string, status: RuleStatus, changedAt: number): Promise<void> {
+  const isKeep = (override: ScheduleOverride) =>
+    override.rule === status.rule.id &&
+    override.kind === 'release' &&
+    override.until === status.nextEdgeAt &&
+    override.from >= changedAt;
+  await updateAccountSchedules(accountId, (current) =>
+    current?.overrides.some(isKeep)
+      ? { ...current, overrides: current.overrides.filter((override) => !isKeep(override)) }
+      : null,
+  );
 }
 
 /**
@@ -135,7 +154,7 @@ export async function keepMenuChange(
     }
   }
   if (owners.size === 0) return null;
-  const kept: ScheduleOverride[] = [];
+  const kept: RuleStatus[] = [];
   const sentences: string[] = [];
   for (const status of owners.values()) {
     if (status.nextEdgeAt === null) {
@@ -143,24 +162,13 @@ export async function keepMenuChange(
       continue;
     }
     await keepUntilNextEdge(accountId, status, now);
-    kept.push({ rule: status.rule.id, kind: 'release', from: now, until: status.nextEdgeAt });
+    kept.push(status);
     sentences.push(
       t('schedules.menuKept', { rule: status.rule.name, time: formatInstant(status.nextEdgeAt, now) }),
     );
   }
   const undo = async () => {
-    if (kept.length === 0) return;
-    const isKept = (override: ScheduleOverride) =>
-      kept.some(
-        (one) =>
-          one.rule === override.rule &&
-          one.kind === override.kind &&
-          one.from === override.from &&
-          one.until === override.until,
-      );
-    await updateAccountSchedules(accountId, (current) =>
-      current ? { ...current, overrides: current.overrides.filter((override) => !isKept(override)) } : null,
-    );
+    for (const status of kept) await withdrawKeep(accountId, status, now);
   };
   return { sentence: sentences.join(' '), undo };
 }

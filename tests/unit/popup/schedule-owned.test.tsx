@@ -74,6 +74,23 @@ describe('a domain a schedule owns, changed in the popup', () => {
     ]);
   });
 
+  it('Undo of a kept change takes the keep back too: the schedule owns the domain again at once', async () => {
+    const accountId = await withSchedule();
+    const popup = await openPopup({
+      url: 'https://games.example/',
+      api: createFakeApi('A', { blocklist: { default: ['games.example'] } }),
+    });
+    await popup.started;
+    fireEvent.click(await screen.findByRole('button', { name: 'Whitelist' }));
+    const owned = within(await notice());
+    fireEvent.click(owned.getByRole('button', { name: `Keep until ${hhmm(END)}` }));
+    await waitFor(async () => expect((await schedulesItem.getValue())[accountId]?.overrides).toHaveLength(1));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(popup.submitted).toHaveLength(2));
+    await waitFor(async () => expect((await schedulesItem.getValue())[accountId]?.overrides).toEqual([]));
+  });
+
   it('a removal from the list offers "Pause until" a chosen time too', async () => {
     await withSchedule();
     const popup = await openPopup({
