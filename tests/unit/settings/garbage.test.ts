@@ -8,6 +8,9 @@ import { cleanup, screen, waitFor } from '@testing-library/preact';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { policyAccountsItem } from '@/lib/policy/stored';
+import { profileGroupsItem } from '@/lib/profile-groups/groups';
+import { scheduleChecksItem, schedulesItem } from '@/lib/schedules/store';
 import { onUnreadable, type StoredItem } from '@/lib/settings/item';
 import * as storage from '@/lib/settings/storage';
 import { accountOf, cacheAt, MINUTE, openPopup, T0 } from '../popup/popup-harness';
@@ -15,7 +18,16 @@ import { accountOf, cacheAt, MINUTE, openPopup, T0 } from '../popup/popup-harnes
 beforeEach(() => fakeBrowser.reset());
 afterEach(() => cleanup());
 
-const items = (Object.entries(storage) as [string, unknown][]).filter(
+/** Every item of lib/settings/storage.ts, and those the features keep in their own folders. */
+const items = (
+  [
+    ...Object.entries(storage),
+    ['schedulesItem', schedulesItem],
+    ['scheduleChecksItem', scheduleChecksItem],
+    ['policyAccountsItem', policyAccountsItem],
+    ['profileGroupsItem', profileGroupsItem],
+  ] as [string, unknown][]
+).filter(
   (entry): entry is [string, StoredItem<unknown>] =>
     typeof entry[1] === 'object' && entry[1] !== null && 'fromStored' in entry[1],
 );
