@@ -4,15 +4,17 @@
  * storage.session; wrong passphrases refused and slowed down; locking when idle; turning it off
  * brings the keys back.
  */
+import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { createAccounts } from '@/lib/accounts';
 import { readAccounts } from '@/lib/accounts/store';
 import { readConfiguredAccounts } from '@/lib/identity/current';
 import { deriveKey, newSalt, open, seal } from '@/lib/lock/crypto';
-import { LockedError } from '@/lib/lock/sealed-storage';
+import { LOCK_RECORD_NAME, LockedError } from '@/lib/lock/sealed-storage';
 import {
   changePassphrase,
+  FAILURES_NAME,
   isLocked,
   lockControls,
   lockIfIdle,
@@ -237,5 +239,25 @@ describe('a page following the key', () => {
     await unlock(PASSPHRASE, T0);
     await vi.waitFor(() => expect(seen).toHaveBeenLastCalledWith(HOME_KEY));
     unwatch();
+  });
+});
+
+describe('garbage in the lock’s stored values', () => {
+  it('a damaged lock record or failure count never breaks reading the lock: read as off, no wait', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.anything({ maxDepth: 3, withNullPrototype: false }),
+        fc.anything({ maxDepth: 3, withNullPrototype: false }),
+        async (record, failures) => {
+          fakeBrowser.reset();
+          await fakeBrowser.storage.local.set({ [LOCK_RECORD_NAME]: record, [FAILURES_NAME]: failures });
+          const status = await readLockStatus(T0);
+          expect(status).toMatchObject({ on: false, unlocked: true });
+          expect(Number.isFinite(status.waitSeconds)).toBe(true);
+          expect(await isLocked()).toBe(false);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
