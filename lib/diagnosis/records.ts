@@ -44,10 +44,7 @@ function withHost(hosts: readonly FailedHost[], failure: Failure): readonly Fail
     return hosts.map((entry, i) => (i === index ? { ...entry, count: entry.count + 1 } : entry));
   }
   if (hosts.length >= MAX_FAILED_HOSTS_PER_TAB) return hosts;
-  return [
-    ...hosts,
-    { host: failure.host, kind: failure.kind, error: failure.error, count: 1, at: failure.at },
-  ];
+  return [...hosts, { ...failure, count: 1 }];
 }
 
 /** A document committed in the main frame: a new page, unless it is the error page of a failure. */
@@ -67,13 +64,7 @@ export function afterMainFrameFailure(record: TabFailures | undefined, failure: 
   if (record?.mainFrame?.host === failure.host && failure.at - record.mainFrame.at < ERROR_PAGE_COMMIT_MS) {
     return record;
   }
-  const mainFrame: FailedHost = {
-    host: failure.host,
-    kind: failure.kind,
-    error: failure.error,
-    count: 1,
-    at: failure.at,
-  };
+  const mainFrame: FailedHost = { ...failure, count: 1 };
   return { pageHost: failure.host, mainFrame, hosts: [mainFrame] };
 }
 
