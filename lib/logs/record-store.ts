@@ -333,14 +333,6 @@ export function createRecordStore(limits: RecordStoreLimits = {}) {
     get fullReason(): StoreFullReason | null {
       return fullReason;
     },
-    get distinctDomains() {
-      return domains.size;
-    },
-    /** Bytes held in typed arrays (outside the JS heap), for the figures the UI and benchmarks show. */
-    get columnBytes() {
-      return blocks.length * BLOCK_SIZE * 25;
-    },
-    limits: { maxRecords, maxDistinct },
   };
 }
 
