@@ -75,10 +75,25 @@ export function messageLocale(): string {
 }
 
 /**
- * One formatter per language, built once: `toLocaleString(locale)` builds a new one on every
- * call, and the popup's first view formats several numbers.
+ * One formatter per language and kind, built once: `toLocaleString(locale)` builds a new one on
+ * every call, the popup's first view formats several numbers and a table a few hundred dates
+ * (docs/performance.md).
  */
-const numberFormats = new Map<string, Intl.NumberFormat>();
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function formatterOf<F extends Intl.NumberFormat | Intl.DateTimeFormat>(
+  kind: string,
+  make: (locale: string) => F,
+): F {
+  const locale = messageLocale();
+  const key = `${kind} ${locale}`;
+  let format = formatters.get(key) as F | undefined;
+  if (format === undefined) {
+    format = make(locale);
+    formatters.set(key, format);
+  }
+  return format;
+}
 
 /**
  * Every catalogue's language writes a whole number below 1,000 as its plain digits (checked for
@@ -91,30 +106,15 @@ const PLAIN_BELOW = 1000;
 /** A count written the catalogue's way (1,234 in English, 1.234 in German). */
 export function formatNumber(value: number): string {
   if (Number.isInteger(value) && value >= 0 && value < PLAIN_BELOW) return String(value);
-  const locale = messageLocale();
-  let format = numberFormats.get(locale);
-  if (format === undefined) {
-    format = new Intl.NumberFormat(locale);
-    numberFormats.set(locale, format);
-  }
-  return format.format(value);
+  return formatterOf('number', (locale) => new Intl.NumberFormat(locale)).format(value);
 }
 
-const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * A moment as a medium date and a short time, in the catalogue's language ("Nov 28, 2026, 3:14
- * AM"). One formatter per language, as for numbers: a table of a few hundred dates formatted
- * through `toLocaleString` built as many formatters on every render (docs/performance.md).
- */
+/** A moment as a medium date and a short time, in the catalogue's language ("Nov 28, 2026, 3:14 AM"). */
 export function formatDateTime(at: number): string {
-  const locale = messageLocale();
-  let format = dateTimeFormats.get(locale);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
-    dateTimeFormats.set(locale, format);
-  }
-  return format.format(at);
+  return formatterOf(
+    'date',
+    (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+  ).format(at);
 }
 
 /** The text of `key` in the browser's language, with its `{named}` placeholders filled. */
