@@ -1,7 +1,9 @@
 /**
  * Per-tab records of the hosts that failed with a DNS-type error, as pure steps (what a browser
  * event does to a tab's record) and their storage (`failedHostsOfTabItem`, one key per tab, and
- * `failedHostsTabsItem`, which tabs have one; written by the worker only).
+ * `failedHostsTabsItem`, which tabs have one; written by the worker only). The popup reads its
+ * tab's record for its "Failed hosts on this page" list and the verdict's "probably blocked by the
+ * filter"; the badge counts the hosts of each tab.
  *
  * A record belongs to one page load: a new document committing in the tab's main frame starts a
  * new record, and a main frame that fails starts one too (the browser then shows its error page
