@@ -88,25 +88,9 @@ export function sameHosts(a: TabFailures | undefined, b: TabFailures | undefined
   );
 }
 
-/** Whether two records would show the same in the popup (every host with its count). */
+/** Whether two records would show the same in the popup (every host with its count): plain data, compared as JSON. */
 export function sameRecord(a: TabFailures | undefined, b: TabFailures | undefined): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined) return false;
-  const sameHost = (x: FailedHost | null | undefined, y: FailedHost | null | undefined) =>
-    x === y ||
-    (!!x &&
-      !!y &&
-      x.host === y.host &&
-      x.kind === y.kind &&
-      x.error === y.error &&
-      x.count === y.count &&
-      x.at === y.at);
-  return (
-    a.pageHost === b.pageHost &&
-    sameHost(a.mainFrame, b.mainFrame) &&
-    a.hosts.length === b.hosts.length &&
-    a.hosts.every((entry, i) => sameHost(entry, b.hosts[i]))
-  );
+  return a === b || (a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b));
 }
 
 /**

@@ -28,13 +28,10 @@ export type PluralKey = { [K in MessageKey]: Structure[K] extends { plural: true
 /** Finds the message of the active locale by its catalogue name (`options_setup_save`); '' when missing. */
 export type MessageLookup = (name: string) => string;
 
-interface PlatformI18n {
-  getMessage(name: string): string;
-}
-
 /** The browser's catalogue (`i18n.getMessage`); '' where there is no extension API. */
 export function platformLookup(name: string): string {
-  const scope = globalThis as { browser?: { i18n?: PlatformI18n }; chrome?: { i18n?: PlatformI18n } };
+  type PlatformI18n = { i18n?: { getMessage: MessageLookup } };
+  const scope = globalThis as { browser?: PlatformI18n; chrome?: PlatformI18n };
   const api = scope.browser?.i18n ?? scope.chrome?.i18n;
   return api ? api.getMessage(name) : '';
 }
