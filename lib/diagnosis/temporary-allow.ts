@@ -42,15 +42,6 @@ import {
 
 export const TEMPORARY_ALLOW_ALARM = 'temporary-allow-expiry';
 
-// What the popup's chooser needs is apart (./temporary-allow-choices.ts); the rest of the
-// extension reads it from here.
-export {
-  endTimeText,
-  findTemporaryAllow,
-  TEMPORARY_ALLOW_CHOICES,
-  timeLeftText,
-} from './temporary-allow-choices';
-
 export type Placement = 'none' | 'whitelist' | 'blocklist';
 
 /** The change that ends a temporary allow: back to where the domain was. */

@@ -32,7 +32,8 @@ import {
 import { exclusively } from '@/lib/outbox/lease';
 import { MAX_UNBREAK_SESSIONS, type UnbreakSession, unbreakSessionsItem } from '@/lib/settings/storage';
 import { normaliseDomainInput } from '@/lib/validation';
-import { endTimeText, type TemporaryAllowRequest } from './temporary-allow';
+import type { TemporaryAllowRequest } from './temporary-allow';
+import { endTimeText } from './temporary-allow-choices';
 import { listText, reviewOf, reviewText } from './unbreak-review';
 
 /** A review nobody opened is dropped this long after its allows ended. */

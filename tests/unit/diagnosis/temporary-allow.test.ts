@@ -7,10 +7,9 @@ import {
   restoreChange,
   startTemporaryAllow,
   TEMPORARY_ALLOW_ALARM,
-  TEMPORARY_ALLOW_CHOICES,
   type TemporaryAllowDeps,
-  timeLeftText,
 } from '@/lib/diagnosis/temporary-allow';
+import { TEMPORARY_ALLOW_CHOICES, timeLeftText } from '@/lib/diagnosis/temporary-allow-choices';
 import type { CurrentAccount } from '@/lib/identity/current';
 import type { ListChange } from '@/lib/messaging/protocol';
 import { deliverPending, enqueueChange, type OutboxDeps, submitChange } from '@/lib/outbox';
