@@ -18,7 +18,7 @@
  *   blocklist when the blocklist has the entry itself (lib/diagnosis/temporary-allow.ts).
  */
 import { canonicalHost } from '@/lib/filtering/domain-index';
-import { MAX_UNBREAK_DOMAINS } from '@/lib/messaging/protocol';
+import { MAX_UNBREAK_DOMAINS, type RequestOf } from '@/lib/messaging/protocol';
 
 export type UnbreakScope = 'domain' | 'host';
 
@@ -123,10 +123,7 @@ export function chooseUnbreakDomains(input: UnbreakChoiceInput): UnbreakChoice {
 }
 
 /** One entry of the request the popup sends (lib/messaging/protocol.ts 'unbreak'). */
-export interface UnbreakRequestEntry {
-  domain: string;
-  before: 'none' | 'blocklist';
-}
+export type UnbreakRequestEntry = RequestOf<'unbreak'>['domains'][number];
 
 /** What one click sends: every plain entry and the blocklisted ones the user confirmed. */
 export function entriesToAllow(choice: UnbreakChoice, confirmed: ReadonlySet<string>): UnbreakRequestEntry[] {
