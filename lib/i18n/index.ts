@@ -54,16 +54,23 @@ function message(key: MessageKey): string {
   return lookup(key.replaceAll('.', '_')) || key;
 }
 
-function fill(text: string, params: Record<string, string | number> | undefined): string {
-  if (params === undefined) return text;
-  // One pass: a value that itself contains `{name}` (user input) is never substituted again.
-  // Every text value is direction-isolated (./bidi.ts): a value from the service cannot reorder
-  // the sentence around it.
-  return text.replace(NAMED, (whole, name: string) => {
-    if (!Object.hasOwn(params, name)) return whole;
-    const value = params[name];
-    return typeof value === 'string' ? isolateText(value) : String(value);
-  });
+/**
+ * `text` cut at its `{named}` placeholders, each replaced by its value (an unknown name stays as
+ * written). One pass: a value that itself contains `{name}` (user input) is never substituted
+ * again. Every text value is direction-isolated (./bidi.ts): a value from the service cannot
+ * reorder the sentence around it.
+ */
+function filled<T>(text: string, values: Record<string, T | string | number>): (T | string)[] {
+  return text
+    .split(NAMED)
+    .map((piece, index) => {
+      // split() with a capture group puts each placeholder's name at the odd indexes.
+      if (index % 2 === 0) return piece;
+      const value = Object.hasOwn(values, piece) ? values[piece] : `{${piece}}`;
+      if (typeof value === 'string') return isolateText(value);
+      return typeof value === 'number' ? String(value) : (value as T);
+    })
+    .filter((piece) => piece !== '');
 }
 
 /** The language of the catalogue in use (`en`, `de`): for `<html lang>` and number and date formats. */
@@ -116,7 +123,8 @@ export function formatDateTime(at: number): string {
 
 /** The text of `key` in the browser's language, with its `{named}` placeholders filled. */
 export function t<K extends PlainKey>(key: K, ...params: Params<NamesOf<K>>): string {
-  return fill(message(key), params[0]);
+  const text = message(key);
+  return params[0] === undefined ? text : filled(text, params[0]).join('');
 }
 
 /**
@@ -127,17 +135,7 @@ export function tParts<K extends PlainKey, T>(
   key: K,
   parts: Record<NamesOf<K>, T | string | number>,
 ): (T | string)[] {
-  const values = parts as Record<string, T | string | number>;
-  return message(key)
-    .split(NAMED)
-    .map((piece, index) => {
-      // split() with a capture group puts each placeholder's name at the odd indexes.
-      if (index % 2 === 0) return piece;
-      const value = Object.hasOwn(values, piece) ? values[piece] : `{${piece}}`;
-      if (typeof value === 'string') return isolateText(value);
-      return typeof value === 'number' ? String(value) : (value as T);
-    })
-    .filter((piece) => piece !== '');
+  return filled(message(key), parts as Record<string, T | string | number>);
 }
 
 /**
@@ -154,5 +152,5 @@ export function tn<K extends PluralKey>(
     forms.length === 3
       ? forms[count === 0 ? 0 : count === 1 ? 1 : 2]
       : forms[forms.length === 2 && count !== 1 ? 1 : 0];
-  return fill(form ?? '', { ...params[0], count: formatNumber(count) });
+  return filled(form ?? '', { ...params[0], count: formatNumber(count) }).join('');
 }
