@@ -6,7 +6,7 @@
 import { useId } from 'preact/hooks';
 import type { Membership } from '@/lib/cache/list-changes';
 import { describeFailure } from '@/lib/diagnosis/classify';
-import { findTemporaryAllow } from '@/lib/diagnosis/temporary-allow';
+import { findTemporaryAllow } from '@/lib/diagnosis/temporary-allow-choices';
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { t, tn } from '@/lib/i18n';
 import { type Statistics, statisticsText } from '@/lib/popup/page-diagnosis';

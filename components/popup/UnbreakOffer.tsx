@@ -5,7 +5,7 @@
  * (UnbreakPanel.tsx) passes the choice and sends the request.
  */
 import { useId, useState } from 'preact/hooks';
-import { TEMPORARY_ALLOW_CHOICES } from '@/lib/diagnosis/temporary-allow';
+import { TEMPORARY_ALLOW_CHOICES } from '@/lib/diagnosis/temporary-allow-choices';
 import {
   entriesToAllow,
   type UnbreakChoice,

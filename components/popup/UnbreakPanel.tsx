@@ -5,7 +5,7 @@
  * are worked out in lib/diagnosis; the worker allows, notes loads and keeps (lib/diagnosis/unbreak.ts).
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { findTemporaryAllow } from '@/lib/diagnosis/temporary-allow';
+import { findTemporaryAllow } from '@/lib/diagnosis/temporary-allow-choices';
 import {
   chooseUnbreakDomains,
   type UnbreakRequestEntry,

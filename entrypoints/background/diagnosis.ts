@@ -14,13 +14,13 @@
 import { browser } from 'wxt/browser';
 import {
   type CommitDetails,
-  concernsDiagnosis,
   type DiagnosisEventDeps,
   type ErrorDetails,
   onCommitted,
   onRequestError,
   onTabRemoved,
-} from '@/lib/diagnosis';
+} from '@/lib/diagnosis/events';
+import { concernsDiagnosis } from '@/lib/diagnosis/permissions';
 import type { CompletedRequest } from '@/lib/diagnosis/unbreak';
 import { diagnosisSettingsItem } from '@/lib/settings/storage';
 import { run } from './handlers';

@@ -7,7 +7,8 @@ import { forgetAccount } from '@/lib/accounts/forget';
 import { rememberDeliveredSetting } from '@/lib/accounts/remembered';
 import { accountValue, readAccounts } from '@/lib/accounts/store';
 import { applyBadge, type BadgeState, computeBadge, notify } from '@/lib/badge';
-import { clearAllRecords, diagnosisActive, recordsOfTabs, tabsWithRecords } from '@/lib/diagnosis';
+import { diagnosisActive } from '@/lib/diagnosis/permissions';
+import { clearAllRecords, recordsOfTabs, tabsWithRecords } from '@/lib/diagnosis/records';
 import {
   expireTemporaryAllows,
   forgetTemporaryAllowFor,

@@ -35,11 +35,6 @@ export interface FailedRequest {
   ip?: string;
 }
 
-/** The error without the `net::` prefix Chromium puts in front. */
-function errorCode(error: string): string {
-  return error.trim().replace(/^net::/, '');
-}
-
 const NAME_NOT_RESOLVED = new Set([
   'ERR_NAME_NOT_RESOLVED',
   'ERR_NAME_RESOLUTION_FAILED',
@@ -82,7 +77,8 @@ export function isSinkholeAddress(ip: string | undefined): boolean {
 
 /** The kind of DNS-filter signature `request` shows, or null when it does not show one. */
 export function classifyFailure(request: FailedRequest): FailureKind | null {
-  const code = errorCode(request.error);
+  // Without the `net::` prefix Chromium puts in front.
+  const code = request.error.trim().replace(/^net::/, '');
   if (NAME_NOT_RESOLVED.has(code)) return 'name-not-resolved';
   if (UNREACHABLE_ADDRESS.has(code)) return 'sinkhole';
   if (CONNECTION_FAILED.has(code) && isSinkholeAddress(request.ip)) return 'sinkhole';

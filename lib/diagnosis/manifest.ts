@@ -16,27 +16,15 @@
 export const DIAGNOSIS_API_PERMISSIONS = ['webRequest', 'webNavigation'] as const;
 export const DIAGNOSIS_HOST_PERMISSIONS = ['<all_urls>'] as const;
 
-export interface DiagnosisManifestEntries {
-  permissions: string[];
-  optional_permissions: string[];
-  host_permissions: string[];
-  optional_host_permissions: string[];
-}
-
-export function diagnosisManifestEntries(atInstall: boolean): DiagnosisManifestEntries {
-  return atInstall
-    ? {
-        permissions: [...DIAGNOSIS_API_PERMISSIONS],
-        optional_permissions: [],
-        host_permissions: [...DIAGNOSIS_HOST_PERMISSIONS],
-        optional_host_permissions: [],
-      }
-    : {
-        permissions: [],
-        optional_permissions: [...DIAGNOSIS_API_PERMISSIONS],
-        host_permissions: [],
-        optional_host_permissions: [...DIAGNOSIS_HOST_PERMISSIONS],
-      };
+export function diagnosisManifestEntries(atInstall: boolean) {
+  const apis: string[] = [...DIAGNOSIS_API_PERMISSIONS];
+  const hosts: string[] = [...DIAGNOSIS_HOST_PERMISSIONS];
+  return {
+    permissions: atInstall ? apis : [],
+    optional_permissions: atInstall ? [] : apis,
+    host_permissions: atInstall ? hosts : [],
+    optional_host_permissions: atInstall ? [] : hosts,
+  };
 }
 
 /** The folder the test build is written to, next to .output/chrome-mv3. */

@@ -1,7 +1,9 @@
 /**
  * Per-tab records of the hosts that failed with a DNS-type error, as pure steps (what a browser
  * event does to a tab's record) and their storage (`failedHostsOfTabItem`, one key per tab, and
- * `failedHostsTabsItem`, which tabs have one; written by the worker only).
+ * `failedHostsTabsItem`, which tabs have one; written by the worker only). The popup reads its
+ * tab's record for its "Failed hosts on this page" list and the verdict's "probably blocked by the
+ * filter"; the badge counts the hosts of each tab.
  *
  * A record belongs to one page load: a new document committing in the tab's main frame starts a
  * new record, and a main frame that fails starts one too (the browser then shows its error page
@@ -44,10 +46,7 @@ function withHost(hosts: readonly FailedHost[], failure: Failure): readonly Fail
     return hosts.map((entry, i) => (i === index ? { ...entry, count: entry.count + 1 } : entry));
   }
   if (hosts.length >= MAX_FAILED_HOSTS_PER_TAB) return hosts;
-  return [
-    ...hosts,
-    { host: failure.host, kind: failure.kind, error: failure.error, count: 1, at: failure.at },
-  ];
+  return [...hosts, { ...failure, count: 1 }];
 }
 
 /** A document committed in the main frame: a new page, unless it is the error page of a failure. */
@@ -67,13 +66,7 @@ export function afterMainFrameFailure(record: TabFailures | undefined, failure: 
   if (record?.mainFrame?.host === failure.host && failure.at - record.mainFrame.at < ERROR_PAGE_COMMIT_MS) {
     return record;
   }
-  const mainFrame: FailedHost = {
-    host: failure.host,
-    kind: failure.kind,
-    error: failure.error,
-    count: 1,
-    at: failure.at,
-  };
+  const mainFrame: FailedHost = { ...failure, count: 1 };
   return { pageHost: failure.host, mainFrame, hosts: [mainFrame] };
 }
 
@@ -95,25 +88,9 @@ export function sameHosts(a: TabFailures | undefined, b: TabFailures | undefined
   );
 }
 
-/** Whether two records would show the same in the popup (every host with its count). */
+/** Whether two records would show the same in the popup (every host with its count): plain data, compared as JSON. */
 export function sameRecord(a: TabFailures | undefined, b: TabFailures | undefined): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined) return false;
-  const sameHost = (x: FailedHost | null | undefined, y: FailedHost | null | undefined) =>
-    x === y ||
-    (!!x &&
-      !!y &&
-      x.host === y.host &&
-      x.kind === y.kind &&
-      x.error === y.error &&
-      x.count === y.count &&
-      x.at === y.at);
-  return (
-    a.pageHost === b.pageHost &&
-    sameHost(a.mainFrame, b.mainFrame) &&
-    a.hosts.length === b.hosts.length &&
-    a.hosts.every((entry, i) => sameHost(entry, b.hosts[i]))
-  );
+  return a === b || (a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b));
 }
 
 /**

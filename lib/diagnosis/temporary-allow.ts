@@ -42,15 +42,6 @@ import {
 
 export const TEMPORARY_ALLOW_ALARM = 'temporary-allow-expiry';
 
-// What the popup's chooser needs is apart (./temporary-allow-choices.ts); the rest of the
-// extension reads it from here.
-export {
-  endTimeText,
-  findTemporaryAllow,
-  TEMPORARY_ALLOW_CHOICES,
-  timeLeftText,
-} from './temporary-allow-choices';
-
 export type Placement = 'none' | 'whitelist' | 'blocklist';
 
 /** The change that ends a temporary allow: back to where the domain was. */
@@ -60,25 +51,6 @@ export function restoreChange(entry: TemporaryAllow): ListChange {
   return entry.before === 'blocklist'
     ? { op: 'add', list: 'blocklist', ...base, ...profile }
     : { op: 'remove', list: 'whitelist', ...base, ...profile };
-}
-
-/** Entries whose time is up at `now`, and the others. */
-export function splitDue(
-  entries: readonly TemporaryAllow[],
-  now: number,
-): { due: TemporaryAllow[]; running: TemporaryAllow[] } {
-  return {
-    due: entries.filter((entry) => entry.expiresAt <= now),
-    running: entries.filter((entry) => entry.expiresAt > now),
-  };
-}
-
-/** When the worker must wake next, or null when nothing is running. */
-export function nextExpiry(entries: readonly TemporaryAllow[]): number | null {
-  return entries.reduce<number | null>(
-    (earliest, entry) => (earliest === null || entry.expiresAt < earliest ? entry.expiresAt : earliest),
-    null,
-  );
 }
 
 /**
@@ -148,9 +120,9 @@ async function placementNow(
 
 /** Sets the alarm for the earliest end, or clears it when nothing runs. */
 export async function scheduleExpiry(deps: Pick<TemporaryAllowDeps, 'alarms'>): Promise<void> {
-  const next = nextExpiry(await temporaryAllowsItem.getValue());
-  if (next === null) await deps.alarms.clear(TEMPORARY_ALLOW_ALARM);
-  else await deps.alarms.create(TEMPORARY_ALLOW_ALARM, { when: next });
+  const ends = (await temporaryAllowsItem.getValue()).map((entry) => entry.expiresAt);
+  if (ends.length === 0) await deps.alarms.clear(TEMPORARY_ALLOW_ALARM);
+  else await deps.alarms.create(TEMPORARY_ALLOW_ALARM, { when: Math.min(...ends) });
 }
 
 const updateEntries = (update: (entries: TemporaryAllow[]) => TemporaryAllow[]) =>
@@ -252,14 +224,13 @@ export async function startTemporaryAllow(
  */
 export async function expireTemporaryAllows(deps: TemporaryAllowDeps): Promise<TemporaryAllow[]> {
   const now = deps.now ?? Date.now;
-  const { due } = splitDue(await temporaryAllowsItem.getValue(), now());
+  const due = (await temporaryAllowsItem.getValue()).filter((entry) => entry.expiresAt <= now());
   const accounts = deps.getAccounts ? await deps.getAccounts() : [await deps.getAccount()];
   const configured = new Set(accounts.map((account) => account.identity.id));
   for (const entry of due) await deps.enqueue(restoreChange(entry), entry.account);
-  const dueSet = new Set(due);
   await updateEntries((entries) =>
     entries.filter(
-      (entry) => ![...dueSet].some((gone) => sameTarget(gone, entry) && gone.expiresAt === entry.expiresAt),
+      (entry) => !due.some((gone) => sameTarget(gone, entry) && gone.expiresAt === entry.expiresAt),
     ),
   );
   await scheduleExpiry(deps);

@@ -18,7 +18,7 @@
  *   blocklist when the blocklist has the entry itself (lib/diagnosis/temporary-allow.ts).
  */
 import { canonicalHost } from '@/lib/filtering/domain-index';
-import { MAX_UNBREAK_DOMAINS } from '@/lib/messaging/protocol';
+import { MAX_UNBREAK_DOMAINS, type RequestOf } from '@/lib/messaging/protocol';
 
 export type UnbreakScope = 'domain' | 'host';
 
@@ -69,17 +69,6 @@ export interface UnbreakChoiceInput {
   max?: number;
 }
 
-/** The entry a failed host asks for under `scope`; null for a host that is itself a public suffix. */
-export function entryFor(
-  host: string,
-  scope: UnbreakScope,
-  registrable: (host: string) => string | null,
-): string | null {
-  const domain = registrable(host);
-  if (domain === null) return null;
-  return canonicalHost(scope === 'domain' ? domain : host);
-}
-
 export function chooseUnbreakDomains(input: UnbreakChoiceInput): UnbreakChoice {
   const { lists, scope, registrable } = input;
   const max = input.max ?? MAX_UNBREAK_DOMAINS;
@@ -91,11 +80,12 @@ export function chooseUnbreakDomains(input: UnbreakChoiceInput): UnbreakChoice {
   for (const failed of input.failedHosts) {
     const host = canonicalHost(failed);
     if (host === '' || host === page) continue;
-    const domain = entryFor(host, scope, registrable);
-    if (domain === null) {
+    const registered = registrable(host);
+    if (registered === null) {
       publicSuffixes.add(host);
       continue;
     }
+    const domain = canonicalHost(scope === 'domain' ? registered : host);
     if (lists.whitelist.covering(host) !== undefined || input.allowedForAWhile(domain)) {
       alreadyAllowed.add(domain);
       continue;
@@ -133,10 +123,7 @@ export function chooseUnbreakDomains(input: UnbreakChoiceInput): UnbreakChoice {
 }
 
 /** One entry of the request the popup sends (lib/messaging/protocol.ts 'unbreak'). */
-export interface UnbreakRequestEntry {
-  domain: string;
-  before: 'none' | 'blocklist';
-}
+export type UnbreakRequestEntry = RequestOf<'unbreak'>['domains'][number];
 
 /** What one click sends: every plain entry and the blocklisted ones the user confirmed. */
 export function entriesToAllow(choice: UnbreakChoice, confirmed: ReadonlySet<string>): UnbreakRequestEntry[] {

@@ -8,7 +8,7 @@ import { canonicalHost } from '@/lib/filtering/domain-index';
 import { t, tn } from '@/lib/i18n';
 import type { AccountId } from '@/lib/identity/identity';
 import type { UnbreakDomain, UnbreakSession } from '@/lib/settings/storage';
-import { endTimeText } from './temporary-allow';
+import { endTimeText } from './temporary-allow-choices';
 
 /** `a.example, b.example and c.example`, in the browser's language. */
 export function listText(domains: readonly string[]): string {

@@ -32,7 +32,8 @@ import {
 import { exclusively } from '@/lib/outbox/lease';
 import { MAX_UNBREAK_SESSIONS, type UnbreakSession, unbreakSessionsItem } from '@/lib/settings/storage';
 import { normaliseDomainInput } from '@/lib/validation';
-import { endTimeText, type TemporaryAllowRequest } from './temporary-allow';
+import type { TemporaryAllowRequest } from './temporary-allow';
+import { endTimeText } from './temporary-allow-choices';
 import { listText, reviewOf, reviewText } from './unbreak-review';
 
 /** A review nobody opened is dropped this long after its allows ended. */
@@ -243,9 +244,10 @@ export async function startUnbreak(deps: UnbreakDeps, request: UnbreakRequest): 
     .filter(({ outcome }) => outcome.state === 'failed')
     .map(({ domain, outcome }) => t('unbreak.failedOne', { domain, reason: outcome.message }));
   const names = listText(allowed.map(({ domain }) => domain));
+  // The allows decide the state; without any, the refusals do.
+  const state = worstState((allowed.length > 0 ? allowed : results).map(({ outcome }) => outcome));
   const parts: string[] = [];
   if (allowed.length > 0) {
-    const state = worstState(allowed.map(({ outcome }) => outcome));
     parts.push(
       profile === undefined
         ? t(state === 'pending' ? 'unbreak.queued' : 'unbreak.allowed', {
@@ -265,10 +267,7 @@ export async function startUnbreak(deps: UnbreakDeps, request: UnbreakRequest): 
   if (kept.length > 0)
     parts.push(t('unbreak.alreadyKept', { domains: listText(kept.map(({ domain }) => domain)) }));
   return {
-    state:
-      allowed.length === 0
-        ? worstState(results.map(({ outcome }) => outcome))
-        : worstState(allowed.map(({ outcome }) => outcome)),
+    state,
     message: parts.join(' '),
     ...(allowed.length > 0 ? { expiresAt } : {}),
     allowed: allowed.map(({ domain }) => domain),

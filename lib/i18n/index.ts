@@ -28,13 +28,10 @@ export type PluralKey = { [K in MessageKey]: Structure[K] extends { plural: true
 /** Finds the message of the active locale by its catalogue name (`options_setup_save`); '' when missing. */
 export type MessageLookup = (name: string) => string;
 
-interface PlatformI18n {
-  getMessage(name: string): string;
-}
-
 /** The browser's catalogue (`i18n.getMessage`); '' where there is no extension API. */
 export function platformLookup(name: string): string {
-  const scope = globalThis as { browser?: { i18n?: PlatformI18n }; chrome?: { i18n?: PlatformI18n } };
+  type PlatformI18n = { i18n?: { getMessage: MessageLookup } };
+  const scope = globalThis as { browser?: PlatformI18n; chrome?: PlatformI18n };
   const api = scope.browser?.i18n ?? scope.chrome?.i18n;
   return api ? api.getMessage(name) : '';
 }
@@ -57,16 +54,23 @@ function message(key: MessageKey): string {
   return lookup(key.replaceAll('.', '_')) || key;
 }
 
-function fill(text: string, params: Record<string, string | number> | undefined): string {
-  if (params === undefined) return text;
-  // One pass: a value that itself contains `{name}` (user input) is never substituted again.
-  // Every text value is direction-isolated (./bidi.ts): a value from the service cannot reorder
-  // the sentence around it.
-  return text.replace(NAMED, (whole, name: string) => {
-    if (!Object.hasOwn(params, name)) return whole;
-    const value = params[name];
-    return typeof value === 'string' ? isolateText(value) : String(value);
-  });
+/**
+ * `text` cut at its `{named}` placeholders, each replaced by its value (an unknown name stays as
+ * written). One pass: a value that itself contains `{name}` (user input) is never substituted
+ * again. Every text value is direction-isolated (./bidi.ts): a value from the service cannot
+ * reorder the sentence around it.
+ */
+function filled<T>(text: string, values: Record<string, T | string | number>): (T | string)[] {
+  return text
+    .split(NAMED)
+    .map((piece, index) => {
+      // split() with a capture group puts each placeholder's name at the odd indexes.
+      if (index % 2 === 0) return piece;
+      const value = Object.hasOwn(values, piece) ? values[piece] : `{${piece}}`;
+      if (typeof value === 'string') return isolateText(value);
+      return typeof value === 'number' ? String(value) : (value as T);
+    })
+    .filter((piece) => piece !== '');
 }
 
 /** The language of the catalogue in use (`en`, `de`): for `<html lang>` and number and date formats. */
@@ -75,10 +79,25 @@ export function messageLocale(): string {
 }
 
 /**
- * One formatter per language, built once: `toLocaleString(locale)` builds a new one on every
- * call, and the popup's first view formats several numbers.
+ * One formatter per language and kind, built once: `toLocaleString(locale)` builds a new one on
+ * every call, the popup's first view formats several numbers and a table a few hundred dates
+ * (docs/performance.md).
  */
-const numberFormats = new Map<string, Intl.NumberFormat>();
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function formatterOf<F extends Intl.NumberFormat | Intl.DateTimeFormat>(
+  kind: string,
+  make: (locale: string) => F,
+): F {
+  const locale = messageLocale();
+  const key = `${kind} ${locale}`;
+  let format = formatters.get(key) as F | undefined;
+  if (format === undefined) {
+    format = make(locale);
+    formatters.set(key, format);
+  }
+  return format;
+}
 
 /**
  * Every catalogue's language writes a whole number below 1,000 as its plain digits (checked for
@@ -91,35 +110,21 @@ const PLAIN_BELOW = 1000;
 /** A count written the catalogue's way (1,234 in English, 1.234 in German). */
 export function formatNumber(value: number): string {
   if (Number.isInteger(value) && value >= 0 && value < PLAIN_BELOW) return String(value);
-  const locale = messageLocale();
-  let format = numberFormats.get(locale);
-  if (format === undefined) {
-    format = new Intl.NumberFormat(locale);
-    numberFormats.set(locale, format);
-  }
-  return format.format(value);
+  return formatterOf('number', (locale) => new Intl.NumberFormat(locale)).format(value);
 }
 
-const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * A moment as a medium date and a short time, in the catalogue's language ("Nov 28, 2026, 3:14
- * AM"). One formatter per language, as for numbers: a table of a few hundred dates formatted
- * through `toLocaleString` built as many formatters on every render (docs/performance.md).
- */
+/** A moment as a medium date and a short time, in the catalogue's language ("Nov 28, 2026, 3:14 AM"). */
 export function formatDateTime(at: number): string {
-  const locale = messageLocale();
-  let format = dateTimeFormats.get(locale);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
-    dateTimeFormats.set(locale, format);
-  }
-  return format.format(at);
+  return formatterOf(
+    'date',
+    (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+  ).format(at);
 }
 
 /** The text of `key` in the browser's language, with its `{named}` placeholders filled. */
 export function t<K extends PlainKey>(key: K, ...params: Params<NamesOf<K>>): string {
-  return fill(message(key), params[0]);
+  const text = message(key);
+  return params[0] === undefined ? text : filled(text, params[0]).join('');
 }
 
 /**
@@ -130,17 +135,7 @@ export function tParts<K extends PlainKey, T>(
   key: K,
   parts: Record<NamesOf<K>, T | string | number>,
 ): (T | string)[] {
-  const values = parts as Record<string, T | string | number>;
-  return message(key)
-    .split(NAMED)
-    .map((piece, index) => {
-      // split() with a capture group puts each placeholder's name at the odd indexes.
-      if (index % 2 === 0) return piece;
-      const value = Object.hasOwn(values, piece) ? values[piece] : `{${piece}}`;
-      if (typeof value === 'string') return isolateText(value);
-      return typeof value === 'number' ? String(value) : (value as T);
-    })
-    .filter((piece) => piece !== '');
+  return filled(message(key), parts as Record<string, T | string | number>);
 }
 
 /**
@@ -157,5 +152,5 @@ export function tn<K extends PluralKey>(
     forms.length === 3
       ? forms[count === 0 ? 0 : count === 1 ? 1 : 2]
       : forms[forms.length === 2 && count !== 1 ? 1 : 0];
-  return fill(form ?? '', { ...params[0], count: formatNumber(count) });
+  return filled(form ?? '', { ...params[0], count: formatNumber(count) }).join('');
 }

@@ -21,6 +21,9 @@ export function dumpAllowance(lastAt: number | null, now: number): DumpAllowance
   return now >= nextAt ? { allowed: true } : { allowed: false, nextAt };
 }
 
+/** Error kinds (lib/api/errors.ts) that mean no dump was served. */
+const SERVED_NOTHING = new Set(['invalid-input', 'network', 'service', 'bad-key', 'server', 'unexpected']);
+
 /**
  * Whether a failed request leaves the hour unused: no dump was served. A failure body (a deleted
  * day, a bad key) or a 5xx or 429 answer (the service's own rate limit among them) means the
@@ -30,15 +33,7 @@ export function dumpAllowance(lastAt: number | null, now: number): DumpAllowance
  * followed a served dump.
  */
 export function failureKeepsAllowance(error: unknown): boolean {
-  return (
-    isApiError(error) &&
-    (error.kind === 'invalid-input' ||
-      error.kind === 'network' ||
-      error.kind === 'service' ||
-      error.kind === 'bad-key' ||
-      error.kind === 'server' ||
-      error.kind === 'unexpected')
-  );
+  return isApiError(error) && SERVED_NOTHING.has(error.kind);
 }
 
 export interface DumpGuardDeps {

@@ -9,27 +9,10 @@
  * The parser is tolerant where the spec is vague (spacing, whether the client IP and the integer
  * after it are separated by a space, the action's capitalisation, a missing trailing dot, IPv6
  * client addresses) and strict where a wrong guess would show wrong data (date and time ranges).
- * It returns null for anything else and never throws: a dump is untrusted input of any size.
+ * It refuses anything else and never throws: a dump is untrusted input of any size.
  */
 
 export type LogAction = 'allowed' | 'blocked';
-
-export interface ParsedLogLine {
-  /** `yyyy-mm-dd` */
-  date: string;
-  /** `HH:MM:SS` */
-  time: string;
-  /** The integer after the time (the service does not say what it counts). */
-  sequence: number;
-  action: LogAction;
-  clientIp: string;
-  /** The integer after the client IP (the service does not say what it counts). */
-  clientNumber: number;
-  /** Lower case as sent, without the trailing dot; `.` for the DNS root. */
-  domain: string;
-  /** Address of the resolver that answered; may be empty. */
-  resolver: string;
-}
 
 /**
  * The fields of a line, filled in place by `scanLogLine`. Text fields are offsets into `text`, so
@@ -190,16 +173,10 @@ function scanTolerant(line: string, out: ScannedLine): boolean {
   if (m === null) return false;
   const [, date, hh, mm, ss, sequence, action, clientIp, clientNumber, domain, resolver] =
     m as unknown as string[];
-  const canonical = formatLogLine({
-    date: date as string,
-    time: `${hh}:${mm}:${ss}`,
-    sequence: Number(sequence),
-    action: (action as string).toLowerCase() as LogAction,
-    clientIp: clientIp as string,
-    clientNumber: Number(clientNumber),
-    domain: stripTrailingDot(domain as string),
-    resolver: resolver as string,
-  });
+  const bare = stripTrailingDot(domain as string);
+  const canonical =
+    `${date} ${hh}:${mm}:${ss} ${Number(sequence)} pass-through: ${(action as string).toLowerCase()}: ` +
+    `${clientIp}: ${Number(clientNumber)}: ${bare === '.' ? '.' : `${bare}.`} (${resolver})`;
   return scanCanonical(canonical, out);
 }
 
@@ -207,30 +184,6 @@ function scanTolerant(line: string, out: ScannedLine): boolean {
 export function scanLogLine(line: string, out: ScannedLine): boolean {
   if (line.length > MAX_LINE_LENGTH) return false;
   return scanCanonical(line, out) || scanTolerant(line, out);
-}
-
-const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
-
-/** The line split into its fields, or null when it does not follow the format. */
-export function parseLogLine(line: string): ParsedLogLine | null {
-  const s = createScannedLine();
-  if (!scanLogLine(line, s)) return null;
-  return {
-    date: s.date,
-    time: `${pad2(s.hours)}:${pad2(s.minutes)}:${pad2(s.seconds)}`,
-    sequence: s.sequence,
-    action: s.blocked ? 'blocked' : 'allowed',
-    clientIp: s.text.slice(s.ipStart, s.ipEnd),
-    clientNumber: s.clientNumber,
-    domain: s.text.slice(s.domainStart, s.domainEnd),
-    resolver: s.text.slice(s.resolverStart, s.resolverEnd),
-  };
-}
-
-/** The line as the service writes it; `parseLogLine(formatLogLine(x))` gives back `x`. */
-export function formatLogLine(line: ParsedLogLine): string {
-  const domain = line.domain === '.' ? '.' : `${line.domain}.`;
-  return `${line.date} ${line.time} ${line.sequence} pass-through: ${line.action}: ${line.clientIp}: ${line.clientNumber}: ${domain} (${line.resolver})`;
 }
 
 /** `example.com.` and `example.com` name the same domain; the root stays `.`. */

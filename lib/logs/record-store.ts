@@ -30,6 +30,12 @@ export const ACTION_ALLOWED = 0;
 export const ACTION_BLOCKED = 1;
 export const ACTION_UNRECOGNISED = 2;
 
+const ACTION_OF_KIND = {
+  allowed: ACTION_ALLOWED,
+  blocked: ACTION_BLOCKED,
+  unrecognised: ACTION_UNRECOGNISED,
+};
+
 export type AddResult = 'stored' | 'unrecognised' | 'full';
 export type StoreFullReason = 'records' | 'distinct';
 
@@ -86,9 +92,8 @@ function newBlock(): Block {
 /**
  * A copy of `value` that does not point into the text it was cut from. V8 represents a substring
  * of 13+ characters as a view on its parent; interning such a view would keep every network chunk
- * it came from alive. A JSON round trip yields a fresh flat string of exactly this text (measured:
- * smaller than a concat-and-slice copy, which stays a view on a new parent); it runs once per
- * distinct value, so its cost (~1 µs) does not matter.
+ * it came from alive. A JSON round trip yields a fresh flat string of exactly this text (a
+ * concat-and-slice copy stays a view on a new parent); it runs once per distinct value only.
  */
 export function detachString(value: string): string {
   return value.length < 13 ? value : (JSON.parse(JSON.stringify(value)) as string);
@@ -285,14 +290,7 @@ export function createRecordStore(limits: RecordStoreLimits = {}) {
    */
   function matching(filter: RecordFilter, from = 0): Uint32Array {
     const kind = filter.kind ?? 'all';
-    const wantedAction =
-      kind === 'allowed'
-        ? ACTION_ALLOWED
-        : kind === 'blocked'
-          ? ACTION_BLOCKED
-          : kind === 'unrecognised'
-            ? ACTION_UNRECOGNISED
-            : -1;
+    const wantedAction = kind === 'all' ? -1 : ACTION_OF_KIND[kind];
     const domainTable = matchTable(domains.values, (filter.domainContains ?? '').trim().toLowerCase());
     const ipTable = matchTable(clientIps.values, (filter.clientIp ?? '').trim().toLowerCase());
     // A text filter can only match parsed lines.
@@ -333,14 +331,6 @@ export function createRecordStore(limits: RecordStoreLimits = {}) {
     get fullReason(): StoreFullReason | null {
       return fullReason;
     },
-    get distinctDomains() {
-      return domains.size;
-    },
-    /** Bytes held in typed arrays (outside the JS heap), for the figures the UI and benchmarks show. */
-    get columnBytes() {
-      return blocks.length * BLOCK_SIZE * 25;
-    },
-    limits: { maxRecords, maxDistinct },
   };
 }
 

@@ -11,70 +11,54 @@
 import { t } from '@/lib/i18n';
 import type { DumpSink } from './load-dump';
 
-/** The parts of the File System Access API used here (not yet in TypeScript's DOM types). */
-interface WritableFile {
-  write(data: string): Promise<void>;
-  close(): Promise<void>;
-  abort(): Promise<void>;
-}
-interface SaveFileHandle {
-  createWritable(): Promise<WritableFile>;
-}
-export type ShowSaveFilePicker = (options: {
+/** The part of the File System Access API used here (not yet in TypeScript's DOM types): its writable file is a DumpSink. */
+type ShowSaveFilePicker = (options: {
   suggestedName: string;
   types?: { description: string; accept: Record<string, string[]> }[];
-}) => Promise<SaveFileHandle>;
+}) => Promise<{ createWritable(): Promise<DumpSink> }>;
 
 export function dumpFileName(date: string): string {
   return `dns-log-${date}.txt`;
 }
 
-export function createFileSink(file: WritableFile): DumpSink {
-  return {
-    write: (text) => file.write(text),
-    close: () => file.close(),
-    abort: () => file.abort(),
-  };
-}
-
 /** Blob parts are merged every few megabytes so the page holds few, large parts rather than many strings. */
 const BLOB_PART_BYTES = 8 * 1024 * 1024;
 
-/** Text gathered into Blob parts as it arrives (the browser may keep large blobs on disk). */
-function createBlobCollector() {
+/**
+ * The text of a raw log loaded into the view, kept so "Save to file" can write what is already
+ * loaded: the service allows one download per hour, and saving what the page holds needs none.
+ * Gathered into Blob parts as it arrives (the browser may keep large blobs on disk). `text()` is
+ * the whole text once the download completed, null while it runs or after it failed.
+ */
+export function createKeptCopy(): DumpSink & { text(): Blob | null } {
   let parts: Blob[] = [];
   let pending: string[] = [];
   let pendingLength = 0;
-  let savedBytes = 0;
+  let kept: Blob | null = null;
   const flush = () => {
     if (pending.length === 0) return;
-    const part = new Blob(pending, { type: 'text/plain' });
-    savedBytes += part.size;
-    parts.push(part);
+    parts.push(new Blob(pending, { type: 'text/plain' }));
     pending = [];
     pendingLength = 0;
   };
   return {
-    add(text: string) {
+    async write(text) {
       pending.push(text);
       pendingLength += text.length;
       if (pendingLength >= BLOB_PART_BYTES) flush();
     },
-    /** The whole text as one Blob; the collector lets go of its parts. */
-    finish(): Blob {
+    async close() {
       flush();
-      const blob = new Blob(parts, { type: 'text/plain;charset=utf-8' });
+      kept = new Blob(parts, { type: 'text/plain;charset=utf-8' });
       parts = [];
-      return blob;
     },
-    drop() {
+    async abort() {
       parts = [];
       pending = [];
       pendingLength = 0;
+      kept = null;
     },
-    get savedBytes() {
-      return savedBytes;
-    },
+    text: () => kept,
   };
 }
 
@@ -85,61 +69,27 @@ export interface BlobSinkDeps {
   revokeObjectURL?: (url: string) => void;
 }
 
-/** Hands a whole text to the browser's download, under a `blob:` URL that names only the extension. */
-function downloadBlob(blob: Blob, deps: BlobSinkDeps): void {
-  const createUrl = deps.createObjectURL ?? ((b: Blob) => URL.createObjectURL(b));
-  const revokeUrl = deps.revokeObjectURL ?? ((url: string) => URL.revokeObjectURL(url));
-  const url = createUrl(blob);
-  const link = deps.document.createElement('a');
-  link.href = url;
-  link.download = deps.fileName;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  deps.document.body.append(link);
-  link.click();
-  link.remove();
-  // The download reads the blob after the click returns; give it time before letting go.
-  setTimeout(() => revokeUrl(url), 60_000);
-}
-
-export function createBlobSink(deps: BlobSinkDeps): DumpSink & { readonly savedBytes: number } {
-  const collector = createBlobCollector();
+/** The whole text, once closed, handed to the browser's download under a `blob:` URL that names only the extension. */
+export function createBlobSink(deps: BlobSinkDeps): DumpSink {
+  const copy = createKeptCopy();
   return {
-    async write(text) {
-      collector.add(text);
-    },
+    ...copy,
     async close() {
-      downloadBlob(collector.finish(), deps);
+      await copy.close();
+      const createUrl = deps.createObjectURL ?? ((b: Blob) => URL.createObjectURL(b));
+      const revokeUrl = deps.revokeObjectURL ?? ((url: string) => URL.revokeObjectURL(url));
+      const url = createUrl(copy.text() as Blob);
+      const link = deps.document.createElement('a');
+      link.href = url;
+      link.download = deps.fileName;
+      link.rel = 'noopener';
+      link.style.display = 'none';
+      deps.document.body.append(link);
+      link.click();
+      link.remove();
+      // The download reads the blob after the click returns; give it time before letting go.
+      setTimeout(() => revokeUrl(url), 60_000);
     },
-    async abort() {
-      collector.drop();
-    },
-    get savedBytes() {
-      return collector.savedBytes;
-    },
-  };
-}
-
-/**
- * The text of a raw log loaded into the view, kept so "Save to file" can write what is already
- * loaded: the service allows one download per hour, and saving what the page holds needs none.
- * `text()` is the whole text once the download completed, null while it runs or after it failed.
- */
-export function createKeptCopy(): DumpSink & { text(): Blob | null } {
-  const collector = createBlobCollector();
-  let kept: Blob | null = null;
-  return {
-    async write(text) {
-      collector.add(text);
-    },
-    async close() {
-      kept = collector.finish();
-    },
-    async abort() {
-      collector.drop();
-      kept = null;
-    },
-    text: () => kept,
   };
 }
 
@@ -173,7 +123,7 @@ export async function chooseDumpSink(date: string, win: Window = window): Promis
       suggestedName: fileName,
       types: [{ description: t('rawLog.textFile'), accept: { 'text/plain': ['.txt', '.log'] } }],
     });
-    return createFileSink(await handle.createWritable());
+    return await handle.createWritable();
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') return null;
     throw error;

@@ -1,7 +1,6 @@
 /**
  * Summaries of one day's statistics (`logs/getstats`) for the charts and tables of the Logs
- * section. Pure functions: one pass over the hourly maps, so a day of 24 hours x 5,000 distinct
- * domains (120,000 counts per list) is summarised in tens of milliseconds.
+ * section. Pure functions, one pass over the hourly maps (a day can hold 120,000 counts per list).
  */
 import type { DayStats } from '@/lib/api/types';
 import { formatNumber, t } from '@/lib/i18n';

@@ -4,11 +4,10 @@
  */
 import { t } from '@/lib/i18n';
 import { ACCOUNT_NAME_MAX } from '@/lib/settings/limits';
-import { hasUserInfo } from './authority';
+import { hasUserInfo } from './domain';
 import { invalid, quoteInput, type Validation, valid } from './result';
 
-export { hasUserInfo } from './authority';
-export { isValidDomain, normaliseDomainInput } from './domain';
+export { hasUserInfo, isValidDomain, normaliseDomainInput } from './domain';
 export { invalid, quoteInput, type Validation, valid } from './result';
 
 // Control characters, lone surrogates and line/paragraph separators cannot be displayed or typed

@@ -3,16 +3,13 @@ import { fakeBrowser } from 'wxt/testing';
 import {
   expireTemporaryAllows,
   forgetTemporaryAllowFor,
-  nextExpiry,
   placementFromOutbox,
   restoreChange,
-  splitDue,
   startTemporaryAllow,
   TEMPORARY_ALLOW_ALARM,
-  TEMPORARY_ALLOW_CHOICES,
   type TemporaryAllowDeps,
-  timeLeftText,
 } from '@/lib/diagnosis/temporary-allow';
+import { TEMPORARY_ALLOW_CHOICES, timeLeftText } from '@/lib/diagnosis/temporary-allow-choices';
 import type { CurrentAccount } from '@/lib/identity/current';
 import type { ListChange } from '@/lib/messaging/protocol';
 import { deliverPending, enqueueChange, type OutboxDeps, submitChange } from '@/lib/outbox';
@@ -70,14 +67,6 @@ describe('pure parts', () => {
       profile: 'default',
       source: 'temporary-allow',
     });
-  });
-
-  it('finds what is due and when to wake next', () => {
-    const soon = entry({ domain: 'a.example', expiresAt: T0 + 10 });
-    const later = entry({ domain: 'b.example', expiresAt: T0 + HOUR });
-    expect(splitDue([later, soon], T0 + 10)).toEqual({ due: [soon], running: [later] });
-    expect(nextExpiry([later, soon])).toBe(T0 + 10);
-    expect(nextExpiry([])).toBeNull();
   });
 
   it.each([
@@ -179,6 +168,19 @@ describe('allowing for a while, and the end of it', () => {
     expect(whitelisted()).toEqual([]);
     expect(await temporaryAllowsItem.getValue()).toEqual([]);
     expect(await alarm()).toBeUndefined();
+  });
+
+  it('wakes for the earliest end and ends only what is due then', async () => {
+    const allow = (domain: string, durationMs: number) =>
+      startTemporaryAllow(deps, { domain, profile: 'default', durationMs, before: 'none' });
+    await allow('later.example', 8 * HOUR);
+    await allow('soon.example', HOUR);
+    expect((await alarm())?.scheduledTime).toBe(T0 + HOUR);
+
+    clock = T0 + HOUR;
+    expect((await expireTemporaryAllows(deps)).map((gone) => gone.domain)).toEqual(['soon.example']);
+    expect(whitelisted()).toEqual(['later.example']);
+    expect((await alarm())?.scheduledTime).toBe(T0 + 8 * HOUR);
   });
 
   it('a blocklisted domain goes back on the blocklist at the end', async () => {

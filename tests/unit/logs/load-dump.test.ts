@@ -228,7 +228,25 @@ describe('chooseDumpSink', () => {
   });
 
   it('falls back to a download link where the picker does not exist', async () => {
-    const sink = await chooseDumpSink('2024-05-01', fakeWindow(undefined));
-    expect(sink).toHaveProperty('savedBytes', 0);
+    const downloads: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      downloads.push(this.download);
+    });
+    const urls = { createObjectURL: URL.createObjectURL, revokeObjectURL: URL.revokeObjectURL };
+    Object.assign(URL, {
+      createObjectURL: () => 'blob:chrome-extension://abc/1',
+      revokeObjectURL: () => undefined,
+    });
+    try {
+      const sink = await chooseDumpSink('2024-05-01', fakeWindow(undefined));
+      await sink?.write('a\n');
+      await sink?.close();
+    } finally {
+      click.mockRestore();
+      Object.assign(URL, urls);
+    }
+    expect(downloads).toEqual(['dns-log-2024-05-01.txt']);
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatLogLine, type ParsedLogLine, parseLogLine, stripTrailingDot } from '@/lib/logs/parse-line';
+import { stripTrailingDot } from '@/lib/logs/parse-line';
+import { formatLogLine, type ParsedLogLine, parseLogLine } from './log-line';
 
 const sample =
   '2024-05-01 14:05:09 87 pass-through: blocked: 192.168.1.20: 51234: ads.example.net. (185.228.168.168)';

@@ -22,7 +22,7 @@ import {
   successBodySchema,
 } from '@/lib/api';
 import { parseDomainLines } from '@/lib/lists/domain-lines';
-import { createScannedLine, parseLogLine, scanLogLine } from '@/lib/logs/parse-line';
+import { createScannedLine, scanLogLine } from '@/lib/logs/parse-line';
 import { summariseDay } from '@/lib/logs/stats';
 import { parseLookupAnswer } from '@/lib/network/ip-lookup';
 import { checkDynamicIpDraft, validateLookupUrl } from '@/lib/network/settings-form';
@@ -40,6 +40,7 @@ import {
   validateProfileReference,
   validateTld,
 } from '@/lib/validation';
+import { parseLogLine } from '../logs/log-line';
 
 // Thousands of runs per property: on a busy two-core machine one can take several seconds.
 vi.setConfig({ testTimeout: 60_000 });
