@@ -4,6 +4,7 @@
  * `domain_name` or `category_name`. Where the forms really differ (listing domains, listing them
  * by profile, TLD blocking, default block) the description's list shapes and capabilities decide.
  */
+import type * as z from 'zod/mini';
 import { t } from '@/lib/i18n';
 import {
   normaliseDomainInput,
@@ -36,7 +37,7 @@ import type { CallOptions, DnsFilterApi, DomainListKind } from './types';
 type Params = Record<string, string | undefined>;
 
 export function createFormAdapter(form: ApiForm, transport: Transport): DnsFilterApi {
-  const { params: names, lists, capabilities } = describeForm(form);
+  const { params: names, capabilities } = describeForm(form);
   const usesProfiles = capabilities.profileSelection;
 
   /** The normalised input, or a rejection naming the field, before anything is sent. */
@@ -67,30 +68,49 @@ export function createFormAdapter(form: ApiForm, transport: Transport): DnsFilte
   const profileParam = (profile: string | undefined): Params =>
     names.profile === undefined ? {} : { [names.profile]: profile };
 
+  const send = <S extends z.ZodMiniType>(
+    action: string,
+    params: Params,
+    attempted: string,
+    opts: CallOptions | undefined,
+    schema: S,
+  ) => transport.call({ action, params, attempted, signal: opts?.signal }, schema);
+
   async function succeed(action: string, params: Params, attempted: string, opts: CallOptions | undefined) {
-    await transport.call({ action, params, attempted, signal: opts?.signal }, successBodySchema);
+    await send(action, params, attempted, opts, successBodySchema);
   }
 
-  function listing(list: DomainListKind, profile: string | undefined, opts: CallOptions | undefined) {
-    return transport.call(
-      {
-        action: `${list}/list`,
-        params: profileParam(profile),
-        attempted: attempts.listDomains(list, profile),
-        signal: opts?.signal,
-      },
+  const listing = (list: DomainListKind, profile: string | undefined, opts: CallOptions | undefined) =>
+    send(
+      `${list}/list`,
+      profileParam(profile),
+      attempts.listDomains(list, profile),
+      opts,
       domainListResponseSchema(list),
     );
-  }
+
+  /** addDomain and deleteDomain: the same checks and parameters, another action. */
+  const changeDomain =
+    (op: 'add' | 'delete') =>
+    async (list: DomainListKind, domain: string, profile?: string, opts?: CallOptions) => {
+      const wording = op === 'add' ? attempts.addDomain : attempts.deleteDomain;
+      const attempted = wording(list, shown(domain), shownProfile(profile));
+      const valid = checked(normaliseDomainInput(domain), 'domain', attempted);
+      const kind = listArg(list, attempted);
+      const chosen = profileArg(profile, attempted);
+      return succeed(
+        `${kind}/${op}`,
+        { [names.domain]: valid, ...profileParam(chosen) },
+        wording(kind, valid, chosen),
+        opts,
+      );
+    };
 
   return {
     form,
 
     listProfiles: async (opts) =>
-      transport.call(
-        { action: 'profiles/list', attempted: attempts.listProfiles(), signal: opts?.signal },
-        profilesResponseSchema,
-      ),
+      send('profiles/list', {}, attempts.listProfiles(), opts, profilesResponseSchema),
     async addProfile(name, opts) {
       const valid = checked(validateProfileName(name), 'name', attempts.addProfile(shown(name)));
       return succeed('profile/add', { [names.profileName]: valid }, attempts.addProfile(valid), opts);
@@ -102,13 +122,11 @@ export function createFormAdapter(form: ApiForm, transport: Transport): DnsFilte
 
     async listCategories(profile, opts) {
       const chosen = profileArg(profile, attempts.listCategories(shownProfile(profile)));
-      const reported = await transport.call(
-        {
-          action: 'categories/list',
-          params: profileParam(chosen),
-          attempted: attempts.listCategories(chosen),
-          signal: opts?.signal,
-        },
+      const reported = await send(
+        'categories/list',
+        profileParam(chosen),
+        attempts.listCategories(chosen),
+        opts,
         categoriesResponseSchema,
       );
       return mergeWithCatalogue(form, reported);
@@ -130,7 +148,7 @@ export function createFormAdapter(form: ApiForm, transport: Transport): DnsFilte
       const attempted = attempts.listDomains(list, shownProfile(profile));
       const kind = listArg(list, attempted);
       const chosen = profileArg(profile, attempted);
-      if (lists.domains === 'account') return allDomains(await listing(kind, undefined, opts));
+      if (!usesProfiles) return allDomains(await listing(kind, undefined, opts));
       // Without a profile the service answers for every profile; the interface promises `default`.
       const scope = chosen ?? DEFAULT_PROFILE;
       return domainsOf(await listing(kind, scope, opts), scope);
@@ -138,34 +156,12 @@ export function createFormAdapter(form: ApiForm, transport: Transport): DnsFilte
     async listDomainsByProfile(list, opts) {
       const kind = listArg(list, attempts.listDomainsByProfile(list));
       const result = await listing(kind, undefined, opts);
-      if (lists.domains === 'account') return { [ACCOUNT_SCOPE]: allDomains(result) };
+      if (!usesProfiles) return { [ACCOUNT_SCOPE]: allDomains(result) };
       // A flat list for "all profiles" can only be the default profile's.
       return result.kind === 'by-profile' ? result.byProfile : { [DEFAULT_PROFILE]: result.domains };
     },
-    async addDomain(list, domain, profile, opts) {
-      const attempted = attempts.addDomain(list, shown(domain), shownProfile(profile));
-      const valid = checked(normaliseDomainInput(domain), 'domain', attempted);
-      const kind = listArg(list, attempted);
-      const chosen = profileArg(profile, attempted);
-      return succeed(
-        `${kind}/add`,
-        { [names.domain]: valid, ...profileParam(chosen) },
-        attempts.addDomain(kind, valid, chosen),
-        opts,
-      );
-    },
-    async deleteDomain(list, domain, profile, opts) {
-      const attempted = attempts.deleteDomain(list, shown(domain), shownProfile(profile));
-      const valid = checked(normaliseDomainInput(domain), 'domain', attempted);
-      const kind = listArg(list, attempted);
-      const chosen = profileArg(profile, attempted);
-      return succeed(
-        `${kind}/delete`,
-        { [names.domain]: valid, ...profileParam(chosen) },
-        attempts.deleteDomain(kind, valid, chosen),
-        opts,
-      );
-    },
+    addDomain: changeDomain('add'),
+    deleteDomain: changeDomain('delete'),
 
     async blockTld(tld, profile, opts) {
       const attempted = attempts.blockTld(shown(tld), shownProfile(profile));
@@ -187,11 +183,9 @@ export function createFormAdapter(form: ApiForm, transport: Transport): DnsFilte
       const on = enabled === true;
       const chosen = profileArg(profile, attempts.setDefaultBlock(on, shownProfile(profile)));
       // Per profile, profile_name is required by these two actions.
-      const params =
-        capabilities.defaultBlock === 'per-profile' ? profileParam(chosen ?? DEFAULT_PROFILE) : {};
       return succeed(
         on ? 'default-block/enable' : 'default-block/disable',
-        params,
+        usesProfiles ? profileParam(chosen ?? DEFAULT_PROFILE) : {},
         attempts.setDefaultBlock(on, chosen),
         opts,
       );
@@ -199,13 +193,11 @@ export function createFormAdapter(form: ApiForm, transport: Transport): DnsFilte
 
     async listNetworks(opts) {
       const profile = profileArg(opts?.profile, attempts.listNetworks());
-      return transport.call(
-        {
-          action: 'network/list',
-          ...(profile === undefined ? {} : { params: profileParam(profile) }),
-          attempted: attempts.listNetworks(),
-          signal: opts?.signal,
-        },
+      return send(
+        'network/list',
+        profileParam(profile),
+        attempts.listNetworks(),
+        opts,
         networksResponseSchema,
       );
     },
@@ -237,20 +229,14 @@ export function createFormAdapter(form: ApiForm, transport: Transport): DnsFilte
       );
     },
 
-    listLogDays: async (opts) =>
-      transport.call(
-        { action: 'logs/list', attempted: attempts.listLogDays(), signal: opts?.signal },
-        logDaysResponseSchema,
-      ),
+    listLogDays: async (opts) => send('logs/list', {}, attempts.listLogDays(), opts, logDaysResponseSchema),
     async getStats(date, opts) {
       const valid = checked(validateDate(date), 'date', attempts.getStats(shown(date)));
-      return transport.call(
-        {
-          action: 'logs/getstats',
-          params: { [names.date]: valid },
-          attempted: attempts.getStats(valid),
-          signal: opts?.signal,
-        },
+      return send(
+        'logs/getstats',
+        { [names.date]: valid },
+        attempts.getStats(valid),
+        opts,
         statsResponseSchema,
       );
     },

@@ -1,7 +1,6 @@
 /**
  * The two forms of the service's API as data (docs/service-api.md, "Form A" and "Form B"): where
- * each is served, what its parameters are called, the shapes of its lists and failures, and what
- * it can do. The adapter (adapter.ts), the transport, the settings backup and the UI read this
+ * each is served, what its parameters are called, and what it can do. The adapter (adapter.ts), the transport, the settings backup and the UI read this
  * table instead of comparing form names, so a difference between the forms lives here once.
  *
  * Pure data without imports: the popup and every settings read load this module.
@@ -29,20 +28,14 @@ export interface FormDescription {
     tld?: string;
     date: string;
   };
-  /** The failure body (`status` value and the field holding the text); the transport reads either form's. */
-  failure: { status: string; text: string };
-  /** Shapes of the list answers. */
-  lists: {
-    /** whitelist/list and blocklist/list: per profile (object map, all profiles without a profile) or the account's. */
-    domains: 'by-profile' | 'account';
-  };
   capabilities: {
-    /** Actions and lists can be aimed at one profile; otherwise they act on the whole account. */
+    /**
+     * Actions and lists can be aimed at one profile (whitelist/list answers per profile,
+     * default-block names its profile); otherwise they act on, and list, the whole account.
+     */
     profileSelection: boolean;
     /** tld_blocklist/add exists. */
     tldBlocking: boolean;
-    /** default-block/enable and /disable name their profile (required), or act on the account. */
-    defaultBlock: 'per-profile' | 'account';
     /** network/list answers entries `{ip, label, profile}`, not profile -> addresses without labels. */
     networkLabels: boolean;
   };
@@ -61,12 +54,9 @@ export const FORMS = {
       tld: 'tld',
       date: 'date',
     },
-    failure: { status: 'failed', text: 'reason' },
-    lists: { domains: 'by-profile' },
     capabilities: {
       profileSelection: true,
       tldBlocking: true,
-      defaultBlock: 'per-profile',
       networkLabels: false,
     },
   },
@@ -80,12 +70,9 @@ export const FORMS = {
       label: 'label',
       date: 'date',
     },
-    failure: { status: 'error', text: 'message' },
-    lists: { domains: 'account' },
     capabilities: {
       profileSelection: false,
       tldBlocking: false,
-      defaultBlock: 'account',
       networkLabels: true,
     },
   },
