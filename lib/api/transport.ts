@@ -112,8 +112,10 @@ type StopReason = 'timeout' | 'aborted';
  */
 class CallGuard {
   private readonly controller = new AbortController();
+  readonly signal = this.controller.signal;
+  /** Why the call was stopped; null while it runs. */
+  stopReason: StopReason | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private stoppedBy: StopReason | null = null;
   private readonly onCallerAbort = () => this.stop('aborted');
 
   constructor(
@@ -125,24 +127,29 @@ class CallGuard {
     else callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  get stopReason(): StopReason | null {
-    return this.stoppedBy;
-  }
-
-  /** Starts the wait for the server (for `whole`, only the first call starts the deadline). */
-  arm(): void {
-    if (this.scope === 'whole' && this.timer !== undefined) return;
-    this.clearTimer();
-    this.timer = setTimeout(() => this.stop('timeout'), this.timeoutMs);
-  }
-
-  /** The server answered this wait; the time the caller spends on the data does not count. */
-  disarm(): void {
+  /**
+   * Waits for the server, under the time limit; for `whole` the first wait starts the one deadline.
+   * Rejects as soon as the call is stopped, so a fetch or a stream that ignores its signal cannot
+   * keep the caller waiting past the time limit.
+   */
+  async wait<T>(work: Promise<T>): Promise<T> {
+    if (this.scope === 'per-wait' || this.timer === undefined) {
+      this.clearTimer();
+      this.timer = setTimeout(() => this.stop('timeout'), this.timeoutMs);
+    }
+    const signal = this.signal;
+    const value = await new Promise<T>((resolve, reject) => {
+      const onStop = () => {
+        work.catch(noop);
+        reject(signal.reason);
+      };
+      if (signal.aborted) return onStop();
+      signal.addEventListener('abort', onStop, { once: true });
+      work.then(resolve, reject).then(() => signal.removeEventListener('abort', onStop));
+    });
+    // The server answered this wait; the time the caller spends on the data does not count.
     if (this.scope === 'per-wait') this.clearTimer();
+    return value;
   }
 
   dispose(): void {
@@ -155,35 +162,9 @@ class CallGuard {
     this.timer = undefined;
   }
 
-  /**
-   * Settles with `work`, or rejects as soon as the call is stopped, so a fetch or a stream that
-   * ignores its signal cannot keep the caller waiting past the time limit.
-   */
-  race<T>(work: Promise<T>): Promise<T> {
-    const signal = this.controller.signal;
-    if (signal.aborted) {
-      work.catch(() => {});
-      return Promise.reject(signal.reason);
-    }
-    return new Promise<T>((resolve, reject) => {
-      const onStop = () => reject(signal.reason);
-      signal.addEventListener('abort', onStop, { once: true });
-      work.then(
-        (value) => {
-          signal.removeEventListener('abort', onStop);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onStop);
-          reject(error);
-        },
-      );
-    });
-  }
-
   private stop(reason: StopReason): void {
-    if (this.stoppedBy !== null) return;
-    this.stoppedBy = reason;
+    if (this.stopReason !== null) return;
+    this.stopReason = reason;
     this.clearTimer();
     this.controller.abort();
   }
@@ -349,7 +330,6 @@ export function createTransport(config: TransportConfig): Transport {
 
   async function send(request: ApiCall, guard: CallGuard, accept: string): Promise<Response> {
     if (guard.stopReason !== null) throw fromThrown(null, guard, request.attempted);
-    guard.arm();
     // Promise.resolve().then: a fetch that throws synchronously becomes a rejection like any other.
     const pending = Promise.resolve().then(() =>
       config.fetch(buildUrl(request), {
@@ -367,9 +347,7 @@ export function createTransport(config: TransportConfig): Transport {
     pending.then((late) => {
       if (guard.signal.aborted) late.body?.cancel().catch(noop);
     }, noop);
-    const response = await guard.race(pending);
-    guard.disarm();
-    return response;
+    return guard.wait(pending);
   }
 
   async function readCapped(
@@ -389,18 +367,14 @@ export function createTransport(config: TransportConfig): Transport {
     let total = parts.reduce((sum, part) => sum + part.byteLength, 0);
     const source = reader ?? response.body?.getReader();
     if (source === undefined) {
-      guard.arm();
-      const whole = new Uint8Array(await guard.race(response.arrayBuffer()));
-      guard.disarm();
+      const whole = new Uint8Array(await guard.wait(response.arrayBuffer()));
       if (whole.byteLength > cap) throw tooLarge(attempted, response.status);
       return whole;
     }
     let finished = false;
     try {
       while (total <= cap) {
-        guard.arm();
-        const { done, value } = await guard.race(source.read());
-        guard.disarm();
+        const { done, value } = await guard.wait(source.read());
         if (done) {
           finished = true;
           break;
@@ -523,9 +497,7 @@ export function createTransport(config: TransportConfig): Transport {
     let bytes = 0;
     let blankTail = '';
     while (reader !== undefined) {
-      guard.arm();
-      const { done, value } = await guard.race(reader.read());
-      guard.disarm();
+      const { done, value } = await guard.wait(reader.read());
       if (done) break;
       bytes += value.byteLength;
       const text = decoder.decode(value, { stream: true });
@@ -581,9 +553,7 @@ export function createTransport(config: TransportConfig): Transport {
     try {
       if (start.bytes > 0) yield takeText(start.text, false);
       while (!finished && reader !== undefined) {
-        guard.arm();
-        const { done, value } = await guard.race(reader.read());
-        guard.disarm();
+        const { done, value } = await guard.wait(reader.read());
         if (done) finished = true;
         else yield take(value);
       }
