@@ -297,9 +297,7 @@ export function createTransport(config: TransportConfig): Transport {
       return null;
     }
     try {
-      const body: unknown = JSON.parse(
-        new TextDecoder().decode(await readCapped(response, guard, attempted)),
-      );
+      const body: unknown = JSON.parse(await readCapped(response, guard, attempted));
       const failure = failureBodySchema.safeParse(body);
       return failure.success ? failureReason(failure.data) : null;
     } catch (thrown) {
@@ -350,49 +348,43 @@ export function createTransport(config: TransportConfig): Transport {
     return guard.wait(pending);
   }
 
+  /**
+   * The body as text, at most `maxJsonBytes` of it; `parts` are the chunks a peek has taken from
+   * `reader` already.
+   */
   async function readCapped(
     response: Response,
     guard: CallGuard,
     attempted: string,
-    alreadyRead: Uint8Array[] = [],
-    reader?: ReadableStreamDefaultReader<Uint8Array>,
-  ): Promise<Uint8Array> {
+    parts: Uint8Array[] = [],
+    reader: ReadableStreamDefaultReader<Uint8Array> | undefined = response.body?.getReader(),
+  ): Promise<string> {
     const cap = config.maxJsonBytes;
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-    if (alreadyRead.length === 0 && Number.isFinite(declared) && declared > cap) {
-      response.body?.cancel().catch(noop);
-      throw tooLarge(attempted, response.status);
-    }
-    const parts = [...alreadyRead];
     let total = parts.reduce((sum, part) => sum + part.byteLength, 0);
-    const source = reader ?? response.body?.getReader();
-    if (source === undefined) {
-      const whole = new Uint8Array(await guard.wait(response.arrayBuffer()));
-      if (whole.byteLength > cap) throw tooLarge(attempted, response.status);
-      return whole;
-    }
-    let finished = false;
+    let finished = reader === undefined;
     try {
-      while (total <= cap) {
-        const { done, value } = await guard.wait(source.read());
-        if (done) {
-          finished = true;
-          break;
+      if (total === 0 && Number.isFinite(declared) && declared > cap)
+        throw tooLarge(attempted, response.status);
+      while (!finished && reader !== undefined && total <= cap) {
+        const { done, value } = await guard.wait(reader.read());
+        if (done) finished = true;
+        else {
+          total += value.byteLength;
+          parts.push(value);
         }
-        total += value.byteLength;
-        parts.push(value);
       }
     } finally {
       // Stop the download as soon as it is over the cap, instead of buffering the rest.
-      if (!finished) source.cancel().catch(noop);
+      if (!finished) reader?.cancel().catch(noop);
     }
     if (total > cap) throw tooLarge(attempted, response.status);
-    return concat(parts);
+    const decoder = new TextDecoder();
+    return parts.map((part) => decoder.decode(part, { stream: true })).join('') + decoder.decode();
   }
 
   /** The JSON value of a body, or the 'unexpected' error describing what came instead. */
-  function parseJson(bytes: Uint8Array, httpStatus: number, attempted: string): unknown {
-    const text = new TextDecoder().decode(bytes);
+  function parseJson(text: string, httpStatus: number, attempted: string): unknown {
     const start = text.trimStart();
     if (start === '') throw unexpected(attempted, httpStatus, t('api.emptyAnswer'));
     if (start.startsWith('<')) throw unexpected(attempted, httpStatus, t('api.webPage'));
@@ -520,8 +512,8 @@ export function createTransport(config: TransportConfig): Transport {
   }
 
   /** A JSON answer where text was expected: always an error, never lines. */
-  function readFailure(bytes: Uint8Array, httpStatus: number, attempted: string): never {
-    const body = parseJson(bytes, httpStatus, attempted);
+  function readFailure(text: string, httpStatus: number, attempted: string): never {
+    const body = parseJson(text, httpStatus, attempted);
     throwIfFailureBody(body, httpStatus, attempted);
     throw unexpected(attempted, httpStatus, t('api.jsonNotLog'));
   }
@@ -591,14 +583,3 @@ const hasVisibleCharacter = (text: string) => VISIBLE.test(text);
 
 // Servers that write CRLF leave a CR before each LF.
 const withoutCarriageReturn = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const total = parts.reduce((sum, part) => sum + part.byteLength, 0);
-  const whole = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.byteLength;
-  }
-  return whole;
-}
