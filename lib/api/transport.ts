@@ -453,7 +453,7 @@ export function createTransport(config: TransportConfig): Transport {
       reader = response.body?.getReader();
       // Peek until the first visible character: a JSON body here is a failure (a deleted day).
       const peek = await peekPastBlanks(reader, guard, request.attempted, response.status);
-      const { first } = peek;
+      const first = VISIBLE.exec(peek.text)?.[0];
       if (first === '{' && reader !== undefined) {
         const whole = await readCapped(response, guard, request.attempted, peek.visibleChunk, reader);
         readFailure(whole, response.status, request.attempted);
@@ -493,22 +493,14 @@ export function createTransport(config: TransportConfig): Transport {
       if (done) break;
       bytes += value.byteLength;
       const text = decoder.decode(value, { stream: true });
-      const visible = text.search(VISIBLE);
-      if (visible >= 0) {
-        return {
-          first: text[visible],
-          text: `${blankTail}${text}`,
-          bytes,
-          decoder,
-          visibleChunk: [value],
-          ended: false,
-        };
+      if (VISIBLE.test(text)) {
+        return { text: `${blankTail}${text}`, bytes, decoder, visibleChunk: [value] };
       }
       const lastBreak = text.lastIndexOf('\n');
       blankTail = lastBreak >= 0 ? text.slice(lastBreak + 1) : blankTail + text;
       if (blankTail.length > MAX_LINE_CHARS) throw lineTooLong(attempted, httpStatus);
     }
-    return { first: undefined, text: blankTail, bytes, decoder, visibleChunk: [], ended: true };
+    return { text: blankTail, bytes, decoder, visibleChunk: [] };
   }
 
   /** A JSON answer where text was expected: always an error, never lines. */
@@ -529,7 +521,8 @@ export function createTransport(config: TransportConfig): Transport {
     const { decoder } = start;
     const splitter = createLineSplitter();
     let bytesReceived = start.bytes;
-    let finished = start.ended;
+    // Without a visible character the peek has read the whole answer.
+    let finished = start.visibleChunk.length === 0;
     const takeText = (text: string, last: boolean): DumpChunk => {
       const pieces = splitter.push(text);
       if (pieces === null) throw lineTooLong(attempted, httpStatus);
@@ -565,17 +558,17 @@ export function createTransport(config: TransportConfig): Transport {
 
 /** Where the peek at a raw log's start stopped (`peekPastBlanks`). */
 interface PeekedStart {
-  /** The first visible character; undefined when the answer ended before one. */
-  first: string | undefined;
-  /** The text to start the lines with: the blanks after the last line break, and what followed. */
+  /**
+   * The text to start the lines with: the blanks after the last line break, and what followed
+   * (the first visible character; none when the answer ended before one).
+   */
   text: string;
   /** Bytes read so far, blanks included. */
   bytes: number;
   /** Decodes the rest of the answer (it may hold the first part of a character). */
   decoder: TextDecoder;
-  /** The chunk the first visible character came in, as read: where a JSON body starts. */
+  /** The chunk the first visible character came in, as read (where a JSON body starts); none at the end. */
   visibleChunk: Uint8Array[];
-  ended: boolean;
 }
 
 const VISIBLE = /\S/;
