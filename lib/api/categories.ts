@@ -14,37 +14,11 @@ export interface CategoryInfo {
   description: string;
 }
 
-/** A meaning the spec gives a category; names and descriptions are in locales/*.yml (`category.*`). */
-type Meaning =
-  | 'adult'
-  | 'adultMixed'
-  | 'advertising'
-  | 'torrents'
-  | 'p2p'
-  | 'proxyVpn'
-  | 'gaming'
-  | 'gambling'
-  | 'dating'
-  | 'social'
-  | 'search'
-  | 'radio'
-  | 'weapons'
-  | 'malicious'
-  | 'streaming'
-  | 'drugs'
-  | 'alcohol'
-  | 'lingerie'
-  | 'hateSpeech'
-  | 'academicFraud';
-
-export interface CatalogueEntry {
-  id: string;
-  meaning: Meaning;
-  /** A name other than the meaning's own (Form B calls "malicious" `malware`). */
-  name?: 'malware';
-}
-
-const FORM_A: readonly CatalogueEntry[] = [
+/**
+ * Form A's catalogue names every meaning the spec gives a category; their names and descriptions
+ * are in locales/*.yml (`category.*`).
+ */
+const FORM_A = [
   { id: 'category_adult', meaning: 'adult' },
   { id: 'category_adultmixed', meaning: 'adultMixed' },
   { id: 'category_advertising_tracking', meaning: 'advertising' },
@@ -65,7 +39,16 @@ const FORM_A: readonly CatalogueEntry[] = [
   { id: 'category_lingerie', meaning: 'lingerie' },
   { id: 'category_hate_speech', meaning: 'hateSpeech' },
   { id: 'category_academic_fraud', meaning: 'academicFraud' },
-];
+] as const;
+
+type Meaning = (typeof FORM_A)[number]['meaning'];
+
+export interface CatalogueEntry {
+  id: string;
+  meaning: Meaning;
+  /** A name other than the meaning's own (Form B calls "malicious" `malware`). */
+  name?: 'malware';
+}
 
 const FORM_B: readonly CatalogueEntry[] = [
   { id: 'adult', meaning: 'adult' },
