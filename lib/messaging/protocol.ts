@@ -185,53 +185,7 @@ export const requestSchema = z.lazy(() =>
 );
 export type Request = z.infer<typeof requestSchema>;
 
-/** Answer to 'register-now': the stored outcome of the run (lib/settings/storage.ts registrationOutcomeSchema). */
-export const registerNowResponseSchema = z.object({
-  ok: z.boolean(),
-  ip: z.optional(z.string()),
-  message: z.string(),
-});
-
-/** Answer to 'temporary-allow': the outcome of the whitelisting, and when it ends when it was made. */
-export const temporaryAllowResponseSchema = z.extend(changeOutcomeSchema, {
-  expiresAt: z.optional(z.number()),
-});
-export type TemporaryAllowResponse = z.infer<typeof temporaryAllowResponseSchema>;
-
-/** Answer to 'unbreak': the outcome in words, when the allows end, and the entries allowed. */
-export const unbreakResponseSchema = z.extend(changeOutcomeSchema, {
-  expiresAt: z.optional(z.number()),
-  allowed: z.array(z.string()),
-});
-export type UnbreakResponse = z.infer<typeof unbreakResponseSchema>;
-
-/** Answer to 'submit-to-profiles': one outcome per profile, in the order asked. */
-export const severalOutcomesSchema = z.object({
-  outcomes: z.array(z.extend(changeOutcomeSchema, { profile: z.string() })),
-});
-export type SeveralOutcomes = z.infer<typeof severalOutcomesSchema>;
-
-/** Answer to 'retry-outbox': how many changes are still waiting afterwards. */
-export const retryOutboxResponseSchema = z.object({ pending: z.int().check(z.gte(0)) });
-
-/** Answer to 'other-account-changes': how many changes were kept or discarded. */
-export const otherAccountChangesResponseSchema = z.object({ count: z.int().check(z.gte(0)) });
-export type OtherAccountChangesResponse = z.infer<typeof otherAccountChangesResponseSchema>;
-
-/** Answer to 'remove-account': whether it was there, and how many waiting changes went with it. */
-export const removeAccountResponseSchema = z.object({
-  removed: z.boolean(),
-  discarded: z.int().check(z.gte(0)),
-});
-export type RemoveAccountResponse = z.infer<typeof removeAccountResponseSchema>;
-
-/**
- * Answer to 'registrable-domains': one domain per host asked for, in the same order; null for a
- * host that is itself a public suffix (it has no registrable domain, and is never offered).
- */
-export const registrableDomainsResponseSchema = z.object({
-  domains: z.array(z.nullable(z.string().check(z.minLength(1), z.maxLength(253)))),
-});
+const outcomeUntil = () => z.extend(changeOutcomeSchema, { expiresAt: z.optional(z.number()) });
 
 /**
  * What the worker answers to each request, checked by the page that asked
@@ -239,20 +193,40 @@ export const registrableDomainsResponseSchema = z.object({
  */
 export const responseSchemas = {
   'submit-change': changeOutcomeSchema,
-  'submit-to-profiles': severalOutcomesSchema,
-  'register-now': registerNowResponseSchema,
-  'retry-outbox': retryOutboxResponseSchema,
-  'temporary-allow': temporaryAllowResponseSchema,
-  unbreak: unbreakResponseSchema,
+  /** One outcome per profile, in the order asked. */
+  'submit-to-profiles': z.object({
+    outcomes: z.array(z.extend(changeOutcomeSchema, { profile: z.string() })),
+  }),
+  /** The stored outcome of the run (lib/settings/storage.ts registrationOutcomeSchema). */
+  'register-now': z.object({ ok: z.boolean(), ip: z.optional(z.string()), message: z.string() }),
+  /** How many changes are still waiting afterwards. */
+  'retry-outbox': z.object({ pending: z.int().check(z.gte(0)) }),
+  /** The outcome of the whitelisting, and when it ends when it was made. */
+  'temporary-allow': outcomeUntil(),
+  /** The outcome in words, when the allows end, and the entries allowed. */
+  unbreak: z.extend(outcomeUntil(), { allowed: z.array(z.string()) }),
   'unbreak-review': changeOutcomeSchema,
-  'other-account-changes': otherAccountChangesResponseSchema,
-  'registrable-domains': registrableDomainsResponseSchema,
-  'remove-account': removeAccountResponseSchema,
+  /** How many changes were kept or discarded. */
+  'other-account-changes': z.object({ count: z.int().check(z.gte(0)) }),
+  /**
+   * One domain per host asked for, in the same order; null for a host that is itself a public
+   * suffix (it has no registrable domain, and is never offered).
+   */
+  'registrable-domains': z.object({
+    domains: z.array(z.nullable(z.string().check(z.minLength(1), z.maxLength(253)))),
+  }),
+  /** Whether it was there, and how many waiting changes went with it. */
+  'remove-account': z.object({ removed: z.boolean(), discarded: z.int().check(z.gte(0)) }),
 } as const satisfies Record<Request['type'], z.ZodMiniType>;
 
 export type RequestType = Request['type'];
 export type RequestOf<K extends RequestType> = Extract<Request, { type: K }>;
 export type ResponseOf<K extends RequestType> = z.infer<(typeof responseSchemas)[K]>;
+export type TemporaryAllowResponse = ResponseOf<'temporary-allow'>;
+export type UnbreakResponse = ResponseOf<'unbreak'>;
+export type SeveralOutcomes = ResponseOf<'submit-to-profiles'>;
+export type OtherAccountChangesResponse = ResponseOf<'other-account-changes'>;
+export type RemoveAccountResponse = ResponseOf<'remove-account'>;
 
 /** The fields of `runtime.MessageSender` the worker checks. */
 export interface MessageSenderInfo {
