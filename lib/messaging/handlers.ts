@@ -95,50 +95,38 @@ const notAllowedForAWhile = (suffixes: readonly string[]): ChangeOutcome => ({
 });
 
 /**
- * Null when `accountId`, the account the page showed, is the active one; else the refusal, naming
- * both accounts (never an id or a key). The active account may change between the user's click
- * and the request's arrival (another window, the popup's switcher): the change would then go to
- * an account the user was not looking at.
+ * The refusal of a change a page asked for, or null. Refused when `accountId`, the account the
+ * page showed, is not the active one, naming both accounts (never an id or a key): the active
+ * account may change between the user's click and the request's arrival (another window, the
+ * popup's switcher), and the change would then go to an account the user was not looking at.
+ * Refused too when the administrator's policy closes `list` (null: the request changes no list).
  */
-async function otherAccountRefusal(
-  jobs: Pick<WorkerJobs, 'accountNames'>,
+async function refusalOf(
+  jobs: Pick<WorkerJobs, 'accountNames' | 'policy'>,
   accountId: string,
   from: RequestFrom,
+  list: 'whitelist' | 'blocklist' | null,
 ): Promise<ChangeOutcome | null> {
   const { activeId, names } = await jobs.accountNames();
-  if (accountId === activeId) return null;
-  const active = names.get(activeId) ?? '';
-  const shown = names.get(accountId);
-  let message: string;
-  if (from === 'popup') {
-    message =
+  if (accountId !== activeId) {
+    const active = names.get(activeId) ?? '';
+    const shown = names.get(accountId);
+    const message =
       shown === undefined
-        ? t('worker.otherAccount.popupRemoved', { active })
-        : t('worker.otherAccount.popup', { shown, active });
-  } else {
-    message =
-      shown === undefined
-        ? t('worker.otherAccount.pageRemoved', { active })
-        : t('worker.otherAccount.page', { shown, active });
+        ? t(from === 'popup' ? 'worker.otherAccount.popupRemoved' : 'worker.otherAccount.pageRemoved', {
+            active,
+          })
+        : t(from === 'popup' ? 'worker.otherAccount.popup' : 'worker.otherAccount.page', { shown, active });
+    return { state: 'failed', message };
   }
-  return { state: 'failed', message };
-}
-
-/** The refusal of a whitelist or blocklist change the administrator's policy closes, or null. */
-async function policyRefusal(
-  jobs: Pick<WorkerJobs, 'policy'>,
-  from: RequestFrom,
-  list: 'whitelist' | 'blocklist',
-): Promise<ChangeOutcome | null> {
-  const message = listChangeRefusal((await jobs.policy()).scope, from, list);
+  const message = list === null ? null : listChangeRefusal((await jobs.policy()).scope, from, list);
   return message === null ? null : { state: 'failed', message };
 }
 
 export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
   return {
     'submit-change': async ({ change, publicSuffixConfirmed, accountId }, from) => {
-      const refusal =
-        (await otherAccountRefusal(jobs, accountId, from)) ?? (await policyRefusal(jobs, from, change.list));
+      const refusal = await refusalOf(jobs, accountId, from, change.list);
       if (refusal) return refusal;
       const suffix = change.op === 'add' && !publicSuffixConfirmed ? publicSuffixIn(change.domain) : null;
       if (suffix !== null)
@@ -146,8 +134,7 @@ export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
       return jobs.submit(change);
     },
     'submit-to-profiles': async ({ change, profiles, accountId }, from) => {
-      const refusal =
-        (await otherAccountRefusal(jobs, accountId, from)) ?? (await policyRefusal(jobs, from, change.list));
+      const refusal = await refusalOf(jobs, accountId, from, change.list);
       const suffix = change.op === 'add' ? publicSuffixIn(change.domain) : null;
       // The popup never offers a public suffix for several profiles: refused for each, nothing sent.
       const refused =
@@ -169,15 +156,13 @@ export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
     },
     'retry-outbox': async () => ({ pending: (await jobs.deliverOutbox(true)).remaining.length }),
     'temporary-allow': async ({ type: _type, accountId, ...allow }, from) => {
-      const refusal =
-        (await otherAccountRefusal(jobs, accountId, from)) ?? (await policyRefusal(jobs, from, 'whitelist'));
+      const refusal = await refusalOf(jobs, accountId, from, 'whitelist');
       if (refusal) return refusal;
       const suffix = publicSuffixIn(allow.domain);
       return suffix === null ? jobs.temporaryAllow(allow) : notAllowedForAWhile([suffix]);
     },
     unbreak: async ({ type: _type, accountId, ...request }, from) => {
-      const refusal =
-        (await otherAccountRefusal(jobs, accountId, from)) ?? (await policyRefusal(jobs, from, 'whitelist'));
+      const refusal = await refusalOf(jobs, accountId, from, 'whitelist');
       if (refusal) return { ...refusal, allowed: [] };
       const suffixes = request.domains.flatMap(({ domain }) => publicSuffixIn(domain) ?? []);
       // The popup never offers one: a request naming one is refused whole, nothing allowed.
@@ -185,10 +170,8 @@ export function createRequestHandlers(jobs: WorkerJobs): RequestHandlers {
       return jobs.unbreak(request);
     },
     'unbreak-review': async ({ id, keep, accountId }, from) =>
-      (await otherAccountRefusal(jobs, accountId, from)) ??
       // Letting the allows lapse changes no list; keeping them whitelists.
-      (keep ? await policyRefusal(jobs, from, 'whitelist') : null) ??
-      jobs.reviewUnbreak({ id, keep }),
+      (await refusalOf(jobs, accountId, from, keep ? 'whitelist' : null)) ?? jobs.reviewUnbreak({ id, keep }),
     'other-account-changes': ({ action, account, ids }) => jobs.otherAccountChanges(action, account, ids),
     'remove-account': async ({ accountId }) =>
       mayRemoveAccount(await jobs.policy(), accountId)
