@@ -106,25 +106,31 @@ export function parseRetryAfter(header: string | null, now: number): number | un
 type StopReason = 'timeout' | 'aborted';
 
 /**
- * Time limit and cancellation of one call. A JSON call gets one deadline for the whole call
- * (`whole`); a download arms the timer around each wait for the server (headers, then each
- * chunk) so a long download that keeps flowing is never cut.
+ * One call in progress: what it attempts, its answer's HTTP status once there is one, its time
+ * limit and its cancellation. A JSON call gets one deadline for the whole call (`whole`); a
+ * download arms the timer around each wait for the server (headers, then each chunk) so a long
+ * download that keeps flowing is never cut.
  */
 class CallGuard {
   private readonly controller = new AbortController();
   readonly signal = this.controller.signal;
   /** Why the call was stopped; null while it runs. */
   stopReason: StopReason | null = null;
+  readonly attempted: string;
+  httpStatus = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly callerSignal: AbortSignal | undefined;
   private readonly onCallerAbort = () => this.stop('aborted');
 
   constructor(
+    request: ApiCall,
     private readonly timeoutMs: number,
-    private readonly callerSignal: AbortSignal | undefined,
     private readonly scope: 'whole' | 'per-wait',
   ) {
-    if (callerSignal?.aborted) this.stop('aborted');
-    else callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
+    this.attempted = request.attempted;
+    this.callerSignal = request.signal;
+    if (this.callerSignal?.aborted) this.stop('aborted');
+    else this.callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
   }
 
   /**
@@ -230,13 +236,13 @@ export function createTransport(config: TransportConfig): Transport {
     );
   }
 
-  const unexpected = (attempted: string, httpStatus: number, what: string) =>
+  const unexpected = ({ attempted, httpStatus }: CallGuard, what: string) =>
     error('unexpected', attempted, t('api.unexpected', { status: httpStatus, what }), { httpStatus });
 
-  const lineTooLong = (attempted: string, httpStatus: number) =>
-    unexpected(attempted, httpStatus, t('api.lineTooLong', { size: formatBytes(MAX_LINE_CHARS) }));
+  const lineTooLong = (guard: CallGuard) =>
+    unexpected(guard, t('api.lineTooLong', { size: formatBytes(MAX_LINE_CHARS) }));
 
-  const tooLarge = (attempted: string, httpStatus: number) =>
+  const tooLarge = ({ attempted, httpStatus }: CallGuard) =>
     error('too-large', attempted, t('api.tooLarge', { size: formatBytes(config.maxJsonBytes) }), {
       httpStatus,
     });
@@ -263,17 +269,17 @@ export function createTransport(config: TransportConfig): Transport {
    * whatever its body says, so a queued change is never dropped for it; its failure text, when it
    * sends one, is still shown.
    */
-  async function refuseByStatus(response: Response, guard: CallGuard, attempted: string): Promise<void> {
-    const status = response.status;
+  async function refuseByStatus(response: Response, guard: CallGuard): Promise<void> {
+    const { attempted, httpStatus: status } = guard;
     if (response.type === 'opaqueredirect' || (status >= 300 && status < 400)) {
       response.body?.cancel().catch(noop);
       throw status === 0
         ? error('unexpected', attempted, t('api.redirectHidden'))
-        : unexpected(attempted, status, t('api.redirect'));
+        : unexpected(guard, t('api.redirect'));
     }
     if (status < 500 && status !== 429) return;
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), (config.now ?? Date.now)());
-    const reason = await failureTextOf(response, guard, attempted);
+    const reason = await failureTextOf(response, guard);
     const busy =
       retryAfterMs === undefined
         ? t('api.server', { status })
@@ -286,18 +292,14 @@ export function createTransport(config: TransportConfig): Transport {
   }
 
   /** The failure text of a 5xx/429 body, if it is a failure body; null for anything else. */
-  async function failureTextOf(
-    response: Response,
-    guard: CallGuard,
-    attempted: string,
-  ): Promise<string | null> {
+  async function failureTextOf(response: Response, guard: CallGuard): Promise<string | null> {
     const contentType = response.headers.get('content-type')?.toLowerCase() ?? '';
     if (!contentType.includes('json')) {
       response.body?.cancel().catch(noop);
       return null;
     }
     try {
-      const body: unknown = JSON.parse(await readCapped(response, guard, attempted));
+      const body: unknown = JSON.parse(await readCapped(response, guard));
       const failure = failureBodySchema.safeParse(body);
       return failure.success ? failureReason(failure.data) : null;
     } catch (thrown) {
@@ -307,12 +309,12 @@ export function createTransport(config: TransportConfig): Transport {
     }
   }
 
-  function fromThrown(thrown: unknown, guard: CallGuard, attempted: string): ApiError {
+  function fromThrown(thrown: unknown, { attempted, stopReason }: CallGuard): ApiError {
     if (thrown instanceof ApiError) return thrown;
-    if (guard.stopReason === 'timeout') {
+    if (stopReason === 'timeout') {
       return error('timeout', attempted, t('api.timeout', { duration: formatDuration(config.timeoutMs) }));
     }
-    if (guard.stopReason === 'aborted') return error('aborted', attempted, t('api.cancelled'));
+    if (stopReason === 'aborted') return error('aborted', attempted, t('api.cancelled'));
     return error('network', attempted, t('api.unreachable'));
   }
 
@@ -327,7 +329,7 @@ export function createTransport(config: TransportConfig): Transport {
   }
 
   async function send(request: ApiCall, guard: CallGuard, accept: string): Promise<Response> {
-    if (guard.stopReason !== null) throw fromThrown(null, guard, request.attempted);
+    if (guard.stopReason !== null) throw fromThrown(null, guard);
     // Promise.resolve().then: a fetch that throws synchronously becomes a rejection like any other.
     const pending = Promise.resolve().then(() =>
       config.fetch(buildUrl(request), {
@@ -345,7 +347,9 @@ export function createTransport(config: TransportConfig): Transport {
     pending.then((late) => {
       if (guard.signal.aborted) late.body?.cancel().catch(noop);
     }, noop);
-    return guard.wait(pending);
+    const response = await guard.wait(pending);
+    guard.httpStatus = response.status;
+    return response;
   }
 
   /**
@@ -355,7 +359,6 @@ export function createTransport(config: TransportConfig): Transport {
   async function readCapped(
     response: Response,
     guard: CallGuard,
-    attempted: string,
     parts: Uint8Array[] = [],
     reader: ReadableStreamDefaultReader<Uint8Array> | undefined = response.body?.getReader(),
   ): Promise<string> {
@@ -364,8 +367,7 @@ export function createTransport(config: TransportConfig): Transport {
     let total = parts.reduce((sum, part) => sum + part.byteLength, 0);
     let finished = reader === undefined;
     try {
-      if (total === 0 && Number.isFinite(declared) && declared > cap)
-        throw tooLarge(attempted, response.status);
+      if (total === 0 && Number.isFinite(declared) && declared > cap) throw tooLarge(guard);
       while (!finished && reader !== undefined && total <= cap) {
         const { done, value } = await guard.wait(reader.read());
         if (done) finished = true;
@@ -378,25 +380,25 @@ export function createTransport(config: TransportConfig): Transport {
       // Stop the download as soon as it is over the cap, instead of buffering the rest.
       if (!finished) reader?.cancel().catch(noop);
     }
-    if (total > cap) throw tooLarge(attempted, response.status);
+    if (total > cap) throw tooLarge(guard);
     const decoder = new TextDecoder();
     return parts.map((part) => decoder.decode(part, { stream: true })).join('') + decoder.decode();
   }
 
   /** The JSON value of a body, or the 'unexpected' error describing what came instead. */
-  function parseJson(text: string, httpStatus: number, attempted: string): unknown {
+  function parseJson(text: string, guard: CallGuard): unknown {
     const start = text.trimStart();
-    if (start === '') throw unexpected(attempted, httpStatus, t('api.emptyAnswer'));
-    if (start.startsWith('<')) throw unexpected(attempted, httpStatus, t('api.webPage'));
+    if (start === '') throw unexpected(guard, t('api.emptyAnswer'));
+    if (start.startsWith('<')) throw unexpected(guard, t('api.webPage'));
     try {
       return JSON.parse(text);
     } catch {
-      throw unexpected(attempted, httpStatus, t('api.notJson'));
+      throw unexpected(guard, t('api.notJson'));
     }
   }
 
   /** A failure body becomes 'service' or 'bad-key' with the service's text verbatim. */
-  function throwIfFailureBody(body: unknown, httpStatus: number, attempted: string): void {
+  function throwIfFailureBody(body: unknown, { attempted, httpStatus }: CallGuard): void {
     const failure = failureBodySchema.safeParse(body);
     if (!failure.success) return;
     const reason = failureReason(failure.data);
@@ -409,16 +411,12 @@ export function createTransport(config: TransportConfig): Transport {
   }
 
   async function call<S extends z.ZodMiniType>(request: ApiCall, schema: S): Promise<z.output<S>> {
-    const guard = new CallGuard(config.timeoutMs, request.signal, 'whole');
+    const guard = new CallGuard(request, config.timeoutMs, 'whole');
     try {
       const response = await send(request, guard, 'application/json');
-      await refuseByStatus(response, guard, request.attempted);
-      const body = parseJson(
-        await readCapped(response, guard, request.attempted),
-        response.status,
-        request.attempted,
-      );
-      throwIfFailureBody(body, response.status, request.attempted);
+      await refuseByStatus(response, guard);
+      const body = parseJson(await readCapped(response, guard), guard);
+      throwIfFailureBody(body, guard);
       let parsed: { success: boolean; data?: unknown } | undefined;
       try {
         parsed = schema.safeParse(body);
@@ -426,45 +424,43 @@ export function createTransport(config: TransportConfig): Transport {
         // A schema must never turn a hostile body into a raw exception.
         parsed = undefined;
       }
-      if (!parsed?.success) throw unexpected(request.attempted, response.status, t('api.unknownShape'));
+      if (!parsed?.success) throw unexpected(guard, t('api.unknownShape'));
       return parsed.data as z.output<S>;
     } catch (thrown) {
-      throw fromThrown(thrown, guard, request.attempted);
+      throw fromThrown(thrown, guard);
     } finally {
       guard.dispose();
     }
   }
 
   async function stream(request: ApiCall): Promise<AsyncIterable<DumpChunk>> {
-    const guard = new CallGuard(config.timeoutMs, request.signal, 'per-wait');
+    const guard = new CallGuard(request, config.timeoutMs, 'per-wait');
     let handedOver = false;
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     try {
       const response = await send(request, guard, 'text/plain, application/json');
-      await refuseByStatus(response, guard, request.attempted);
+      await refuseByStatus(response, guard);
       const contentType = response.headers.get('content-type')?.toLowerCase() ?? '';
       if (contentType.includes('json')) {
-        readFailure(await readCapped(response, guard, request.attempted), response.status, request.attempted);
+        readFailure(await readCapped(response, guard), guard);
       }
       if (contentType.includes('html')) {
         response.body?.cancel().catch(noop);
-        throw unexpected(request.attempted, response.status, t('api.webPageNotLog'));
+        throw unexpected(guard, t('api.webPageNotLog'));
       }
       reader = response.body?.getReader();
       // Peek until the first visible character: a JSON body here is a failure (a deleted day).
-      const peek = await peekPastBlanks(reader, guard, request.attempted, response.status);
+      const peek = await peekPastBlanks(reader, guard);
       const first = VISIBLE.exec(peek.text)?.[0];
       if (first === '{' && reader !== undefined) {
-        const whole = await readCapped(response, guard, request.attempted, peek.visibleChunk, reader);
-        readFailure(whole, response.status, request.attempted);
+        readFailure(await readCapped(response, guard, peek.visibleChunk, reader), guard);
       }
-      if (first === '<') throw unexpected(request.attempted, response.status, t('api.webPageNotLog'));
-      if (response.status >= 400)
-        throw unexpected(request.attempted, response.status, t('api.errorPageNotLog'));
+      if (first === '<') throw unexpected(guard, t('api.webPageNotLog'));
+      if (response.status >= 400) throw unexpected(guard, t('api.errorPageNotLog'));
       handedOver = true;
-      return dumpLines(reader, peek, guard, request.attempted, response.status);
+      return dumpLines(reader, peek, guard);
     } catch (thrown) {
-      throw fromThrown(thrown, guard, request.attempted);
+      throw fromThrown(thrown, guard);
     } finally {
       if (!handedOver) {
         reader?.cancel().catch(noop);
@@ -482,8 +478,6 @@ export function createTransport(config: TransportConfig): Transport {
   async function peekPastBlanks(
     reader: ReadableStreamDefaultReader<Uint8Array> | undefined,
     guard: CallGuard,
-    attempted: string,
-    httpStatus: number,
   ): Promise<PeekedStart> {
     const decoder = new TextDecoder();
     let bytes = 0;
@@ -498,24 +492,21 @@ export function createTransport(config: TransportConfig): Transport {
       }
       const lastBreak = text.lastIndexOf('\n');
       blankTail = lastBreak >= 0 ? text.slice(lastBreak + 1) : blankTail + text;
-      if (blankTail.length > MAX_LINE_CHARS) throw lineTooLong(attempted, httpStatus);
+      if (blankTail.length > MAX_LINE_CHARS) throw lineTooLong(guard);
     }
     return { text: blankTail, bytes, decoder, visibleChunk: [] };
   }
 
   /** A JSON answer where text was expected: always an error, never lines. */
-  function readFailure(text: string, httpStatus: number, attempted: string): never {
-    const body = parseJson(text, httpStatus, attempted);
-    throwIfFailureBody(body, httpStatus, attempted);
-    throw unexpected(attempted, httpStatus, t('api.jsonNotLog'));
+  function readFailure(text: string, guard: CallGuard): never {
+    throwIfFailureBody(parseJson(text, guard), guard);
+    throw unexpected(guard, t('api.jsonNotLog'));
   }
 
   async function* dumpLines(
     reader: ReadableStreamDefaultReader<Uint8Array> | undefined,
     start: PeekedStart,
     guard: CallGuard,
-    attempted: string,
-    httpStatus: number,
   ): AsyncGenerator<DumpChunk> {
     // The peek's decoder: a character cut between its last chunk and the next one is whole again.
     const { decoder } = start;
@@ -525,7 +516,7 @@ export function createTransport(config: TransportConfig): Transport {
     let finished = start.visibleChunk.length === 0;
     const takeText = (text: string, last: boolean): DumpChunk => {
       const pieces = splitter.push(text);
-      if (pieces === null) throw lineTooLong(attempted, httpStatus);
+      if (pieces === null) throw lineTooLong(guard);
       // The line without a break yet waits in the splitter for the next chunk (or the end).
       if (last) pieces.push(splitter.end());
       // Blank lines (nothing but blanks) carry no query, so they are not passed on.
@@ -545,7 +536,7 @@ export function createTransport(config: TransportConfig): Transport {
       const last = take(undefined);
       if (last.lines.length > 0) yield last;
     } catch (thrown) {
-      throw fromThrown(thrown, guard, attempted);
+      throw fromThrown(thrown, guard);
     } finally {
       // Also reached when the consumer stops early (break / return): close the download.
       if (!finished) reader?.cancel().catch(noop);
