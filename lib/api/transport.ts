@@ -514,7 +514,7 @@ export function createTransport(config: TransportConfig): Transport {
     let bytesReceived = start.bytes;
     // Without a visible character the peek has read the whole answer.
     let finished = start.visibleChunk.length === 0;
-    const takeText = (text: string, last: boolean): DumpChunk => {
+    const take = (text: string, last = false): DumpChunk => {
       const pieces = splitter.push(text);
       if (pieces === null) throw lineTooLong(guard);
       // The line without a break yet waits in the splitter for the next chunk (or the end).
@@ -522,18 +522,17 @@ export function createTransport(config: TransportConfig): Transport {
       // Blank lines (nothing but blanks) carry no query, so they are not passed on.
       return { lines: pieces.map(withoutCarriageReturn).filter(hasVisibleCharacter), bytesReceived };
     };
-    const take = (bytes: Uint8Array | undefined): DumpChunk => {
-      if (bytes !== undefined) bytesReceived += bytes.byteLength;
-      return takeText(decoder.decode(bytes, { stream: bytes !== undefined }), bytes === undefined);
-    };
     try {
-      if (start.bytes > 0) yield takeText(start.text, false);
+      if (start.bytes > 0) yield take(start.text);
       while (!finished && reader !== undefined) {
         const { done, value } = await guard.wait(reader.read());
         if (done) finished = true;
-        else yield take(value);
+        else {
+          bytesReceived += value.byteLength;
+          yield take(decoder.decode(value, { stream: true }));
+        }
       }
-      const last = take(undefined);
+      const last = take(decoder.decode(), true);
       if (last.lines.length > 0) yield last;
     } catch (thrown) {
       throw fromThrown(thrown, guard);
