@@ -91,9 +91,6 @@ export const describeForm = (form: ApiForm): FormDescription => FORMS[form];
 
 export const capabilitiesOf = (form: ApiForm): FormDescription['capabilities'] => FORMS[form].capabilities;
 
-/** The endpoint of a form under an (already validated) origin. */
-export const endpointOf = (origin: string, form: ApiForm): string => `${origin}${FORMS[form].path}`;
-
 /**
  * The scope a profile-aimed request really acts on: the profile (`default` when none is named)
  * where the form can select one, else the whole account.

@@ -96,9 +96,6 @@ function nameList(keys: readonly string[]) {
   ]);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Profiles
-
 const PROFILE_KEYS = ['name', 'profile', 'profile_name'];
 
 // A bare body is only accepted as an array: an object body without the list key is a shape
@@ -108,9 +105,6 @@ const PROFILE_KEYS = ['name', 'profile', 'profile_name'];
 export const profilesResponseSchema = z.lazy(() =>
   z.union([underAlias(['profiles'], nameList(PROFILE_KEYS)), nameArray(PROFILE_KEYS)]),
 );
-
-// ---------------------------------------------------------------------------------------------
-// Categories
 
 const TRUE_WORDS = new Set(['blocked', 'block', 'true', 'yes', 'on', '1', 'enabled']);
 const FALSE_WORDS = new Set(['allowed', 'allow', 'false', 'no', 'off', '0', 'disabled']);
@@ -202,9 +196,6 @@ export const categoriesResponseSchema = z.lazy(() =>
   ),
 );
 
-// ---------------------------------------------------------------------------------------------
-// Domain lists
-
 export type DomainListing =
   | { kind: 'flat'; domains: string[] }
   | { kind: 'by-profile'; byProfile: Record<string, string[]> };
@@ -249,9 +240,6 @@ const domainListing = z.lazy(() =>
 export function domainListResponseSchema(list: 'whitelist' | 'blocklist') {
   return z.union([underAlias([list, 'domains'], domainListing), flatDomains]);
 }
-
-// ---------------------------------------------------------------------------------------------
-// Networks
 
 const optionalText = z.lazy(() => z.optional(z.nullable(z.string())));
 
@@ -307,9 +295,6 @@ const networkList = z.lazy(() =>
 export const networksResponseSchema = z.lazy(() =>
   z.union([underAlias(['networks'], networkList), z.array(networkEntry)]),
 );
-
-// ---------------------------------------------------------------------------------------------
-// Logs
 
 const DAY_PREFIX = /^\d{4}-\d{2}-\d{2}/;
 

@@ -6,7 +6,7 @@
 import type * as z from 'zod/mini';
 import { formatNumber, t } from '@/lib/i18n';
 import { ApiError, type ApiErrorDetails, type ApiErrorKind } from './errors';
-import { endpointOf } from './forms';
+import { FORMS } from './forms';
 import { createLineSplitter, MAX_LINE_CHARS } from './line-splitter';
 import { failureBodySchema, failureReason } from './schemas';
 import type { ApiForm, DumpChunk } from './types';
@@ -216,7 +216,7 @@ function keySpellings(key: string): RegExp | null {
 }
 
 export function createTransport(config: TransportConfig): Transport {
-  const endpoint = endpointOf(config.origin, config.form);
+  const endpoint = `${config.origin}${FORMS[config.form].path}`;
   const spelledKey = keySpellings(config.key);
   const scrub = (text: string): string => (spelledKey ? text.replace(spelledKey, '[key]') : text);
 
