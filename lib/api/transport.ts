@@ -41,8 +41,6 @@ export interface TransportConfig {
   fetch: typeof fetch;
   timeoutMs: number;
   maxJsonBytes: number;
-  /** For Retry-After given as a date; default Date.now. */
-  now?: () => number;
 }
 
 export interface ApiCall {
@@ -278,7 +276,7 @@ export function createTransport(config: TransportConfig): Transport {
         : unexpected(guard, t('api.redirect'));
     }
     if (status < 500 && status !== 429) return;
-    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), (config.now ?? Date.now)());
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
     const reason = await failureTextOf(response, guard);
     const busy =
       retryAfterMs === undefined

@@ -26,12 +26,15 @@ export type ChangeSource = (typeof CHANGE_SOURCES)[number];
 /** A page's host name (never a whole address: no scheme, path or query can pass). */
 export const pageHostSchema = z.lazy(() => z.string().check(z.regex(PAGE_HOST)));
 
+/** A domain or host name as a request carries it. */
+const domainText = () => z.string().check(z.minLength(1), z.maxLength(253));
+
 /** A one-click change to a domain list, as the popup, the context menu or a shortcut asks for it. */
 export const listChangeSchema = z.lazy(() =>
   z.object({
     op: z.enum(['add', 'remove']),
     list: z.enum(['whitelist', 'blocklist']),
-    domain: z.string().check(z.minLength(1), z.maxLength(253)),
+    domain: domainText(),
     /** Form A profile; omitted in Form B (whole account). */
     profile: z.optional(z.string()),
     source: z.enum(CHANGE_SOURCES),
@@ -128,7 +131,7 @@ export const requestSchema = z.lazy(() =>
     // `TemporaryAllowResponse`. `before` is where the popup's lists last put the domain.
     z.object({
       type: z.literal('temporary-allow'),
-      domain: z.string().check(z.minLength(1), z.maxLength(253)),
+      domain: domainText(),
       profile: z.optional(z.string()),
       durationMs: z.int().check(z.gte(1_000), z.lte(24 * 60 * 60_000)),
       before: z.enum(['none', 'whitelist', 'blocklist']),
@@ -138,13 +141,13 @@ export const requestSchema = z.lazy(() =>
     // notes which the site then loads; answers `UnbreakResponse`. `before` as in 'temporary-allow'.
     z.object({
       type: z.literal('unbreak'),
-      pageHost: z.string().check(z.minLength(1), z.maxLength(253)),
+      pageHost: domainText(),
       profile: z.optional(z.string()),
       durationMs: z.int().check(z.gte(1_000), z.lte(24 * 60 * 60_000)),
       domains: z
         .array(
           z.object({
-            domain: z.string().check(z.minLength(1), z.maxLength(253)),
+            domain: domainText(),
             before: z.enum(['none', 'blocklist']),
           }),
         )
@@ -177,9 +180,7 @@ export const requestSchema = z.lazy(() =>
     // the list itself (about 47 kB gzipped); answers `RegistrableDomainsResponse`.
     z.object({
       type: z.literal('registrable-domains'),
-      hosts: z
-        .array(z.string().check(z.minLength(1), z.maxLength(253)))
-        .check(z.minLength(1), z.maxLength(100)),
+      hosts: z.array(domainText()).check(z.minLength(1), z.maxLength(100)),
     }),
   ]),
 );
@@ -212,9 +213,7 @@ export const responseSchemas = {
    * One domain per host asked for, in the same order; null for a host that is itself a public
    * suffix (it has no registrable domain, and is never offered).
    */
-  'registrable-domains': z.object({
-    domains: z.array(z.nullable(z.string().check(z.minLength(1), z.maxLength(253)))),
-  }),
+  'registrable-domains': z.object({ domains: z.array(z.nullable(domainText())) }),
   /** Whether it was there, and how many waiting changes went with it. */
   'remove-account': z.object({ removed: z.boolean(), discarded: z.int().check(z.gte(0)) }),
 } as const satisfies Record<Request['type'], z.ZodMiniType>;
