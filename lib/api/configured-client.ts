@@ -97,8 +97,6 @@ export async function createDraftClient(draft: {
   baseUrl: string;
   form: ApiForm;
 }): Promise<DnsFilterApi> {
-  const timeoutMs = readsApiTimeoutForTests
-    ? ((await apiTimeoutForTestsItem.getValue()) ?? undefined)
-    : undefined;
-  return createApiClient({ ...draft, timeoutMs });
+  const timeoutMs = readsApiTimeoutForTests ? await apiTimeoutForTestsItem.getValue() : null;
+  return createApiClient({ ...draft, timeoutMs: timeoutMs ?? undefined });
 }

@@ -11,26 +11,15 @@ export const MAX_LINE_CHARS = 1024 * 1024;
 /** Where the next line break is in `text` from `from` on, or -1: `indexOf`, replaceable in tests. */
 export type FindBreak = (text: string, from: number) => number;
 
-export interface LineSplitterOptions {
-  maxLineChars?: number;
-  findBreak?: FindBreak;
-}
-
-export interface LineSplitter {
-  /**
-   * The lines `text` completes, without their line breaks. Returns null when the line in
-   * progress has grown beyond the limit (nothing is kept of it; the caller stops reading).
-   */
-  push(text: string): string[] | null;
-  /** The last line, which had no line break; '' when there is none. */
-  end(): string;
-}
-
 const indexOfBreak: FindBreak = (text, from) => text.indexOf('\n', from);
 
-export function createLineSplitter(options: LineSplitterOptions = {}): LineSplitter {
-  const maxLineChars = options.maxLineChars ?? MAX_LINE_CHARS;
-  const findBreak = options.findBreak ?? indexOfBreak;
+export function createLineSplitter({
+  maxLineChars = MAX_LINE_CHARS,
+  findBreak = indexOfBreak,
+}: {
+  maxLineChars?: number;
+  findBreak?: FindBreak;
+} = {}) {
   let pending: string[] = [];
   let pendingChars = 0;
   const takePending = (tail: string): string => {
@@ -40,7 +29,11 @@ export function createLineSplitter(options: LineSplitterOptions = {}): LineSplit
     return line;
   };
   return {
-    push(text) {
+    /**
+     * The lines `text` completes, without their line breaks. Returns null when the line in
+     * progress has grown beyond the limit (nothing is kept of it; the caller stops reading).
+     */
+    push(text: string): string[] | null {
       const lines: string[] = [];
       let start = 0;
       for (let end = findBreak(text, start); end >= 0; end = findBreak(text, start)) {
@@ -59,6 +52,7 @@ export function createLineSplitter(options: LineSplitterOptions = {}): LineSplit
       }
       return lines;
     },
+    /** The last line, which had no line break; '' when there is none. */
     end: () => takePending(''),
   };
 }

@@ -1,7 +1,7 @@
 /**
- * The extension pages' client of the background worker: one function per request, all sent
- * through `ask`, which checks the answer with the schema its request promises
- * (protocol.ts `responseSchemas`). The answer is a trust boundary like any other.
+ * The extension pages' client of the background worker: one function per request (protocol.ts
+ * says what each asks and answers), all sent through `ask`, which checks the answer with the
+ * schema its request promises (`responseSchemas`). The answer is a trust boundary like any other.
  */
 import { browser } from 'wxt/browser';
 import type * as z from 'zod/mini';
@@ -40,40 +40,24 @@ export function createWorkerClient(send: SendMessage = (message) => browser.runt
 
   return {
     ask,
-    /**
-     * Hands a list change to the worker's outbox, which delivers it or queues it, if the account
-     * the page shows (`accountId`) is still the active one. `publicSuffixConfirmed`: the user
-     * typed the domain, a public suffix, to confirm it.
-     */
     submitChange: (change: ListChange, sentWith: Omit<RequestOf<'submit-change'>, 'type' | 'change'>) =>
       ask({ type: 'submit-change', change, ...sentWith }),
-    /** The same list change for several profiles (lib/profile-groups): one outcome per profile. */
     submitToProfiles: (request: Omit<RequestOf<'submit-to-profiles'>, 'type'>) =>
       ask({ type: 'submit-to-profiles', ...request }),
-    /** Runs a dynamic IP registration now, for the account `accountId` or the active one. */
     registerNow: (accountId?: string) =>
       ask(accountId === undefined ? { type: 'register-now' } : { type: 'register-now', accountId }),
-    /** Removes an account and everything of it (after the page's confirmation). */
     removeAccount: (accountId: string) => ask({ type: 'remove-account', accountId }),
-    /** Sends the waiting outbox changes now, ignoring their backoff. */
     retryOutbox: () => ask({ type: 'retry-outbox' }),
-    /** Whitelists a domain for a while. */
     temporaryAllow: (allow: Omit<RequestOf<'temporary-allow'>, 'type'>) =>
       ask({ type: 'temporary-allow', ...allow }),
-    /** "Unbreak this page": allows the chosen entries of the page for a while. */
     unbreak: (request: Omit<RequestOf<'unbreak'>, 'type'>) => ask({ type: 'unbreak', ...request }),
-    /** The review of an unbreak: keep what the site loaded (`keep`), or let it all lapse. */
     reviewUnbreak: (id: string, keep: boolean, accountId: string) =>
       ask({ type: 'unbreak-review', id, keep, accountId }),
-    /** Keeps (until that account is configured again) or discards changes waiting for another account. */
     otherAccountChanges: (action: 'keep' | 'discard', account: string, ids: readonly string[]) =>
       ask({ type: 'other-account-changes', action, account, ids: [...ids] }),
-    /** The registrable domain of each host, in order. */
     registrableDomains: (hosts: readonly string[]) => ask({ type: 'registrable-domains', hosts: [...hosts] }),
   };
 }
 
-type WorkerClient = ReturnType<typeof createWorkerClient>;
-
 /** This page's client of the worker. */
-export const worker: WorkerClient = createWorkerClient();
+export const worker = createWorkerClient();
