@@ -55,9 +55,7 @@ export function createFormAdapter(form: ApiForm, transport: Transport): DnsFilte
   function listArg(list: DomainListKind, attempted: string): DomainListKind {
     // The list kind becomes part of the action name: anything else would call another action.
     if (list === 'whitelist' || list === 'blocklist') return list;
-    throw transport.error('invalid-input', attempted, t('api.chooseList'), {
-      field: 'list',
-    });
+    throw transport.error('invalid-input', attempted, t('api.chooseList'), { field: 'list' });
   }
 
   const shown = (input: unknown) => quoteInput(String(input));

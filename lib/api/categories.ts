@@ -114,11 +114,6 @@ export function mergeWithCatalogue(
   reported: readonly { id: string; blocked: boolean }[],
 ): { id: string; blocked: boolean }[] {
   const states = new Map(reported.map((entry) => [entry.id, entry.blocked]));
-  const known = CATEGORY_CATALOGUE[form].map((info) => ({
-    id: info.id,
-    blocked: states.get(info.id) ?? false,
-  }));
-  const knownIds = new Set(known.map((entry) => entry.id));
-  const unknown = [...states].filter(([id]) => !knownIds.has(id)).map(([id, blocked]) => ({ id, blocked }));
-  return [...known, ...unknown];
+  const ids = new Set([...CATEGORY_CATALOGUE[form].map((entry) => entry.id), ...states.keys()]);
+  return [...ids].map((id) => ({ id, blocked: states.get(id) ?? false }));
 }

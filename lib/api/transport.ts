@@ -400,11 +400,7 @@ export function createTransport(config: TransportConfig): Transport {
     const failure = failureBodySchema.safeParse(body);
     if (!failure.success) return;
     const reason = failureReason(failure.data);
-    if (reason === null) {
-      throw error('service', attempted, t('api.noReason'), {
-        httpStatus,
-      });
-    }
+    if (reason === null) throw error('service', attempted, t('api.noReason'), { httpStatus });
     throw error(isBadKeyReason(reason) ? 'bad-key' : 'service', attempted, reason, { reason, httpStatus });
   }
 
