@@ -180,10 +180,10 @@ export function createFormAdapter(form: ApiForm, transport: Transport): DnsFilte
     async setDefaultBlock(enabled, profile, opts) {
       const on = enabled === true;
       const chosen = profileArg(profile, attempts.setDefaultBlock(on, shownProfile(profile)));
-      // Per profile, profile_name is required by these two actions.
+      // Per profile, profile_name is required by these two actions (Form B has no profile parameter).
       return succeed(
         on ? 'default-block/enable' : 'default-block/disable',
-        usesProfiles ? profileParam(chosen ?? DEFAULT_PROFILE) : {},
+        profileParam(chosen ?? DEFAULT_PROFILE),
         attempts.setDefaultBlock(on, chosen),
         opts,
       );

@@ -11,10 +11,11 @@
 import * as z from 'zod/mini';
 import type { CategoryState, DayStats, NetworkEntry } from './types';
 
-const SUCCESS = 'success';
 const FAILURE_STATUSES = new Set(['failed', 'error', 'fail', 'failure']);
 
-const successStatus = z.lazy(() => z.string().check(z.refine((status) => status.toLowerCase() === SUCCESS)));
+const successStatus = z.lazy(() =>
+  z.string().check(z.refine((status) => status.toLowerCase() === 'success')),
+);
 
 /** Form A `{status:'failed', reason}`, Form B `{status:'error', message}`; either form's shape is read in both. */
 export const failureBodySchema = z.lazy(() =>
