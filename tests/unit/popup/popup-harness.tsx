@@ -6,6 +6,9 @@
 import { render } from '@testing-library/preact';
 import { fakeBrowser } from 'wxt/testing';
 import { PopupApp } from '@/components/popup/PopupApp';
+// Loaded with the harness, not lazily as the popup does: a lazy load still running when a test
+// ends would land after vitest has torn the environment down (an unhandled error).
+import * as PopupExtras from '@/components/popup/PopupExtras';
 import type { ApiForm } from '@/lib/api/types';
 import { createViewCache } from '@/lib/cache/view-cache';
 import type { PopupLock } from '@/lib/lock/popup-lock';
@@ -113,7 +116,7 @@ export async function openPopup(options: OpenOptions) {
       controller={controller}
       openOptions={(section) => optionsOpened.push(section)}
       mark={(name) => marks.push(name)}
-      loadExtras={() => import('@/components/popup/PopupExtras')}
+      loadExtras={async () => PopupExtras}
       now={now}
       {...(options.lock ? { lock: options.lock } : {})}
     />,
