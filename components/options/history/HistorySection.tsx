@@ -85,6 +85,9 @@ export function HistorySection({ services }: { services: HistoryServices }) {
   }, [services.account]);
 
   const rows = useMemo(() => (view ? filterChanges(view.rows, filter) : []), [view, filter]);
+  const shownRows = rows.slice(0, ROWS_SHOWN);
+  // The Note column only when a row shown has a note (most changes have none).
+  const withNotes = shownRows.some((row) => row.note);
   const profiles = useMemo(
     () => [...new Set((view?.rows ?? []).map((row) => row.scope).filter((scope) => scope !== ''))].sort(),
     [view],
@@ -320,21 +323,18 @@ export function HistorySection({ services }: { services: HistoryServices }) {
                 <th scope="col">{t('history.columnChange')}</th>
                 <th scope="col">{t('history.columnEntry')}</th>
                 <th scope="col">{t('history.columnMade')}</th>
-                <th scope="col">{t('history.columnNote')}</th>
+                {withNotes && <th scope="col">{t('history.columnNote')}</th>}
               </tr>
             </thead>
             <tbody>
-              {rows.slice(0, ROWS_SHOWN).map((row, index) => (
+              {shownRows.map((row, index) => (
                 <tr key={`${row.snapshotId}-${index}`} class={row.madeHere ? 'made-here' : 'made-elsewhere'}>
                   <td>{when(row.takenAt)}</td>
                   <td>{scopeText(row.scope)}</td>
-                  <td>
-                    {t(`history.kind.${row.kind}`)}{' '}
-                    {t(row.change === 'added' ? 'history.added' : 'history.removed')}
-                  </td>
+                  <td>{t(`history.change.${row.kind}.${row.change}`)}</td>
                   <td dir="auto">{row.entry}</td>
                   <td>{madeByText(row)}</td>
-                  <td dir="auto">{row.note ?? ''}</td>
+                  {withNotes && <td dir="auto">{row.note ?? ''}</td>}
                 </tr>
               ))}
             </tbody>

@@ -96,6 +96,14 @@ describe('History section', () => {
       expect(within(section).getAllByRole('row', { name: /games\.example/ })).toHaveLength(1),
     );
     expect(within(section).getByRole('row', { name: /games\.example/ }).textContent).toContain('elsewhere');
+    // What happened to the entry, in words; no Note column while no change has a note.
+    expect(within(section).getByRole('row', { name: /games\.example/ }).textContent).toContain(
+      'Added to whitelist',
+    );
+    expect(within(section).getByRole('row', { name: /school\.example/ }).textContent).toContain(
+      'Removed from whitelist',
+    );
+    expect(within(section).queryByRole('columnheader', { name: 'Note' })).toBeNull();
 
     fireEvent.click(within(section).getByRole('button', { name: 'Export CSV' }));
     expect(downloads[0]).toContain('kids,whitelist,added,games.example,elsewhere');
