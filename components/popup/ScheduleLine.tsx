@@ -32,7 +32,7 @@ export function ScheduleLine({
     }
   };
   return (
-    <section class="message message-warning schedule-line" aria-label={t('schedules.heading')}>
+    <section class="message message-info schedule-line" aria-label={t('schedules.heading')}>
       <div class="message-body">
         {lines.map(({ status, text }) => (
           <div key={status.rule.id}>

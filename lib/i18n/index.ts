@@ -83,9 +83,9 @@ export function messageLocale(): string {
  * every call, the popup's first view formats several numbers and a table a few hundred dates
  * (docs/performance.md).
  */
-const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.ListFormat>();
 
-function formatterOf<F extends Intl.NumberFormat | Intl.DateTimeFormat>(
+function formatterOf<F extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.ListFormat>(
   kind: string,
   make: (locale: string) => F,
 ): F {
@@ -119,6 +119,11 @@ export function formatDateTime(at: number): string {
     'date',
     (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
   ).format(at);
+}
+
+/** Several things as one phrase, in the catalogue's language ("Gaming and Social networks"). */
+export function formatList(items: readonly string[]): string {
+  return formatterOf('list', (locale) => new Intl.ListFormat(locale, { type: 'conjunction' })).format(items);
 }
 
 /** The text of `key` in the browser's language, with its `{named}` placeholders filled. */

@@ -6,7 +6,7 @@
 import { readAccounts } from '@/lib/accounts/store';
 import { describeCategory } from '@/lib/api/categories';
 import type { ApiForm } from '@/lib/api/types';
-import { type PlainKey, t, tn } from '@/lib/i18n';
+import { formatList, type PlainKey, t, tn } from '@/lib/i18n';
 import { type Followable, followableRead } from '@/lib/settings/follow';
 import { accountsItem } from '@/lib/settings/storage';
 import { findConflict } from './conflicts';
@@ -202,15 +202,15 @@ export function timelineOf(rules: readonly ScheduleRule[], profile: string | und
 
 /** What a rule blocks, in words: "Gaming, Social networks". */
 export function ownedWords(rule: ScheduleRule, form: ApiForm): string {
-  return rule.owns
-    .map((thing) =>
+  return formatList(
+    rule.owns.map((thing) =>
       thing.kind === 'category'
         ? describeCategory(form, thing.category).label
         : thing.kind === 'default-block'
           ? t('schedules.everythingElse')
           : thing.domain,
-    )
-    .join(', ');
+    ),
+  );
 }
 
 /**

@@ -55,6 +55,7 @@ export function scheduleLines(
         rule: status.rule.name,
         blocked,
         allowed,
+        // A window always ends (an empty one cannot be saved): '—' only satisfies the type.
         time: status.nextEdgeAt === null ? '—' : formatInstant(status.nextEdgeAt, now, timeZone),
       };
       const key =

@@ -62,8 +62,8 @@ describe('ScheduleLine', () => {
       { kind: 'domain', domain: 'school.example', inside: 'whitelist', outside: 'none' },
     ]);
     render(<ScheduleLine profile="kids" form="A" now={() => NOW} />);
-    expect((await screen.findByText(/^Homework time:/)).textContent).toBe(
-      `Homework time: Gaming blocked, school.example allowed until ${end}`,
+    expect((await screen.findByText(/^Homework time, until/)).textContent).toBe(
+      `Homework time, until ${end}: Gaming blocked; school.example allowed`,
     );
   });
 

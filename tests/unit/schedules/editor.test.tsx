@@ -188,7 +188,7 @@ describe('editing a rule', () => {
     // The rule's card tells what it blocks from what it allows.
     expect(
       await screen.findByText(
-        'blocks Gaming, everything not on the whitelist, games.example · allows school.example, Dating',
+        'blocks Gaming, everything not on the whitelist, and games.example · allows school.example and Dating',
       ),
     ).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
