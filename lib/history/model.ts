@@ -27,7 +27,7 @@ export const DEFAULT_BLOCK_ON = 'on';
 /** `{ "<kind>\t<scope>": sorted entries }`; the profile list's scope is empty. */
 export type Sections = Record<string, string[]>;
 
-export type SnapshotReason = 'daily' | 'manual' | 'before-rollback';
+export type SnapshotReason = 'daily' | 'manual' | 'before-rollback' | 'after-rollback';
 
 export interface Snapshot {
   takenAt: number;

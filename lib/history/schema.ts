@@ -12,7 +12,7 @@ export const historyHeadKeyOf = (account: string) => `local:history:${account}` 
 export const historyRecordKeyOf = (account: string, id: string) =>
   `local:historyRecord:${account}:${id}` as const;
 
-const reasonSchema = z.enum(['daily', 'manual', 'before-rollback']);
+const reasonSchema = z.enum(['daily', 'manual', 'before-rollback', 'after-rollback']);
 
 export const historyHeadSchema = z.object({
   v: z.literal(HISTORY_VERSION),

@@ -247,7 +247,7 @@ export function resumeRollback(
       });
       await browserHistoryStorage.remove([rollbackJobKeyOf(account)]);
       await alarms.clear(rollbackAlarmOf(account));
-      await snapshotAccount(account, client, 'manual').catch(() => undefined);
+      await snapshotAccount(account, client, 'after-rollback').catch(() => undefined);
     } else if (outcome.state === 'none') {
       await alarms.clear(rollbackAlarmOf(account));
     } else {

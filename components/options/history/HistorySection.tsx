@@ -39,14 +39,13 @@ const ROWS_SHOWN = 200;
 const LINES_SHOWN = 300;
 
 const when = formatDateTime;
-const reasonText = (reason: SnapshotReason) =>
-  t(
-    reason === 'daily'
-      ? 'history.reasonDaily'
-      : reason === 'manual'
-        ? 'history.reasonManual'
-        : 'history.reasonRollback',
-  );
+const REASON_KEYS = {
+  daily: 'history.reasonDaily',
+  manual: 'history.reasonManual',
+  'before-rollback': 'history.reasonRollback',
+  'after-rollback': 'history.reasonAfterRollback',
+} as const;
+const reasonText = (reason: SnapshotReason) => t(REASON_KEYS[reason]);
 const scopeText = (scope: string) =>
   scope === '' || scope === 'account' ? t('history.accountScope') : scope;
 const lineKey = (line: DiffLine) => `${line.kind}\t${line.scope}\t${line.entry}\t${line.change}`;

@@ -60,4 +60,21 @@ describe('a rollback in what changed', () => {
       { kind: 'whitelist', scope: 'default', entry: 'games.example', op: 'remove', surface: 'rollback' },
     ]);
   });
+
+  it('the snapshot a finished rollback takes is marked as taken after it, not on demand', async () => {
+    const service = createFakeClient('A');
+    const first = await snapshotAccount(ACCOUNT, service, 'manual');
+    later();
+    await service.addDomain('whitelist', 'games.example', 'default');
+    await snapshotAccount(ACCOUNT, service, 'manual');
+    later();
+
+    const diff = (await diffFromNow(ACCOUNT, service, first.outcome.stored ? first.outcome.id : ''))!;
+    await queueRollback(ACCOUNT, service, diff.snapshot, diff.lines, fakeBrowser.alarms);
+    expect((await resumeRollback(ACCOUNT, service, fakeBrowser.alarms, { force: true })).state).toBe('done');
+
+    const { snapshots } = await readHistory(ACCOUNT, service);
+    // (The one before it is not stored: nothing differed from the last.)
+    expect(snapshots.map((snapshot) => snapshot.reason)).toEqual(['after-rollback', 'manual', 'manual']);
+  });
 });
