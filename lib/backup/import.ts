@@ -200,6 +200,21 @@ function accountDestinationChanges(
   return changes;
 }
 
+/** Where each setting an account of the file carries besides its connection and key is stored. */
+const ACCOUNT_SETTING_ITEMS = {
+  dynamicIp: dynamicIpSettingsItem,
+  chosenProfile: chosenProfileItem,
+  addedTlds: addedTldsItem,
+  defaultBlock: defaultBlockItem,
+  profileGroups: profileGroupsItem,
+};
+
+/** The settings `account` carries, with the item each is stored in. */
+function accountSettings(account: BackupAccount) {
+  const names = Object.keys(ACCOUNT_SETTING_ITEMS) as (keyof typeof ACCOUNT_SETTING_ITEMS)[];
+  return names.filter((name) => account[name]).map((name) => [name, ACCOUNT_SETTING_ITEMS[name]] as const);
+}
+
 interface AccountLine {
   line: ReportLine;
   refused: boolean;
@@ -250,31 +265,11 @@ async function importAccount(account: BackupAccount): Promise<AccountLine[]> {
   );
   try {
     if (same) {
-      if (account.dynamicIp) await writeAccountValue(same.id, dynamicIpSettingsItem, account.dynamicIp);
-      if (account.chosenProfile) await writeAccountValue(same.id, chosenProfileItem, account.chosenProfile);
-      if (account.addedTlds) {
-        const merge = DEFINITIONS.addedTlds.merge!;
-        await writeAccountValue(
-          same.id,
-          addedTldsItem,
-          merge(accountValue(same, addedTldsItem), account.addedTlds),
-        );
-      }
-      if (account.defaultBlock) {
-        const merge = DEFINITIONS.defaultBlock.merge!;
-        await writeAccountValue(
-          same.id,
-          defaultBlockItem,
-          merge(accountValue(same, defaultBlockItem), account.defaultBlock),
-        );
-      }
-      if (account.profileGroups) {
-        const merge = DEFINITIONS.profileGroups.merge!;
-        await writeAccountValue(
-          same.id,
-          profileGroupsItem,
-          merge(accountValue(same, profileGroupsItem), account.profileGroups),
-        );
+      for (const [name, item] of accountSettings(account)) {
+        const merge = (DEFINITIONS[name] as SettingDefinition<unknown>).merge;
+        const value = merge ? merge(accountValue(same, item), account[name]) : account[name];
+        // The name ties the value's type to the item's, which TypeScript does not follow.
+        await writeAccountValue(same.id, item, value as never);
       }
       return await withSchedules(same.id, line(t('backup.accountUpdated', { name: displayName(same) })));
     }
@@ -287,11 +282,7 @@ async function importAccount(account: BackupAccount): Promise<AccountLine[]> {
     const added = await updateAccounts((now, draft) => {
       if (now.accounts.length >= MAX_ACCOUNTS) return null;
       const parked: Record<string, unknown> = { [connectionItem.key]: account.connection };
-      if (account.dynamicIp) parked[dynamicIpSettingsItem.key] = account.dynamicIp;
-      if (account.chosenProfile) parked[chosenProfileItem.key] = account.chosenProfile;
-      if (account.addedTlds) parked[addedTldsItem.key] = account.addedTlds;
-      if (account.defaultBlock) parked[defaultBlockItem.key] = account.defaultBlock;
-      if (account.profileGroups) parked[profileGroupsItem.key] = account.profileGroups;
+      for (const [name, item] of accountSettings(account)) parked[item.key] = account[name];
       draft.entries.push({
         id,
         ...(name === hostOf(account.connection.baseUrl) && account.name === undefined ? {} : { name }),
