@@ -90,22 +90,18 @@ function shapeProblem(error: { issues: readonly z.core.$ZodIssue[] }): string {
     : problem;
 }
 
+/** Why a value of the wrong shape is refused; the key's own text is never shown, whatever is wrong with it. */
+function shapeRefusal(error: { issues: readonly z.core.$ZodIssue[] }, onKey: boolean): string {
+  return onKey ? t('backup.keyNotText') : t('backup.notExpectedForm', { problem: shapeProblem(error) });
+}
+
 function acceptSetting(
   name: SettingName,
   raw: unknown,
 ): { ok: true; value: unknown } | { ok: false; reason: string } {
   const definition = DEFINITIONS[name] as SettingDefinition<unknown>;
   const shaped = definition.schema.safeParse(raw);
-  if (!shaped.success) {
-    // The key's own text is never shown, whatever is wrong with it.
-    return {
-      ok: false,
-      reason:
-        name === 'apiKey'
-          ? t('backup.keyNotText')
-          : t('backup.notExpectedForm', { problem: shapeProblem(shaped.error) }),
-    };
-  }
+  if (!shaped.success) return { ok: false, reason: shapeRefusal(shaped.error, name === 'apiKey') };
   if (!definition.check) return { ok: true, value: shaped.data };
   const checked = definition.check(shaped.data);
   return checked.ok ? { ok: true, value: checked.value } : { ok: false, reason: checked.message };
@@ -139,12 +135,7 @@ function acceptAccount(
   const shaped = backupAccountSchema.safeParse(isObject ? { ...raw, schedules: undefined } : raw);
   if (!shaped.success) {
     const onKey = shaped.error.issues.some((issue) => issue.path[0] === 'apiKey');
-    return {
-      ok: false,
-      reason: onKey
-        ? t('backup.keyNotText')
-        : t('backup.notExpectedForm', { problem: shapeProblem(shaped.error) }),
-    };
+    return { ok: false, reason: shapeRefusal(shaped.error, onKey) };
   }
   const account: BackupAccount = { ...shaped.data };
   // Checked as a typed name is (the Accounts section): what a file names an account is shown as
