@@ -23,6 +23,7 @@ export { scheduleChecksItem, schedulesItem } from '@/lib/schedules/store';
 
 import { defineItem, entriesOf, type ItemOptions, removeRaw, type StoredItem, writeRaw } from './item';
 import { DYNAMIC_IP_INTERVAL } from './limits';
+import { isRecord } from './shape';
 import * as shapes from './shapes';
 
 export * from './limits';
@@ -287,9 +288,6 @@ export async function storedAccountIdentity(): Promise<AccountIdentity> {
   return accountIdentity({ key, connection });
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * Migrations to identities: work stored before them carried `<form> <baseUrl>` or nothing, and
  * gets the identity of the connection stored at the update (identityForLegacyTag says how).
@@ -377,11 +375,11 @@ export const failedHostsTabsItem = item(`${DIAGNOSIS_AREA}:failedHosts`, (s) => 
   migrations: {
     2: async (old) => {
       // Version 1 stored an object and nothing else: anything else is no tab's record.
-      if (old === null || typeof old !== 'object' || Array.isArray(old)) return { tabs: [] };
+      if (!isRecord(old)) return { tabs: [] };
       const tabs = Object.keys(old).filter((tab) => /^\d+$/.test(tab));
       // Moved as stored: each is checked when its tab's item reads it.
       await browser.storage[DIAGNOSIS_AREA].set(
-        Object.fromEntries(tabs.map((tab) => [`failedHosts:${tab}`, (old as Record<string, unknown>)[tab]])),
+        Object.fromEntries(tabs.map((tab) => [`failedHosts:${tab}`, old[tab]])),
       );
       return { tabs: tabs.map(Number) };
     },
@@ -395,11 +393,7 @@ export const temporaryAllowsItem = item('local:temporaryAllows', (s) => s.tempor
   version: 2,
   migrations: {
     // 2: the account identity (with the key's fingerprint) instead of `<form> <baseUrl>`.
-    2: async (old) => {
-      if (!Array.isArray(old)) return old;
-      const retag = await legacyRetagger();
-      return old.map(retag);
-    },
+    2: async (old) => (Array.isArray(old) ? old.map(await legacyRetagger()) : old),
   },
 });
 
