@@ -38,6 +38,12 @@ interface ListsHead {
 export function cachedListsItem(scope: string) {
   const name = `${CACHED_LISTS_PREFIX}${scope}`;
 
+  /** The storage entries of `buckets`, each with the fetch time of the lists it was cut from. */
+  const bucketEntries = (buckets: Map<number, PackedLists>, fetchedAt: number) =>
+    Object.fromEntries(
+      [...buckets].map(([bucket, lists]) => [bucketKey(scope, bucket), { fetchedAt, ...lists }]),
+    );
+
   async function write(value: CachedLists): Promise<void> {
     const checked = (await loadSchemas()).cachedListsSchema.parse(value);
     const buckets = splitIntoBuckets(checked);
@@ -50,12 +56,7 @@ export function cachedListsItem(scope: string) {
     // earlier fetch are not named by the new head, and go afterwards.
     await writeRaw('local', {
       [name]: head,
-      ...Object.fromEntries(
-        [...buckets].map(([bucket, lists]) => [
-          bucketKey(scope, bucket),
-          { fetchedAt: checked.fetchedAt, ...lists },
-        ]),
-      ),
+      ...bucketEntries(buckets, checked.fetchedAt),
     });
     const unused = ALL_BUCKETS.filter((bucket) => !buckets.has(bucket)).map((bucket) =>
       bucketKey(scope, bucket),
@@ -128,12 +129,7 @@ export function cachedListsItem(scope: string) {
       for (const bucket of buckets.keys()) filled.add(bucket);
       await writeRaw('local', {
         [name]: { ...head, buckets: [...filled].sort((a, b) => a - b) },
-        ...Object.fromEntries(
-          [...buckets].map(([bucket, lists]) => [
-            bucketKey(scope, bucket),
-            { fetchedAt: part.fetchedAt, ...lists },
-          ]),
-        ),
+        ...bucketEntries(buckets, part.fetchedAt),
       });
       return true;
     },
