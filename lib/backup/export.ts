@@ -5,6 +5,7 @@
  * on".
  */
 import { accountValue, readAccounts, type StoredAccount } from '@/lib/accounts/store';
+import { localDate } from '@/lib/cache/freshness';
 import type { NotesByAccount } from '@/lib/notes/store';
 import { policyAccountsItem } from '@/lib/policy/stored';
 import { profileGroupsItem } from '@/lib/profile-groups/groups';
@@ -104,6 +105,5 @@ export function backupText(backup: BackupFile): string {
 
 /** `dns-filter-companion-settings-2025-01-31.json`, the local date of the export. */
 export function backupFileName(now: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `dns-filter-companion-settings-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.json`;
+  return `dns-filter-companion-settings-${localDate(now)}.json`;
 }

@@ -21,7 +21,7 @@ import {
   MAX_BACKUP_BYTES,
   type SettingName,
 } from './format';
-import { DEFINITIONS, type SettingDefinition, settingLabel } from './settings';
+import { DEFINITIONS, type SettingDefinition } from './settings';
 
 export interface ReportLine {
   /** The setting, or 'accounts' for a line about one account of the file. */
@@ -198,7 +198,7 @@ export function parseBackup(text: string): ParsedBackup {
     const settingName = name as SettingName;
     const result = acceptSetting(settingName, raw);
     if (result.ok) Object.assign(accepted, { [settingName]: result.value });
-    else refused.push({ name: settingName, label: settingLabel(settingName), detail: result.reason });
+    else refused.push({ name: settingName, label: DEFINITIONS[settingName].label(), detail: result.reason });
   }
   const accounts: BackupAccount[] = [];
   for (const raw of envelope.data.accounts ?? []) {

@@ -181,7 +181,3 @@ export const DEFINITIONS: Definitions = {
 
 /** In the order the report lists them. */
 export const SETTING_NAMES = Object.keys(DEFINITIONS) as SettingName[];
-
-export function settingLabel(name: SettingName): string {
-  return DEFINITIONS[name].label();
-}
