@@ -67,7 +67,6 @@ export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
 const storedApiKeyItem = item('local:apiKey', (s) => s.apiKeyItemSchema, {
   shape: shapes.string,
   fallback: '',
-  version: 1,
 });
 
 /**
@@ -78,7 +77,6 @@ const storedApiKeyItem = item('local:apiKey', (s) => s.apiKeyItemSchema, {
 export const apiKeyFingerprintItem = item('local:apiKeyFingerprint', (s) => s.apiKeyFingerprintItemSchema, {
   shape: shapes.string,
   fallback: '',
-  version: 1,
 });
 
 /** The storage entries that make `key` the active key, with its fingerprint (for one write with other values). */
@@ -105,7 +103,6 @@ export const apiKeyItem: StoredItem<string> = {
 export const connectionItem = item('local:connection', (s) => s.connectionSchema, {
   shape: shapes.connection,
   fallback: { baseUrl: DEFAULT_BASE_URL, form: 'A' },
-  version: 1,
 });
 
 // --- Several accounts ---
@@ -113,7 +110,6 @@ export const connectionItem = item('local:connection', (s) => s.connectionSchema
 export const accountsItem = item('local:accounts', (s) => s.accountsSchema, {
   shape: shapes.accounts,
   fallback: { active: null, accounts: [] },
-  version: 1,
 });
 
 /**
@@ -124,28 +120,24 @@ export const accountsItem = item('local:accounts', (s) => s.accountsSchema, {
 export const accountKeysItem = item('local:accountKeys', (s) => s.accountKeysItemSchema, {
   shape: shapes.stringRecord,
   fallback: {},
-  version: 1,
 });
 
 /** TLDs blocked from this browser, per scope: the API can add a TLD block but not list or remove one. */
 export const addedTldsItem = item('local:addedTlds', (s) => s.addedTldsItemSchema, {
   shape: shapes.addedTlds,
   fallback: {},
-  version: 1,
 });
 
 /** Default-block state set from this browser, per scope: the API cannot read it back. */
 export const defaultBlockItem = item('local:defaultBlock', (s) => s.defaultBlockItemSchema, {
   shape: shapes.defaultBlock,
   fallback: {},
-  version: 1,
 });
 
 /** The profile last chosen in the popup; shortcuts and the context menu act on it too. */
 export const chosenProfileItem = item('local:chosenProfile', (s) => s.chosenProfileItemSchema, {
   shape: shapes.string,
   fallback: 'default',
-  version: 1,
 });
 
 // --- Options page: account management ---
@@ -157,7 +149,6 @@ export const chosenProfileItem = item('local:chosenProfile', (s) => s.chosenProf
 export const managedProfileItem = item('local:managedProfile', (s) => s.managedProfileItemSchema, {
   shape: shapes.string,
   fallback: 'default',
-  version: 1,
 });
 
 // --- Logs section ---
@@ -170,7 +161,6 @@ export const managedProfileItem = item('local:managedProfile', (s) => s.managedP
 export const lastLogDumpItem = item('local:lastLogDump', (s) => s.lastLogDumpItemSchema, {
   shape: shapes.lastLogDump,
   fallback: null,
-  version: 1,
 });
 
 /**
@@ -180,7 +170,6 @@ export const lastLogDumpItem = item('local:lastLogDump', (s) => s.lastLogDumpIte
 export const deletedLogDaysItem = item('local:deletedLogDays', (s) => s.deletedLogDaysItemSchema, {
   shape: shapes.arrayOf(shapes.string),
   fallback: [],
-  version: 1,
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -201,14 +190,13 @@ export const dynamicIpSettingsItem = item('local:dynamicIp', (s) => s.dynamicIpS
     lookupUrls: DEFAULT_IP_LOOKUP_URLS,
     removePrevious: true,
   },
-  version: 1,
 });
 
 /** Last outcome of a registration attempt (alarm or Register now); null before the first one. */
 export const registrationOutcomeItem = item(
   'local:dynamicIpOutcome',
   (s) => s.registrationOutcomeItemSchema,
-  { shape: shapes.registrationOutcome, fallback: null, version: 1 },
+  { shape: shapes.registrationOutcome, fallback: null },
 );
 
 /**
@@ -264,7 +252,6 @@ export const settledChangesItem = item('local:outboxSettled', (s) => s.settledCh
 export const leasesItem = item('local:leases', (s) => s.leasesItemSchema, {
   shape: shapes.leases,
   fallback: {},
-  version: 1,
 });
 
 /** The profiles of the account as last listed, for the context menu's per-profile submenus. */
@@ -279,7 +266,6 @@ export const profilesCacheItem = item('local:profilesCache', (s) => s.profilesCa
 export const contextMenuSettingsItem = item('local:contextMenu', (s) => s.contextMenuSettingsItemSchema, {
   shape: shapes.enabledSetting,
   fallback: { enabled: true },
-  version: 1,
 });
 
 /** The identity of the account configured now (lib/identity/identity.ts), from storage. */
@@ -318,7 +304,6 @@ async function withAccount(old: unknown): Promise<unknown> {
 export const cachedListsIndexItem = item('local:cachedListsIndex', (s) => s.cachedListsIndexItemSchema, {
   shape: shapes.cachedListsIndex,
   fallback: {},
-  version: 1,
 });
 
 /**
@@ -341,7 +326,6 @@ export const cachedBlockedTodayItem = item(
 export const diagnosisSettingsItem = item('local:diagnosis', (s) => s.diagnosisSettingsItemSchema, {
   shape: shapes.enabledSetting,
   fallback: { enabled: false },
-  version: 1,
 });
 
 /**
@@ -360,7 +344,6 @@ export function failedHostsOfTabItem(tabId: number) {
   return item(`${DIAGNOSIS_AREA}:failedHosts:${tabId}`, (s) => s.failedHostsOfTabItemSchema, {
     shape: shapes.tabFailuresOrNone,
     fallback: null,
-    version: 1,
   });
 }
 
@@ -407,7 +390,7 @@ export const temporaryAllowsItem = item('local:temporaryAllows', (s) => s.tempor
 export const apiTimeoutForTestsItem = item(
   'local:testOnlyApiTimeoutMs',
   (s) => s.apiTimeoutForTestsItemSchema,
-  { shape: shapes.testTimeout, fallback: null, version: 1 },
+  { shape: shapes.testTimeout, fallback: null },
 );
 
 /**
@@ -426,7 +409,6 @@ export const readsApiTimeoutForTests: boolean = import.meta.env.API_TIMEOUT_FROM
 export const themeItem = item('local:theme', (s) => s.themeSchema, {
   shape: shapes.theme,
   fallback: 'system',
-  version: 1,
 });
 
 // --- Popup: registrable domains already worked out (speed) ---
@@ -440,7 +422,7 @@ export const themeItem = item('local:theme', (s) => s.themeSchema, {
 export const registrableDomainsItem = item(
   'local:registrableDomains',
   (s) => s.registrableDomainsItemSchema,
-  { shape: shapes.registrableDomains, fallback: { psl: '', hosts: [] }, version: 1 },
+  { shape: shapes.registrableDomains, fallback: { psl: '', hosts: [] } },
 );
 
 // --- Unbreak this page (lib/diagnosis/unbreak.ts) ---
@@ -453,7 +435,6 @@ export const registrableDomainsItem = item(
 export const unbreakSessionsItem = item('local:unbreakSessions', (s) => s.unbreakSessionsItemSchema, {
   shape: shapes.unbreakSessions,
   fallback: [],
-  version: 1,
 });
 
 /** The items whose stored shape has changed since the first release (./migrate.ts runs them). */
