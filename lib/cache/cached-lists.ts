@@ -14,15 +14,12 @@ import * as shapes from '@/lib/settings/shapes';
 import { type CachedLists, loadSchemas } from '@/lib/settings/storage';
 import {
   bucketKey,
-  CACHED_LISTS_BUCKET_PREFIX,
   CACHED_LISTS_PREFIX,
   joinBuckets,
   type PackedLists,
   SINGLE_LABEL_BUCKET,
   splitIntoBuckets,
 } from './list-buckets';
-
-export { CACHED_LISTS_BUCKET_PREFIX };
 
 const ALL_BUCKETS = Array.from({ length: SINGLE_LABEL_BUCKET + 1 }, (_, bucket) => bucket);
 
