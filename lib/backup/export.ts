@@ -8,10 +8,8 @@ import { accountValue, readAccounts, type StoredAccount } from '@/lib/accounts/s
 import { localDate } from '@/lib/cache/freshness';
 import type { NotesByAccount } from '@/lib/notes/store';
 import { policyAccountsItem } from '@/lib/policy/stored';
-import { profileGroupsItem } from '@/lib/profile-groups/groups';
 import { schedulesBackupOf } from '@/lib/schedules/backup';
 import { type AccountSchedules, schedulesItem } from '@/lib/schedules/store';
-import { addedTldsItem, chosenProfileItem, defaultBlockItem } from '@/lib/settings/storage';
 import {
   BACKUP_FORMAT,
   BACKUP_VERSION,
@@ -19,7 +17,7 @@ import {
   type BackupFile,
   type BackupSettings,
 } from './format';
-import { DEFINITIONS, SETTING_NAMES } from './settings';
+import { ACCOUNT_SETTING_ITEMS, DEFINITIONS, SETTING_NAMES } from './settings';
 
 export interface CollectOptions {
   /** Put the API key in the file: whoever has the file can then run the account. */
@@ -90,13 +88,11 @@ function exportedAccount(
     ...(account.name === undefined ? {} : { name: account.name }),
     connection: account.connection,
     ...(includeKey && account.key !== '' ? { apiKey: account.key } : {}),
-    dynamicIp: account.dynamicIp,
-    chosenProfile: accountValue(account, chosenProfileItem),
-    addedTlds: accountValue(account, addedTldsItem),
-    defaultBlock: accountValue(account, defaultBlockItem),
-    profileGroups: accountValue(account, profileGroupsItem),
+    ...Object.fromEntries(
+      Object.entries(ACCOUNT_SETTING_ITEMS).map(([name, item]) => [name, accountValue(account, item)]),
+    ),
     ...(schedules === undefined ? {} : { schedules: schedulesBackupOf(schedules) }),
-  };
+  } as BackupAccount;
 }
 
 export function backupText(backup: BackupFile): string {

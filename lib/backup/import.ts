@@ -33,21 +33,17 @@ import {
   type HostPermissionsApi,
   hostPermissionFor,
 } from '@/lib/permissions/host-permission';
-import { profileGroupsItem } from '@/lib/profile-groups/groups';
 import { importAccountSchedules } from '@/lib/schedules/backup';
 import {
   ACCOUNT_NAME_MAX,
-  addedTldsItem,
-  chosenProfileItem,
   connectionItem,
   DEFAULT_BASE_URL,
-  defaultBlockItem,
   dynamicIpSettingsItem,
   MAX_ACCOUNTS,
 } from '@/lib/settings/storage';
 import type { BackupAccount, BackupSettings } from './format';
 import type { ParsedBackup, ReportLine } from './parse';
-import { DEFINITIONS, SETTING_NAMES, type SettingDefinition } from './settings';
+import { ACCOUNT_SETTING_ITEMS, DEFINITIONS, SETTING_NAMES, type SettingDefinition } from './settings';
 
 export interface ImportReport {
   imported: ReportLine[];
@@ -199,15 +195,6 @@ function accountDestinationChanges(
   }
   return changes;
 }
-
-/** Where each setting an account of the file carries besides its connection and key is stored. */
-const ACCOUNT_SETTING_ITEMS = {
-  dynamicIp: dynamicIpSettingsItem,
-  chosenProfile: chosenProfileItem,
-  addedTlds: addedTldsItem,
-  defaultBlock: defaultBlockItem,
-  profileGroups: profileGroupsItem,
-};
 
 /** The settings `account` carries, with the item each is stored in. */
 function accountSettings(account: BackupAccount) {
