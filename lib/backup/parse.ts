@@ -146,11 +146,10 @@ function acceptAccount(
     account.name = name.value;
   }
   for (const name of ['connection', 'apiKey', 'dynamicIp', 'chosenProfile'] as const) {
-    const value = account[name];
-    if (value === undefined) continue;
-    const definition = DEFINITIONS[name] as SettingDefinition<unknown>;
-    const checked = definition.check ? definition.check(value) : { ok: true as const, value };
-    if (!checked.ok) return { ok: false, reason: checked.message };
+    if (account[name] === undefined) continue;
+    // Its shape passed with the account's; this runs the setting's own checks.
+    const checked = acceptSetting(name, account[name]);
+    if (!checked.ok) return checked;
     Object.assign(account, { [name]: checked.value });
   }
   if (rawSchedules === undefined) return { ok: true, value: account };
