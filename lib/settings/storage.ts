@@ -105,8 +105,7 @@ export const connectionItem = item('local:connection', (s) => s.connectionSchema
   fallback: { baseUrl: DEFAULT_BASE_URL, form: 'A' },
 });
 
-// --- Several accounts ---
-
+/** The accounts of this browser and the active one (./schemas.ts `accountsSchema` says how they are kept). */
 export const accountsItem = item('local:accounts', (s) => s.accountsSchema, {
   shape: shapes.accounts,
   fallback: { active: null, accounts: [] },
@@ -140,8 +139,6 @@ export const chosenProfileItem = item('local:chosenProfile', (s) => s.chosenProf
   fallback: 'default',
 });
 
-// --- Options page: account management ---
-
 /**
  * The profile the options page's account sections act on. Kept apart from `chosenProfileItem`
  * so browsing another profile's lists here never changes what the popup's buttons act on.
@@ -150,8 +147,6 @@ export const managedProfileItem = item('local:managedProfile', (s) => s.managedP
   shape: shapes.string,
   fallback: 'default',
 });
-
-// --- Logs section ---
 
 /**
  * When this browser last asked the service for a raw log (ms since the epoch). The service allows
@@ -317,8 +312,6 @@ export const cachedBlockedTodayItem = item(
   { shape: shapes.cachedBlockedToday, fallback: null, version: 2, migrations: { 2: retagLegacy } },
 );
 
-// --- Page diagnosis and temporary allow ---
-
 /**
  * The opt-in "Diagnose pages" setting (options page). It takes effect only while the browser
  * grants the optional permissions it asks for (lib/diagnosis/permissions.ts).
@@ -380,8 +373,6 @@ export const temporaryAllowsItem = item('local:temporaryAllows', (s) => s.tempor
   },
 });
 
-// --- Reliability tests ---
-
 /**
  * Time limit of every service call, in ms, for the end-to-end fault tests only: they need calls
  * that time out in a second or two rather than after the client's 15 s. Nothing in the product
@@ -400,8 +391,6 @@ export const apiTimeoutForTestsItem = item(
  */
 export const readsApiTimeoutForTests: boolean = import.meta.env.API_TIMEOUT_FROM_STORAGE === true;
 
-// --- Appearance ---
-
 /**
  * Light or dark pages: 'system' follows the browser. Pages also keep a synchronous copy in
  * localStorage for their first paint (lib/theme/theme.ts says why).
@@ -410,8 +399,6 @@ export const themeItem = item('local:theme', (s) => s.themeSchema, {
   shape: shapes.theme,
   fallback: 'system',
 });
-
-// --- Popup: registrable domains already worked out (speed) ---
 
 /**
  * The registrable domain (Public Suffix List) of hosts the popup has shown, so an opening on a
@@ -424,8 +411,6 @@ export const registrableDomainsItem = item(
   (s) => s.registrableDomainsItemSchema,
   { shape: shapes.registrableDomains, fallback: { psl: '', hosts: [] } },
 );
-
-// --- Unbreak this page (lib/diagnosis/unbreak.ts) ---
 
 /**
  * "Unbreak this page": what each unbreak allowed for a while and which of those domains the site
