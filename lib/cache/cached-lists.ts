@@ -100,14 +100,9 @@ export function cachedListsItem(scope: string) {
     /** The whole lists. */
     async getValue(): Promise<CachedLists | null> {
       const whole = await read(null);
-      return whole === null
-        ? null
-        : {
-            account: whole.account,
-            fetchedAt: whole.fetchedAt,
-            whitelist: whole.whitelist,
-            blocklist: whole.blocklist,
-          };
+      if (whole === null) return null;
+      const { account, fetchedAt, whitelist, blocklist } = whole;
+      return { account, fetchedAt, whitelist, blocklist };
     },
     /** Only the entries of `buckets` (./list-buckets.ts `bucketsFor`). */
     getBuckets: (buckets: readonly number[]): Promise<CachedListsPart | null> => read(buckets),
