@@ -214,7 +214,8 @@ interface AccountLine {
  * another's key.
  */
 async function importAccount(account: BackupAccount): Promise<AccountLine[]> {
-  const label = t('backup.account', { name: account.name ?? hostOf(account.connection.baseUrl) });
+  const wanted = account.name ?? hostOf(account.connection.baseUrl);
+  const label = t('backup.account', { name: wanted });
   const line = (detail: string, refused = false): AccountLine => ({
     line: { name: 'accounts' as const, label, detail },
     refused,
@@ -248,7 +249,7 @@ async function importAccount(account: BackupAccount): Promise<AccountLine[]> {
       ? identities[index]!.id === fileIdentity
       : originOf(stored.connection.baseUrl) === originOf(account.connection.baseUrl) &&
         stored.connection.form === account.connection.form &&
-        displayName(stored) === (account.name ?? hostOf(account.connection.baseUrl)),
+        displayName(stored) === wanted,
   );
   try {
     if (same) {
@@ -261,7 +262,6 @@ async function importAccount(account: BackupAccount): Promise<AccountLine[]> {
       return await withSchedules(same.id, line(t('backup.accountUpdated', { name: displayName(same) })));
     }
     const taken = new Set(state.accounts.map((stored) => displayName(stored).toLocaleLowerCase()));
-    const wanted = account.name ?? hostOf(account.connection.baseUrl);
     let name = wanted;
     for (let n = 2; taken.has(name.toLocaleLowerCase()); n++)
       name = `${wanted} (${n})`.slice(-ACCOUNT_NAME_MAX);
