@@ -5,24 +5,19 @@
  * on".
  */
 import { accountValue, readAccounts, type StoredAccount } from '@/lib/accounts/store';
-import { notes } from '@/lib/notes';
-import { notesBackupItem } from '@/lib/notes/backup';
+import { localDate } from '@/lib/cache/freshness';
+import type { NotesByAccount } from '@/lib/notes/store';
 import { policyAccountsItem } from '@/lib/policy/stored';
-import { profileGroupsItem } from '@/lib/profile-groups/groups';
-import { activeSchedulesBackupItem, schedulesBackupOf } from '@/lib/schedules/backup';
+import { schedulesBackupOf } from '@/lib/schedules/backup';
 import { type AccountSchedules, schedulesItem } from '@/lib/schedules/store';
 import {
-  addedTldsItem,
-  apiKeyItem,
-  chosenProfileItem,
-  connectionItem,
-  contextMenuSettingsItem,
-  defaultBlockItem,
-  diagnosisSettingsItem,
-  dynamicIpSettingsItem,
-  themeItem,
-} from '@/lib/settings/storage';
-import { BACKUP_FORMAT, BACKUP_VERSION, type BackupAccount, type BackupFile } from './format';
+  BACKUP_FORMAT,
+  BACKUP_VERSION,
+  type BackupAccount,
+  type BackupFile,
+  type BackupSettings,
+} from './format';
+import { ACCOUNT_SETTING_ITEMS, DEFINITIONS, SETTING_NAMES } from './settings';
 
 export interface CollectOptions {
   /** Put the API key in the file: whoever has the file can then run the account. */
@@ -44,51 +39,30 @@ export async function collectBackup({
   includePages = false,
   now = new Date(),
 }: CollectOptions): Promise<BackupFile> {
-  const [
-    connection,
-    apiKey,
-    dynamicIp,
-    contextMenu,
-    diagnosis,
-    theme,
-    chosenProfile,
-    addedTlds,
-    defaultBlock,
-    profileGroups,
-  ] = await Promise.all([
-    connectionItem.getValue(),
-    includeKey ? apiKeyItem.getValue() : Promise.resolve(''),
-    dynamicIpSettingsItem.getValue(),
-    contextMenuSettingsItem.getValue(),
-    diagnosisSettingsItem.getValue(),
-    themeItem.getValue(),
-    chosenProfileItem.getValue(),
-    addedTldsItem.getValue(),
-    defaultBlockItem.getValue(),
-    profileGroupsItem.getValue(),
-  ]);
-  // Where list entries came from, and their notes, for every account (lib/notes); by the account
-  // identity (origin, form and the key's fingerprint, never the key), so an import finds the account.
-  const records = await notesBackupItem(notes).getValue();
-  const listNotes = includePages
-    ? records
-    : Object.fromEntries(
-        Object.entries(records).map(([account, entries]) => [
-          account,
-          entries.map(({ page: _page, ...rest }) => rest),
-        ]),
-      );
-  const [{ accounts, activeId }, managed] = await Promise.all([
+  const [{ accounts, activeId }, managed, everySchedules] = await Promise.all([
     readAccounts(),
     policyAccountsItem.getValue(),
+    schedulesItem.getValue(),
   ]);
   // The key of an account the administrator's policy set up is the organization's: it never goes
   // into a file (docs/managed-deployment.md).
   const keyOf = (id: string) => includeKey && managed[id] === undefined;
-  const [schedules, everySchedules] = await Promise.all([
-    activeSchedulesBackupItem.getValue(),
-    schedulesItem.getValue(),
-  ]);
+  const settings: Record<string, unknown> = {};
+  for (const name of SETTING_NAMES) {
+    if (name === 'apiKey' && !keyOf(activeId)) continue;
+    settings[name] = await DEFINITIONS[name].item.getValue();
+  }
+  if (settings.apiKey === '') delete settings.apiKey;
+  // Where list entries came from, and their notes, for every account (lib/notes); by the account
+  // identity (origin, form and the key's fingerprint, never the key), so an import finds the account.
+  if (!includePages) {
+    settings.listNotes = Object.fromEntries(
+      Object.entries(settings.listNotes as NotesByAccount).map(([account, entries]) => [
+        account,
+        entries.map(({ page: _page, ...rest }) => rest),
+      ]),
+    );
+  }
   const others = accounts
     .filter((account) => !account.active)
     .map((account) => exportedAccount(account, keyOf(account.id), everySchedules[account.id]));
@@ -96,20 +70,7 @@ export async function collectBackup({
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
     exportedAt: now.toISOString(),
-    settings: {
-      connection,
-      ...(keyOf(activeId) && apiKey !== '' ? { apiKey } : {}),
-      dynamicIp,
-      contextMenu,
-      diagnosis,
-      theme,
-      chosenProfile,
-      addedTlds,
-      defaultBlock,
-      listNotes,
-      profileGroups,
-      schedules,
-    },
+    settings: settings as BackupSettings,
     ...(others.length > 0 ? { accounts: others } : {}),
   };
 }
@@ -127,13 +88,11 @@ function exportedAccount(
     ...(account.name === undefined ? {} : { name: account.name }),
     connection: account.connection,
     ...(includeKey && account.key !== '' ? { apiKey: account.key } : {}),
-    dynamicIp: account.dynamicIp,
-    chosenProfile: accountValue(account, chosenProfileItem),
-    addedTlds: accountValue(account, addedTldsItem),
-    defaultBlock: accountValue(account, defaultBlockItem),
-    profileGroups: accountValue(account, profileGroupsItem),
+    ...Object.fromEntries(
+      Object.entries(ACCOUNT_SETTING_ITEMS).map(([name, item]) => [name, accountValue(account, item)]),
+    ),
     ...(schedules === undefined ? {} : { schedules: schedulesBackupOf(schedules) }),
-  };
+  } as BackupAccount;
 }
 
 export function backupText(backup: BackupFile): string {
@@ -142,6 +101,5 @@ export function backupText(backup: BackupFile): string {
 
 /** `dns-filter-companion-settings-2025-01-31.json`, the local date of the export. */
 export function backupFileName(now: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `dns-filter-companion-settings-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.json`;
+  return `dns-filter-companion-settings-${localDate(now)}.json`;
 }

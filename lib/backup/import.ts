@@ -33,21 +33,17 @@ import {
   type HostPermissionsApi,
   hostPermissionFor,
 } from '@/lib/permissions/host-permission';
-import { profileGroupsItem } from '@/lib/profile-groups/groups';
 import { importAccountSchedules } from '@/lib/schedules/backup';
 import {
   ACCOUNT_NAME_MAX,
-  addedTldsItem,
-  chosenProfileItem,
   connectionItem,
   DEFAULT_BASE_URL,
-  defaultBlockItem,
   dynamicIpSettingsItem,
   MAX_ACCOUNTS,
 } from '@/lib/settings/storage';
 import type { BackupAccount, BackupSettings } from './format';
 import type { ParsedBackup, ReportLine } from './parse';
-import { DEFINITIONS, SETTING_NAMES, type SettingDefinition } from './settings';
+import { ACCOUNT_SETTING_ITEMS, DEFINITIONS, SETTING_NAMES, type SettingDefinition } from './settings';
 
 export interface ImportReport {
   imported: ReportLine[];
@@ -200,6 +196,12 @@ function accountDestinationChanges(
   return changes;
 }
 
+/** The settings `account` carries, with the item each is stored in. */
+function accountSettings(account: BackupAccount) {
+  const names = Object.keys(ACCOUNT_SETTING_ITEMS) as (keyof typeof ACCOUNT_SETTING_ITEMS)[];
+  return names.filter((name) => account[name]).map((name) => [name, ACCOUNT_SETTING_ITEMS[name]] as const);
+}
+
 interface AccountLine {
   line: ReportLine;
   refused: boolean;
@@ -212,7 +214,8 @@ interface AccountLine {
  * another's key.
  */
 async function importAccount(account: BackupAccount): Promise<AccountLine[]> {
-  const label = t('backup.account', { name: account.name ?? hostOf(account.connection.baseUrl) });
+  const wanted = account.name ?? hostOf(account.connection.baseUrl);
+  const label = t('backup.account', { name: wanted });
   const line = (detail: string, refused = false): AccountLine => ({
     line: { name: 'accounts' as const, label, detail },
     refused,
@@ -246,40 +249,19 @@ async function importAccount(account: BackupAccount): Promise<AccountLine[]> {
       ? identities[index]!.id === fileIdentity
       : originOf(stored.connection.baseUrl) === originOf(account.connection.baseUrl) &&
         stored.connection.form === account.connection.form &&
-        displayName(stored) === (account.name ?? hostOf(account.connection.baseUrl)),
+        displayName(stored) === wanted,
   );
   try {
     if (same) {
-      if (account.dynamicIp) await writeAccountValue(same.id, dynamicIpSettingsItem, account.dynamicIp);
-      if (account.chosenProfile) await writeAccountValue(same.id, chosenProfileItem, account.chosenProfile);
-      if (account.addedTlds) {
-        const merge = DEFINITIONS.addedTlds.merge!;
-        await writeAccountValue(
-          same.id,
-          addedTldsItem,
-          merge(accountValue(same, addedTldsItem), account.addedTlds),
-        );
-      }
-      if (account.defaultBlock) {
-        const merge = DEFINITIONS.defaultBlock.merge!;
-        await writeAccountValue(
-          same.id,
-          defaultBlockItem,
-          merge(accountValue(same, defaultBlockItem), account.defaultBlock),
-        );
-      }
-      if (account.profileGroups) {
-        const merge = DEFINITIONS.profileGroups.merge!;
-        await writeAccountValue(
-          same.id,
-          profileGroupsItem,
-          merge(accountValue(same, profileGroupsItem), account.profileGroups),
-        );
+      for (const [name, item] of accountSettings(account)) {
+        const merge = (DEFINITIONS[name] as SettingDefinition<unknown>).merge;
+        const value = merge ? merge(accountValue(same, item), account[name]) : account[name];
+        // The name ties the value's type to the item's, which TypeScript does not follow.
+        await writeAccountValue(same.id, item, value as never);
       }
       return await withSchedules(same.id, line(t('backup.accountUpdated', { name: displayName(same) })));
     }
     const taken = new Set(state.accounts.map((stored) => displayName(stored).toLocaleLowerCase()));
-    const wanted = account.name ?? hostOf(account.connection.baseUrl);
     let name = wanted;
     for (let n = 2; taken.has(name.toLocaleLowerCase()); n++)
       name = `${wanted} (${n})`.slice(-ACCOUNT_NAME_MAX);
@@ -287,11 +269,7 @@ async function importAccount(account: BackupAccount): Promise<AccountLine[]> {
     const added = await updateAccounts((now, draft) => {
       if (now.accounts.length >= MAX_ACCOUNTS) return null;
       const parked: Record<string, unknown> = { [connectionItem.key]: account.connection };
-      if (account.dynamicIp) parked[dynamicIpSettingsItem.key] = account.dynamicIp;
-      if (account.chosenProfile) parked[chosenProfileItem.key] = account.chosenProfile;
-      if (account.addedTlds) parked[addedTldsItem.key] = account.addedTlds;
-      if (account.defaultBlock) parked[defaultBlockItem.key] = account.defaultBlock;
-      if (account.profileGroups) parked[profileGroupsItem.key] = account.profileGroups;
+      for (const [name, item] of accountSettings(account)) parked[item.key] = account[name];
       draft.entries.push({
         id,
         ...(name === hostOf(account.connection.baseUrl) && account.name === undefined ? {} : { name }),

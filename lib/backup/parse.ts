@@ -21,7 +21,7 @@ import {
   MAX_BACKUP_BYTES,
   type SettingName,
 } from './format';
-import { DEFINITIONS, type SettingDefinition, settingLabel } from './settings';
+import { DEFINITIONS, type SettingDefinition } from './settings';
 
 export interface ReportLine {
   /** The setting, or 'accounts' for a line about one account of the file. */
@@ -90,22 +90,18 @@ function shapeProblem(error: { issues: readonly z.core.$ZodIssue[] }): string {
     : problem;
 }
 
+/** Why a value of the wrong shape is refused; the key's own text is never shown, whatever is wrong with it. */
+function shapeRefusal(error: { issues: readonly z.core.$ZodIssue[] }, onKey: boolean): string {
+  return onKey ? t('backup.keyNotText') : t('backup.notExpectedForm', { problem: shapeProblem(error) });
+}
+
 function acceptSetting(
   name: SettingName,
   raw: unknown,
 ): { ok: true; value: unknown } | { ok: false; reason: string } {
   const definition = DEFINITIONS[name] as SettingDefinition<unknown>;
   const shaped = definition.schema.safeParse(raw);
-  if (!shaped.success) {
-    // The key's own text is never shown, whatever is wrong with it.
-    return {
-      ok: false,
-      reason:
-        name === 'apiKey'
-          ? t('backup.keyNotText')
-          : t('backup.notExpectedForm', { problem: shapeProblem(shaped.error) }),
-    };
-  }
+  if (!shaped.success) return { ok: false, reason: shapeRefusal(shaped.error, name === 'apiKey') };
   if (!definition.check) return { ok: true, value: shaped.data };
   const checked = definition.check(shaped.data);
   return checked.ok ? { ok: true, value: checked.value } : { ok: false, reason: checked.message };
@@ -139,12 +135,7 @@ function acceptAccount(
   const shaped = backupAccountSchema.safeParse(isObject ? { ...raw, schedules: undefined } : raw);
   if (!shaped.success) {
     const onKey = shaped.error.issues.some((issue) => issue.path[0] === 'apiKey');
-    return {
-      ok: false,
-      reason: onKey
-        ? t('backup.keyNotText')
-        : t('backup.notExpectedForm', { problem: shapeProblem(shaped.error) }),
-    };
+    return { ok: false, reason: shapeRefusal(shaped.error, onKey) };
   }
   const account: BackupAccount = { ...shaped.data };
   // Checked as a typed name is (the Accounts section): what a file names an account is shown as
@@ -155,11 +146,10 @@ function acceptAccount(
     account.name = name.value;
   }
   for (const name of ['connection', 'apiKey', 'dynamicIp', 'chosenProfile'] as const) {
-    const value = account[name];
-    if (value === undefined) continue;
-    const definition = DEFINITIONS[name] as SettingDefinition<unknown>;
-    const checked = definition.check ? definition.check(value) : { ok: true as const, value };
-    if (!checked.ok) return { ok: false, reason: checked.message };
+    if (account[name] === undefined) continue;
+    // Its shape passed with the account's; this runs the setting's own checks.
+    const checked = acceptSetting(name, account[name]);
+    if (!checked.ok) return checked;
     Object.assign(account, { [name]: checked.value });
   }
   if (rawSchedules === undefined) return { ok: true, value: account };
@@ -207,7 +197,7 @@ export function parseBackup(text: string): ParsedBackup {
     const settingName = name as SettingName;
     const result = acceptSetting(settingName, raw);
     if (result.ok) Object.assign(accepted, { [settingName]: result.value });
-    else refused.push({ name: settingName, label: settingLabel(settingName), detail: result.reason });
+    else refused.push({ name: settingName, label: DEFINITIONS[settingName].label(), detail: result.reason });
   }
   const accounts: BackupAccount[] = [];
   for (const raw of envelope.data.accounts ?? []) {

@@ -179,9 +179,17 @@ export const DEFINITIONS: Definitions = {
   },
 };
 
+/**
+ * Where each setting an account of the file carries besides its connection, key and schedules is
+ * stored, in the file's order.
+ */
+export const ACCOUNT_SETTING_ITEMS = {
+  dynamicIp: dynamicIpSettingsItem,
+  chosenProfile: chosenProfileItem,
+  addedTlds: addedTldsItem,
+  defaultBlock: defaultBlockItem,
+  profileGroups: profileGroupsItem,
+};
+
 /** In the order the report lists them. */
 export const SETTING_NAMES = Object.keys(DEFINITIONS) as SettingName[];
-
-export function settingLabel(name: SettingName): string {
-  return DEFINITIONS[name].label();
-}

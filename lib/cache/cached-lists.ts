@@ -14,15 +14,12 @@ import * as shapes from '@/lib/settings/shapes';
 import { type CachedLists, loadSchemas } from '@/lib/settings/storage';
 import {
   bucketKey,
-  CACHED_LISTS_BUCKET_PREFIX,
   CACHED_LISTS_PREFIX,
   joinBuckets,
   type PackedLists,
   SINGLE_LABEL_BUCKET,
   splitIntoBuckets,
 } from './list-buckets';
-
-export { CACHED_LISTS_BUCKET_PREFIX };
 
 const ALL_BUCKETS = Array.from({ length: SINGLE_LABEL_BUCKET + 1 }, (_, bucket) => bucket);
 
@@ -38,6 +35,12 @@ interface ListsHead {
 export function cachedListsItem(scope: string) {
   const name = `${CACHED_LISTS_PREFIX}${scope}`;
 
+  /** The storage entries of `buckets`, each with the fetch time of the lists it was cut from. */
+  const bucketEntries = (buckets: Map<number, PackedLists>, fetchedAt: number) =>
+    Object.fromEntries(
+      [...buckets].map(([bucket, lists]) => [bucketKey(scope, bucket), { fetchedAt, ...lists }]),
+    );
+
   async function write(value: CachedLists): Promise<void> {
     const checked = (await loadSchemas()).cachedListsSchema.parse(value);
     const buckets = splitIntoBuckets(checked);
@@ -50,12 +53,7 @@ export function cachedListsItem(scope: string) {
     // earlier fetch are not named by the new head, and go afterwards.
     await writeRaw('local', {
       [name]: head,
-      ...Object.fromEntries(
-        [...buckets].map(([bucket, lists]) => [
-          bucketKey(scope, bucket),
-          { fetchedAt: checked.fetchedAt, ...lists },
-        ]),
-      ),
+      ...bucketEntries(buckets, checked.fetchedAt),
     });
     const unused = ALL_BUCKETS.filter((bucket) => !buckets.has(bucket)).map((bucket) =>
       bucketKey(scope, bucket),
@@ -102,14 +100,9 @@ export function cachedListsItem(scope: string) {
     /** The whole lists. */
     async getValue(): Promise<CachedLists | null> {
       const whole = await read(null);
-      return whole === null
-        ? null
-        : {
-            account: whole.account,
-            fetchedAt: whole.fetchedAt,
-            whitelist: whole.whitelist,
-            blocklist: whole.blocklist,
-          };
+      if (whole === null) return null;
+      const { account, fetchedAt, whitelist, blocklist } = whole;
+      return { account, fetchedAt, whitelist, blocklist };
     },
     /** Only the entries of `buckets` (./list-buckets.ts `bucketsFor`). */
     getBuckets: (buckets: readonly number[]): Promise<CachedListsPart | null> => read(buckets),
@@ -128,12 +121,7 @@ export function cachedListsItem(scope: string) {
       for (const bucket of buckets.keys()) filled.add(bucket);
       await writeRaw('local', {
         [name]: { ...head, buckets: [...filled].sort((a, b) => a - b) },
-        ...Object.fromEntries(
-          [...buckets].map(([bucket, lists]) => [
-            bucketKey(scope, bucket),
-            { fetchedAt: part.fetchedAt, ...lists },
-          ]),
-        ),
+        ...bucketEntries(buckets, part.fetchedAt),
       });
       return true;
     },

@@ -16,7 +16,8 @@
 import { browser } from 'wxt/browser';
 import { exclusively } from '@/lib/outbox/lease';
 import { type CachedLists, cachedBlockedTodayItem, cachedListsIndexItem } from '@/lib/settings/storage';
-import { CACHED_LISTS_BUCKET_PREFIX, cachedListsItem } from './cached-lists';
+import { cachedListsItem } from './cached-lists';
+import { CACHED_LISTS_BUCKET_PREFIX, CACHED_LISTS_PREFIX } from './list-buckets';
 
 /**
  * Characters of cached lists kept across all scopes: enough for one profile with 2 × 100k
@@ -32,9 +33,6 @@ export function isQuotaError(error: unknown): boolean {
   // Chrome: "QUOTA_BYTES quota exceeded"; Firefox: a QuotaExceededError DOMException.
   return name === 'QuotaExceededError' || (typeof message === 'string' && /quota/i.test(message));
 }
-
-const bareKey = (key: string) => key.replace(/^local:/, '');
-const LIST_CACHE_PREFIX = bareKey(cachedListsItem('').key);
 
 /** The keys of `storage.local`, without reading the values where the browser allows it. */
 async function storedKeys(): Promise<string[]> {
@@ -52,9 +50,9 @@ async function freeCacheSpace(): Promise<number> {
     return await exclusively('list-caches', async () => {
       const caches = (await storedKeys()).filter(
         (key) =>
-          key.startsWith(LIST_CACHE_PREFIX) ||
+          key.startsWith(CACHED_LISTS_PREFIX) ||
           key.startsWith(CACHED_LISTS_BUCKET_PREFIX) ||
-          key === bareKey(cachedBlockedTodayItem.key),
+          key === cachedBlockedTodayItem.name,
       );
       if (caches.length > 0) await browser.storage.local.remove(caches);
       await cachedListsIndexItem.removeValue();

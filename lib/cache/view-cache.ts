@@ -57,11 +57,7 @@ function savedView<T>(view: CachedView<T>, write: Promise<void>): SavedView<T> {
   );
 }
 
-export interface ViewCacheDeps {
-  now?: () => number;
-}
-
-export function createViewCache({ now = Date.now }: ViewCacheDeps = {}) {
+export function createViewCache({ now = Date.now }: { now?: () => number } = {}) {
   const view = <T>(value: T, fetchedAt: number): CachedView<T> => ({ value, fetchedAt });
   /**
    * Lists being saved, by storage scope: a change confirmed meanwhile is applied to the saved

@@ -40,14 +40,9 @@ interface Waiting {
   values: Promise<StoredValues | null>;
 }
 
-const settled = (values: Promise<StoredValues>) =>
-  values.then(
-    (answer) => answer,
-    () => null,
-  );
 const waiting = (batch: AnswerBatch): Waiting => ({
   names: new Set(batch.names),
-  values: settled(batch.values),
+  values: batch.values.catch(() => null),
 });
 
 let first: Waiting | undefined;

@@ -53,16 +53,14 @@ export function followStored<T>(
   };
 }
 
-/** What `followableRead` needs of an item: to hear that it changed. */
-interface Watchable {
-  watch(callback: () => void): () => void;
-}
-
 /**
  * A value made from several items (a client built from the key and the connection, say): `read`
  * gives it, and it is read again whenever one of `items` changes.
  */
-export function followableRead<T>(items: readonly Watchable[], read: () => Promise<T>): Followable<T> {
+export function followableRead<T>(
+  items: readonly Pick<Followable<unknown>, 'watch'>[],
+  read: () => Promise<T>,
+): Followable<T> {
   return {
     getValue: read,
     watch(callback) {

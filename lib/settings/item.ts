@@ -53,8 +53,8 @@ export interface ItemOptions<T> {
   fallback: T;
   /** The structure of a value in the current version (./shape.ts). */
   shape: Shape;
-  /** Bump when the stored shape changes, and add a migration to that version. */
-  version: number;
+  /** Bump when the stored shape changes (absent: 1), and add a migration to that version. */
+  version?: number;
   migrations?: Migrations;
 }
 
@@ -163,7 +163,7 @@ export function defineItem<T>(
     area,
     name,
     fallback: options.fallback,
-    version: options.version,
+    version: options.version ?? 1,
     ...(options.migrations ? { migrations: options.migrations } : {}),
     fromStored,
     schema: () => {
@@ -187,15 +187,13 @@ type ValuesOf<Items extends readonly StoredItem<unknown>[]> = {
 export async function getValues<const Items extends readonly StoredItem<unknown>[]>(
   items: Items,
 ): Promise<ValuesOf<Items>> {
-  const areas = [...new Set(items.map((item) => item.area))];
-  const read = await Promise.all(
-    areas.map((area) =>
-      readRaw(
-        area,
-        items.filter((item) => item.area === area).map((item) => item.name),
-      ),
-    ),
-  );
-  const byArea = new Map(areas.map((area, i) => [area, read[i] ?? {}]));
-  return items.map((item) => item.fromStored(byArea.get(item.area)?.[item.name])) as ValuesOf<Items>;
+  const read = (area: StorageArea) =>
+    readRaw(
+      area,
+      items.filter((item) => item.area === area).map((item) => item.name),
+    );
+  const [local, session] = await Promise.all([read('local'), read('session')]);
+  return items.map((item) =>
+    item.fromStored((item.area === 'local' ? local : session)[item.name]),
+  ) as ValuesOf<Items>;
 }

@@ -314,43 +314,33 @@ export type UnbreakSession = z.infer<typeof unbreakSessionSchema>;
 
 export type UnbreakDomain = z.infer<typeof unbreakDomainSchema>;
 
-// --- The items' own schemas (lib/settings/storage.ts) ---
+// --- The items' own schemas: `<name>ItemSchema` is the schema of ./storage.ts's `<name>Item` ---
 
-/** `apiKeyItem` (./storage.ts). */
 export const apiKeyItemSchema = z.lazy(() => z.string());
 
 /** `apiKeyFingerprintItem` (./storage.ts): 16 hex digits, or empty when not worked out yet. */
 export const apiKeyFingerprintItemSchema = z.lazy(() => z.string().check(z.regex(/^(?:[0-9a-f]{16})?$/)));
 
-/** `accountKeysItem` (./storage.ts). */
 export const accountKeysItemSchema = z.lazy(() => z.record(z.string(), z.string().check(z.maxLength(512))));
 
-/** `addedTldsItem` (./storage.ts). */
 export const addedTldsItemSchema = z.lazy(() => z.record(z.string(), z.array(tldSchema)));
 
-/** `defaultBlockItem` (./storage.ts). */
 export const defaultBlockItemSchema = z.lazy(() =>
   z.record(z.string(), z.object({ enabled: z.boolean(), at: z.number() })),
 );
 
-/** `chosenProfileItem` (./storage.ts). */
 export const chosenProfileItemSchema = z.lazy(() => z.string());
 
-/** `managedProfileItem` (./storage.ts). */
 export const managedProfileItemSchema = z.lazy(() => z.string().check(z.minLength(1)));
 
-/** `lastLogDumpItem` (./storage.ts). */
 export const lastLogDumpItemSchema = z.lazy(() => z.nullable(z.object({ at: z.number().check(z.gte(0)) })));
 
-/** `deletedLogDaysItem` (./storage.ts). */
 export const deletedLogDaysItemSchema = z.lazy(() =>
   z.array(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))).check(z.maxLength(200)),
 );
 
-/** `registrationOutcomeItem` (./storage.ts). */
 export const registrationOutcomeItemSchema = z.lazy(() => z.nullable(registrationOutcomeSchema));
 
-/** `registeredAddressesItem` (./storage.ts). */
 export const registeredAddressesItemSchema = z.lazy(() =>
   z.object({
     current: z.nullable(registeredAddressSchema),
@@ -358,16 +348,12 @@ export const registeredAddressesItemSchema = z.lazy(() =>
   }),
 );
 
-/** `outboxItem` (./storage.ts). */
 export const outboxItemSchema = z.lazy(() => z.array(outboxEntrySchema).check(z.maxLength(OUTBOX_LIMIT)));
 
-/** `settledChangesItem` (./storage.ts). */
 export const settledChangesItemSchema = z.lazy(() => z.array(settledChangeSchema));
 
-/** `leasesItem` (./storage.ts). */
 export const leasesItemSchema = z.lazy(() => z.record(z.string(), leaseSchema));
 
-/** `profilesCacheItem` (./storage.ts). */
 export const profilesCacheItemSchema = z.lazy(() =>
   z.nullable(
     z.object({
@@ -378,15 +364,12 @@ export const profilesCacheItemSchema = z.lazy(() =>
   ),
 );
 
-/** `contextMenuSettingsItem` (./storage.ts). */
 export const contextMenuSettingsItemSchema = z.lazy(() => z.object({ enabled: z.boolean() }));
 
-/** `cachedListsIndexItem` (./storage.ts). */
 export const cachedListsIndexItemSchema = z.lazy(() =>
   z.record(z.string(), z.object({ fetchedAt: z.number(), size: z.int().check(z.gte(0)) })),
 );
 
-/** `cachedBlockedTodayItem` (./storage.ts). */
 export const cachedBlockedTodayItemSchema = z.lazy(() =>
   z.nullable(
     z.object({
@@ -398,26 +381,21 @@ export const cachedBlockedTodayItemSchema = z.lazy(() =>
   ),
 );
 
-/** `diagnosisSettingsItem` (./storage.ts). */
 export const diagnosisSettingsItemSchema = z.lazy(() => z.object({ enabled: z.boolean() }));
 
-/** `failedHostsOfTabItem` (./storage.ts). */
 export const failedHostsOfTabItemSchema = z.lazy(() => z.nullable(tabFailuresSchema));
 
 /** `failedHostsTabsItem` (./storage.ts): the ids of the tabs that have a record. */
 export const failedHostsTabsItemSchema = z.lazy(() => z.object({ tabs: z.array(z.int().check(z.gte(0))) }));
 
-/** `temporaryAllowsItem` (./storage.ts). */
 export const temporaryAllowsItemSchema = z.lazy(() => z.array(temporaryAllowSchema).check(z.maxLength(500)));
 
-/** `apiTimeoutForTestsItem` (./storage.ts). */
 export const apiTimeoutForTestsItemSchema = z.lazy(() =>
   z.nullable(z.int().check(z.gte(200), z.lte(120_000))),
 );
 
 export const themeSchema = z.enum(THEME_CHOICES);
 
-/** `registrableDomainsItem` (./storage.ts). */
 export const registrableDomainsItemSchema = z.lazy(() =>
   z.object({
     psl: z.string(),
@@ -428,7 +406,6 @@ export const registrableDomainsItemSchema = z.lazy(() =>
   }),
 );
 
-/** `unbreakSessionsItem` (./storage.ts). */
 export const unbreakSessionsItemSchema = z.lazy(() =>
   z.array(unbreakSessionSchema).check(z.maxLength(MAX_UNBREAK_SESSIONS)),
 );

@@ -1,8 +1,7 @@
 /**
  * The structure of each stored value in its current version (./shape.ts says what a guard checks
  * and why), beside the zod schemas of ./schemas.ts, which check every write. A change to a schema's
- * structure changes its guard here too: tests/unit/settings/shapes.test.ts holds each guard
- * against its schema and the stored fixtures (tests/fixtures/storage/).
+ * structure changes its guard here too.
  */
 
 import { PAGE_HOST } from '@/lib/filtering/hostname';

@@ -23,6 +23,7 @@ export { scheduleChecksItem, schedulesItem } from '@/lib/schedules/store';
 
 import { defineItem, entriesOf, type ItemOptions, removeRaw, type StoredItem, writeRaw } from './item';
 import { DYNAMIC_IP_INTERVAL } from './limits';
+import { isRecord } from './shape';
 import * as shapes from './shapes';
 
 export * from './limits';
@@ -66,7 +67,6 @@ export const DEFAULT_BASE_URL = 'https://my.cleanbrowsing.org';
 const storedApiKeyItem = item('local:apiKey', (s) => s.apiKeyItemSchema, {
   shape: shapes.string,
   fallback: '',
-  version: 1,
 });
 
 /**
@@ -77,7 +77,6 @@ const storedApiKeyItem = item('local:apiKey', (s) => s.apiKeyItemSchema, {
 export const apiKeyFingerprintItem = item('local:apiKeyFingerprint', (s) => s.apiKeyFingerprintItemSchema, {
   shape: shapes.string,
   fallback: '',
-  version: 1,
 });
 
 /** The storage entries that make `key` the active key, with its fingerprint (for one write with other values). */
@@ -104,15 +103,12 @@ export const apiKeyItem: StoredItem<string> = {
 export const connectionItem = item('local:connection', (s) => s.connectionSchema, {
   shape: shapes.connection,
   fallback: { baseUrl: DEFAULT_BASE_URL, form: 'A' },
-  version: 1,
 });
 
-// --- Several accounts ---
-
+/** The accounts of this browser and the active one (./schemas.ts `accountsSchema` says how they are kept). */
 export const accountsItem = item('local:accounts', (s) => s.accountsSchema, {
   shape: shapes.accounts,
   fallback: { active: null, accounts: [] },
-  version: 1,
 });
 
 /**
@@ -123,31 +119,25 @@ export const accountsItem = item('local:accounts', (s) => s.accountsSchema, {
 export const accountKeysItem = item('local:accountKeys', (s) => s.accountKeysItemSchema, {
   shape: shapes.stringRecord,
   fallback: {},
-  version: 1,
 });
 
 /** TLDs blocked from this browser, per scope: the API can add a TLD block but not list or remove one. */
 export const addedTldsItem = item('local:addedTlds', (s) => s.addedTldsItemSchema, {
   shape: shapes.addedTlds,
   fallback: {},
-  version: 1,
 });
 
 /** Default-block state set from this browser, per scope: the API cannot read it back. */
 export const defaultBlockItem = item('local:defaultBlock', (s) => s.defaultBlockItemSchema, {
   shape: shapes.defaultBlock,
   fallback: {},
-  version: 1,
 });
 
 /** The profile last chosen in the popup; shortcuts and the context menu act on it too. */
 export const chosenProfileItem = item('local:chosenProfile', (s) => s.chosenProfileItemSchema, {
   shape: shapes.string,
   fallback: 'default',
-  version: 1,
 });
-
-// --- Options page: account management ---
 
 /**
  * The profile the options page's account sections act on. Kept apart from `chosenProfileItem`
@@ -156,10 +146,7 @@ export const chosenProfileItem = item('local:chosenProfile', (s) => s.chosenProf
 export const managedProfileItem = item('local:managedProfile', (s) => s.managedProfileItemSchema, {
   shape: shapes.string,
   fallback: 'default',
-  version: 1,
 });
-
-// --- Logs section ---
 
 /**
  * When this browser last asked the service for a raw log (ms since the epoch). The service allows
@@ -169,7 +156,6 @@ export const managedProfileItem = item('local:managedProfile', (s) => s.managedP
 export const lastLogDumpItem = item('local:lastLogDump', (s) => s.lastLogDumpItemSchema, {
   shape: shapes.lastLogDump,
   fallback: null,
-  version: 1,
 });
 
 /**
@@ -179,7 +165,6 @@ export const lastLogDumpItem = item('local:lastLogDump', (s) => s.lastLogDumpIte
 export const deletedLogDaysItem = item('local:deletedLogDays', (s) => s.deletedLogDaysItemSchema, {
   shape: shapes.arrayOf(shapes.string),
   fallback: [],
-  version: 1,
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -200,14 +185,13 @@ export const dynamicIpSettingsItem = item('local:dynamicIp', (s) => s.dynamicIpS
     lookupUrls: DEFAULT_IP_LOOKUP_URLS,
     removePrevious: true,
   },
-  version: 1,
 });
 
 /** Last outcome of a registration attempt (alarm or Register now); null before the first one. */
 export const registrationOutcomeItem = item(
   'local:dynamicIpOutcome',
   (s) => s.registrationOutcomeItemSchema,
-  { shape: shapes.registrationOutcome, fallback: null, version: 1 },
+  { shape: shapes.registrationOutcome, fallback: null },
 );
 
 /**
@@ -263,7 +247,6 @@ export const settledChangesItem = item('local:outboxSettled', (s) => s.settledCh
 export const leasesItem = item('local:leases', (s) => s.leasesItemSchema, {
   shape: shapes.leases,
   fallback: {},
-  version: 1,
 });
 
 /** The profiles of the account as last listed, for the context menu's per-profile submenus. */
@@ -278,7 +261,6 @@ export const profilesCacheItem = item('local:profilesCache', (s) => s.profilesCa
 export const contextMenuSettingsItem = item('local:contextMenu', (s) => s.contextMenuSettingsItemSchema, {
   shape: shapes.enabledSetting,
   fallback: { enabled: true },
-  version: 1,
 });
 
 /** The identity of the account configured now (lib/identity/identity.ts), from storage. */
@@ -286,9 +268,6 @@ export async function storedAccountIdentity(): Promise<AccountIdentity> {
   const [key, connection] = await Promise.all([apiKeyItem.getValue(), connectionItem.getValue()]);
   return accountIdentity({ key, connection });
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Migrations to identities: work stored before them carried `<form> <baseUrl>` or nothing, and
@@ -320,7 +299,6 @@ async function withAccount(old: unknown): Promise<unknown> {
 export const cachedListsIndexItem = item('local:cachedListsIndex', (s) => s.cachedListsIndexItemSchema, {
   shape: shapes.cachedListsIndex,
   fallback: {},
-  version: 1,
 });
 
 /**
@@ -334,8 +312,6 @@ export const cachedBlockedTodayItem = item(
   { shape: shapes.cachedBlockedToday, fallback: null, version: 2, migrations: { 2: retagLegacy } },
 );
 
-// --- Page diagnosis and temporary allow ---
-
 /**
  * The opt-in "Diagnose pages" setting (options page). It takes effect only while the browser
  * grants the optional permissions it asks for (lib/diagnosis/permissions.ts).
@@ -343,7 +319,6 @@ export const cachedBlockedTodayItem = item(
 export const diagnosisSettingsItem = item('local:diagnosis', (s) => s.diagnosisSettingsItemSchema, {
   shape: shapes.enabledSetting,
   fallback: { enabled: false },
-  version: 1,
 });
 
 /**
@@ -362,7 +337,6 @@ export function failedHostsOfTabItem(tabId: number) {
   return item(`${DIAGNOSIS_AREA}:failedHosts:${tabId}`, (s) => s.failedHostsOfTabItemSchema, {
     shape: shapes.tabFailuresOrNone,
     fallback: null,
-    version: 1,
   });
 }
 
@@ -377,11 +351,11 @@ export const failedHostsTabsItem = item(`${DIAGNOSIS_AREA}:failedHosts`, (s) => 
   migrations: {
     2: async (old) => {
       // Version 1 stored an object and nothing else: anything else is no tab's record.
-      if (old === null || typeof old !== 'object' || Array.isArray(old)) return { tabs: [] };
+      if (!isRecord(old)) return { tabs: [] };
       const tabs = Object.keys(old).filter((tab) => /^\d+$/.test(tab));
       // Moved as stored: each is checked when its tab's item reads it.
       await browser.storage[DIAGNOSIS_AREA].set(
-        Object.fromEntries(tabs.map((tab) => [`failedHosts:${tab}`, (old as Record<string, unknown>)[tab]])),
+        Object.fromEntries(tabs.map((tab) => [`failedHosts:${tab}`, old[tab]])),
       );
       return { tabs: tabs.map(Number) };
     },
@@ -395,15 +369,9 @@ export const temporaryAllowsItem = item('local:temporaryAllows', (s) => s.tempor
   version: 2,
   migrations: {
     // 2: the account identity (with the key's fingerprint) instead of `<form> <baseUrl>`.
-    2: async (old) => {
-      if (!Array.isArray(old)) return old;
-      const retag = await legacyRetagger();
-      return old.map(retag);
-    },
+    2: async (old) => (Array.isArray(old) ? old.map(await legacyRetagger()) : old),
   },
 });
-
-// --- Reliability tests ---
 
 /**
  * Time limit of every service call, in ms, for the end-to-end fault tests only: they need calls
@@ -413,7 +381,7 @@ export const temporaryAllowsItem = item('local:temporaryAllows', (s) => s.tempor
 export const apiTimeoutForTestsItem = item(
   'local:testOnlyApiTimeoutMs',
   (s) => s.apiTimeoutForTestsItemSchema,
-  { shape: shapes.testTimeout, fallback: null, version: 1 },
+  { shape: shapes.testTimeout, fallback: null },
 );
 
 /**
@@ -423,8 +391,6 @@ export const apiTimeoutForTestsItem = item(
  */
 export const readsApiTimeoutForTests: boolean = import.meta.env.API_TIMEOUT_FROM_STORAGE === true;
 
-// --- Appearance ---
-
 /**
  * Light or dark pages: 'system' follows the browser. Pages also keep a synchronous copy in
  * localStorage for their first paint (lib/theme/theme.ts says why).
@@ -432,10 +398,7 @@ export const readsApiTimeoutForTests: boolean = import.meta.env.API_TIMEOUT_FROM
 export const themeItem = item('local:theme', (s) => s.themeSchema, {
   shape: shapes.theme,
   fallback: 'system',
-  version: 1,
 });
-
-// --- Popup: registrable domains already worked out (speed) ---
 
 /**
  * The registrable domain (Public Suffix List) of hosts the popup has shown, so an opening on a
@@ -446,10 +409,8 @@ export const themeItem = item('local:theme', (s) => s.themeSchema, {
 export const registrableDomainsItem = item(
   'local:registrableDomains',
   (s) => s.registrableDomainsItemSchema,
-  { shape: shapes.registrableDomains, fallback: { psl: '', hosts: [] }, version: 1 },
+  { shape: shapes.registrableDomains, fallback: { psl: '', hosts: [] } },
 );
-
-// --- Unbreak this page (lib/diagnosis/unbreak.ts) ---
 
 /**
  * "Unbreak this page": what each unbreak allowed for a while and which of those domains the site
@@ -459,7 +420,6 @@ export const registrableDomainsItem = item(
 export const unbreakSessionsItem = item('local:unbreakSessions', (s) => s.unbreakSessionsItemSchema, {
   shape: shapes.unbreakSessions,
   fallback: [],
-  version: 1,
 });
 
 /** The items whose stored shape has changed since the first release (./migrate.ts runs them). */
