@@ -109,11 +109,14 @@ function acceptSetting(
 
 /** "Account “Office”" (or its service's host), for the report; never the key. */
 function accountLabel(raw: unknown): string {
-  const shaped = z.object({ name: z.string(), connection: z.object({ baseUrl: z.string() }) }).safeParse(raw);
-  const name =
-    raw !== null && typeof raw === 'object' && typeof (raw as { name?: unknown }).name === 'string'
-      ? (raw as { name: string }).name
-      : shaped.success
+  const shaped = z
+    .object({ name: z.optional(z.unknown()), connection: z.optional(z.object({ baseUrl: z.string() })) })
+    .safeParse(raw);
+  const name = !shaped.success
+    ? '?'
+    : typeof shaped.data.name === 'string'
+      ? shaped.data.name
+      : shaped.data.connection
         ? hostOf(shaped.data.connection.baseUrl)
         : '?';
   // Shown as written, cut to a name's length and without control characters.

@@ -134,10 +134,16 @@ describe('import', () => {
       connection: { baseUrl: 'https://my.cleanbrowsing.org', form: 'A' },
       apiKey: 42,
     });
+    // Without a name, the account is named by its service's host.
+    file.accounts.push({ connection: { baseUrl: 'https://dns.school.example', form: 'A' }, apiKey: 7 });
     const parsed = parseBackup(JSON.stringify(file));
     if (!parsed.ok) throw new Error(parsed.message);
     expect(parsed.accounts).toHaveLength(1);
-    expect(parsed.refused.map((line) => line.label)).toEqual(['Account “Broken”', 'Account “Bad key”']);
+    expect(parsed.refused.map((line) => line.label)).toEqual([
+      'Account “Broken”',
+      'Account “Bad key”',
+      'Account “dns.school.example”',
+    ]);
     expect(JSON.stringify(parsed.refused)).not.toContain('secret-x');
   });
 
