@@ -91,16 +91,21 @@ export function packedDomainIndex(packed: string): DomainIndex {
     }
     return false;
   };
+  return indexOver(contains);
+}
+
+/** The index whose entries are the canonical names `isEntry` holds. */
+function indexOver(isEntry: (name: string) => boolean): DomainIndex {
   return {
     covering(host) {
       const canonical = canonicalHost(host);
       if (canonical === '') return undefined;
-      for (const name of selfAndParents(canonical)) if (contains(name)) return name;
+      for (const name of selfAndParents(canonical)) if (isEntry(name)) return name;
       return undefined;
     },
     has(domain) {
       const canonical = canonicalHost(domain);
-      return canonical !== '' && contains(canonical);
+      return canonical !== '' && isEntry(canonical);
     },
   };
 }
@@ -125,16 +130,5 @@ export function withChanges(
   const removed = new Set([...changes.removed].map(canonicalHost));
   const added = new Set([...changes.added].map(canonicalHost).filter((name) => !removed.has(name)));
   if (added.size === 0 && removed.size === 0) return base;
-  const isEntry = (name: string) => added.has(name) || (!removed.has(name) && base.has(name));
-  return {
-    covering(host) {
-      const canonical = canonicalHost(host);
-      if (canonical === '') return undefined;
-      for (const name of selfAndParents(canonical)) if (isEntry(name)) return name;
-      return undefined;
-    },
-    has(domain) {
-      return isEntry(canonicalHost(domain));
-    },
-  };
+  return indexOver((name) => added.has(name) || (!removed.has(name) && base.has(name)));
 }

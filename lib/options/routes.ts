@@ -17,31 +17,12 @@ export const NAV_GROUPS = [
 ] as const satisfies readonly { id: string; title: PlainKey | null }[];
 export type NavGroupId = (typeof NAV_GROUPS)[number]['id'];
 
-export const VIEWS = [
-  'overview',
-  'other-accounts',
-  'filtering',
-  'profiles',
-  'networks',
-  'schedules',
-  'logs',
-  'history',
-  'setup',
-  'accounts',
-  'appearance',
-  'menu',
-  'diagnosis',
-  'backup',
-  'lock',
-] as const;
-export type ViewId = (typeof VIEWS)[number];
-
-export interface SectionRoute {
+interface SectionShape {
   /** `options.html#<id>`; never renamed (links and bookmarks use it). */
   readonly id: string;
   /** The section's heading; its navigation entry has the same name. */
   readonly title: PlainKey;
-  readonly view: ViewId;
+  readonly view: string;
   readonly group: NavGroupId;
   /** Shown only once an API key is saved (before that it would be a form that cannot work). */
   readonly needsKey: boolean;
@@ -95,9 +76,11 @@ export const SECTIONS = [
   { id: 'diagnosis', title: 'diagnosis.heading', view: 'diagnosis', group: 'settings', needsKey: false },
   { id: 'backup', title: 'backup.heading', view: 'backup', group: 'settings', needsKey: false },
   { id: 'lock', title: 'lock.section', view: 'lock', group: 'settings', needsKey: true },
-] as const satisfies readonly SectionRoute[];
+] as const satisfies readonly SectionShape[];
 
-export type SectionId = (typeof SECTIONS)[number]['id'];
+export type SectionRoute = (typeof SECTIONS)[number] & SectionShape;
+export type SectionId = SectionRoute['id'];
+export type ViewId = SectionRoute['view'];
 
 /** What decides which sections can be reached now. */
 export interface RouteContext {

@@ -4,7 +4,7 @@
  * fingerprint, stored beside the key; the key itself is read only when the service is called.
  */
 import { keyFingerprint } from '@/lib/identity/identity';
-import { getValues, type StoredItem } from '@/lib/settings/item';
+import { getValues } from '@/lib/settings/item';
 import {
   addedTldsItem,
   apiKeyFingerprintItem,
@@ -20,52 +20,45 @@ import {
 } from '@/lib/settings/storage';
 import { markStep } from './mark-step';
 
-const START_ITEMS = {
-  connection: connectionItem,
-  fingerprint: apiKeyFingerprintItem,
-  chosenProfile: chosenProfileItem,
-  rememberedDomains: registrableDomainsItem,
-  addedTlds: addedTldsItem,
-  defaultBlocks: defaultBlockItem,
-  outbox: outboxItem,
-  settled: settledChangesItem,
-};
-
-type ValuesByName<Items extends Record<string, StoredItem<unknown>>> = {
-  [Name in keyof Items]: Items[Name] extends StoredItem<infer T> ? T : never;
-};
-
-export type StartSettings = Omit<ValuesByName<typeof START_ITEMS>, 'fingerprint'> & {
-  /** The test-only client time limit (apiTimeoutForTestsItem); null, unread, in the shipped build. */
-  timeoutMs: number | null;
-  /** The stored API key ('' when none), read when first asked for. */
-  key(): Promise<string>;
-  /** The key's fingerprint (lib/identity/identity.ts), `NO_KEY` when no key is set. */
-  keyFingerprint: string;
-};
-
-/** The values of named items in one storage round trip (`getValues`), by the same names. */
-async function getNamedValues<Items extends Record<string, StoredItem<unknown>>>(
-  items: Items,
-): Promise<ValuesByName<Items>> {
-  const names = Object.keys(items);
-  const values = await getValues(names.map((name) => items[name]!));
-  return Object.fromEntries(names.map((name, i) => [name, values[i]])) as ValuesByName<Items>;
-}
-
-export async function readStartSettings(): Promise<StartSettings> {
-  const { fingerprint, ...values } = await getNamedValues(START_ITEMS);
+export async function readStartSettings() {
+  const [
+    connection,
+    fingerprint,
+    chosenProfile,
+    rememberedDomains,
+    addedTlds,
+    defaultBlocks,
+    outbox,
+    settled,
+  ] = await getValues([
+    connectionItem,
+    apiKeyFingerprintItem,
+    chosenProfileItem,
+    registrableDomainsItem,
+    addedTldsItem,
+    defaultBlockItem,
+    outboxItem,
+    settledChangesItem,
+  ] as const);
+  // The test-only client time limit: null, unread, in the shipped build.
   const timeoutMs = readsApiTimeoutForTests ? await apiTimeoutForTestsItem.getValue() : null;
   let keyRead: Promise<string> | undefined;
+  /** The stored API key ('' when none), read when first asked for. */
   const key = () => {
     keyRead ??= apiKeyItem.getValue();
     return keyRead;
   };
-  // A key stored before its fingerprint was kept beside it, until the worker has worked it out.
   const settings = {
-    ...values,
+    connection,
+    chosenProfile,
+    rememberedDomains,
+    addedTlds,
+    defaultBlocks,
+    outbox,
+    settled,
     timeoutMs,
     key,
+    // A key stored before its fingerprint was kept beside it, until the worker has worked it out.
     keyFingerprint: fingerprint || (await keyFingerprint(await key())),
   };
   markStep('settings');

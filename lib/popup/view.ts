@@ -124,8 +124,7 @@ export function derivePopupView(state: ReadyState, now: number, page: PageKnowle
         );
   return {
     verdict,
-    statusText:
-      headline === null ? statusText(state, verdict, includesPending) : t('popup.headline', headline),
+    statusText: headline === null ? statusText(state) : t('popup.headline', headline),
     headline,
     details: verdict === null ? [] : verdictDetails(state, verdict, includesPending),
     fresh,
@@ -236,14 +235,11 @@ export function typedNameMatches(typed: string, domain: string): boolean {
   return name !== '' && name === canonicalHost(domain);
 }
 
-function statusText(state: ReadyState, verdict: Verdict | null, includesPending: boolean): string {
-  if (verdict === null) {
-    if (state.problem !== null)
-      return t('popup.couldNotCheck', { host: state.host, reason: state.problem.message });
-    return t('popup.checking', { host: state.host });
-  }
-  const { word, reason } = verdictHeadline(verdict, state.host, scopeLabel(state), includesPending);
-  return t('popup.headline', { word, reason });
+/** The status region's text while there is no verdict. */
+function statusText(state: ReadyState): string {
+  if (state.problem !== null)
+    return t('popup.couldNotCheck', { host: state.host, reason: state.problem.message });
+  return t('popup.checking', { host: state.host });
 }
 
 /** The verdict at a glance: the large word (its colour and icon follow `verdict.kind`) and one line of reason. */
