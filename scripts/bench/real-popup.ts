@@ -108,12 +108,29 @@ export function chromiumDriver(
 
 async function timeAndClose(popup: ExtensionPopup, kind: PopupKind): Promise<PopupTiming> {
   try {
-    const [startTime, timeOrigin, phases, marks] = await popup.waitFor<
-      [number, number, Record<Phase, number>, Record<string, number>]
-    >(markTimes(MARK[kind]));
+    const [startTime, timeOrigin, phases, marks] = await popup
+      .waitFor<[number, number, Record<Phase, number>, Record<string, number>]>(markTimes(MARK[kind]))
+      .catch(async (error: unknown) => {
+        throw new Error(
+          `the ${kind} popup did not mark '${MARK[kind]}': ${await whatPopupShows(popup, error)}`,
+        );
+      });
     return { inDocumentMs: startTime, fromClickMs: timeOrigin + startTime - popup.clickedAt, phases, marks };
   } finally {
     await popup.close();
+  }
+}
+
+/** What a popup that missed its mark shows, and which marks it set, to say why in the notes. */
+async function whatPopupShows(popup: ExtensionPopup, error: unknown): Promise<string> {
+  const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  try {
+    const shown = await popup.run<string>(
+      `return JSON.stringify({ text: document.body.innerText.replace(/\\s+/g, ' ').slice(0, 160), marks: view.performance.getEntriesByType('mark').map((m) => m.name) });`,
+    );
+    return `${reason.slice(0, 60)}…; it showed ${shown}`;
+  } catch {
+    return `${reason.slice(0, 60)}…; no popup was open to read`;
   }
 }
 
@@ -142,6 +159,22 @@ interface Alternation {
   timings: Record<PopupKind, PopupTiming[]>;
   /** Service calls during each opening and the pause after it. */
   calls: Record<PopupKind, string[][]>;
+  /** Openings that missed their mark and were opened again, each with what the popup showed. */
+  missed: string[];
+}
+
+/**
+ * One opening of `kind`; one that misses its mark is said (`missed`) and opened again once, so a
+ * single stray opening (a popup opened on the wrong tab, say) costs one figure, not the whole
+ * browser's run. A second miss in a row ends the run.
+ */
+async function openOnce(driver: RealPopupDriver, kind: PopupKind, missed: string[]): Promise<PopupTiming> {
+  try {
+    return await driver.open(kind);
+  } catch (error) {
+    missed.push(error instanceof Error ? error.message : String(error));
+    return driver.open(kind);
+  }
 }
 
 /** `pairs` rounds of one opening of each of `kinds`, the order rotating each round. */
@@ -155,12 +188,13 @@ export async function alternate(
   const result: Alternation = {
     timings: { product: [], baseline: [], floor: [] },
     calls: { product: [], baseline: [], floor: [] },
+    missed: [],
   };
   for (let pair = 0; pair < pairs; pair++) {
     for (let step = 0; step < kinds.length; step++) {
       const kind = kinds[(pair + step) % kinds.length]!;
       const before = emulator.admin.calls().length;
-      result.timings[kind].push(await driver.open(kind));
+      result.timings[kind].push(await openOnce(driver, kind, result.missed));
       await sleep(pauseMs);
       result.calls[kind].push(
         emulator.admin
@@ -206,6 +240,7 @@ async function alternateLocked(
   lock: LockSwitch,
   pairs: number,
   pauseMs: number,
+  missed: string[],
 ): Promise<Record<'locked' | 'unlocked', { timings: PopupTiming[]; calls: string[][] }>> {
   const result = {
     locked: { timings: [] as PopupTiming[], calls: [] as string[][] },
@@ -217,7 +252,7 @@ async function alternateLocked(
       await (state === 'locked' ? lock.lock() : lock.unlock());
       await sleep(pauseMs);
       const before = emulator.admin.calls().length;
-      result[state].timings.push(await driver.open('product'));
+      result[state].timings.push(await openOnce(driver, 'product', missed));
       await sleep(pauseMs);
       result[state].calls.push(
         emulator.admin
@@ -255,10 +290,11 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
   const inDocument = (timings: PopupTiming[]) => timings.map((t) => t.inDocumentMs);
 
   // Warm-up, not counted: the first openings fill the products' caches and compile the popups.
-  await alternate(driver, emulator, kinds, 2, options.pauseMs);
+  const warm = await alternate(driver, emulator, kinds, 2, options.pauseMs);
   await untilQuiet(emulator);
 
   const run = await alternate(driver, emulator, kinds, options.pairs, options.pauseMs);
+  const missed = [...warm.missed, ...run.missed];
   log(`  ${name}: ${options.pairs} openings of each popup, ${baseline ? 'rotating' : 'alternating'}`);
   const productDoc = inDocument(run.timings.product);
   const baselineDoc = inDocument(run.timings.baseline);
@@ -273,8 +309,8 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
     const lock = await options.lock();
     try {
       await untilQuiet(emulator);
-      await alternateLocked(driver, emulator, lock, 1, options.pauseMs);
-      const locked = await alternateLocked(driver, emulator, lock, options.pairs, options.pauseMs);
+      await alternateLocked(driver, emulator, lock, 1, options.pauseMs, missed);
+      const locked = await alternateLocked(driver, emulator, lock, options.pairs, options.pauseMs, missed);
       log(`  ${name}: ${options.pairs} openings locked and unlocked, alternating`);
       const lockedDoc = inDocument(locked.locked.timings);
       const unlockedDoc = inDocument(locked.unlocked.timings);
@@ -316,8 +352,10 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
   const controls = [control, ...(baseline ? [baseline.control] : [])];
   const bigKeys = await Promise.all(controls.map((page) => cacheBigLists(page, 100_000)));
   await untilQuiet(emulator, 300);
-  await alternate(driver, emulator, kinds, 1, options.pauseMs);
+  missed.push(...(await alternate(driver, emulator, kinds, 1, options.pauseMs)).missed);
   const big = await alternate(driver, emulator, kinds, options.bigListPairs, options.pauseMs);
+  missed.push(...big.missed);
+  for (const line of missed) log(`  ${name}: opened again after a miss: ${line}`);
   for (const [index, page] of controls.entries())
     await inPage(page, `chrome.storage.local.remove(${JSON.stringify(bigKeys[index])})`);
   log(`  ${name}: ${options.bigListPairs} pairs with 2 × 100,000 cached entries`);
@@ -346,6 +384,11 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
       Math.max(at(marks, 'popup:early-reads'), at(marks, 'popup:modules'));
     return `first script ${step((marks) => at(marks, 'popup:first-script'), 'popup:first-script-done')}, after the inputs (the later of the early reads and the modules) to the verdict ${step(inputs, 'verdict')}, of which from the lists to the verdict ${step((marks) => at(marks, 'popup:lists'), 'verdict')}`;
   };
+  // An opening that missed its mark was opened again (openOnce): said, never silently dropped.
+  const missedNote =
+    missed.length === 0
+      ? ''
+      : `; ${missed.length} opening(s) missed their mark and were opened again: ${missed.join(' | ')}`;
   const ratioNote = (a: number[], b: number[]) =>
     `per pair; ratio of the medians ${(medianOf(a) / medianOf(b)).toFixed(2)}`;
   const againstBaseline = baseline
@@ -386,7 +429,7 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
       'ms',
       productDoc,
       null,
-      `toolbar popup document's navigation start to the 'verdict' mark, warm cache; ${phasesNote(run.timings.product, 'verdict')}; the popup's marks: ${marksNote(run.timings.product)}; per opening, medians in ms: ${stepsNote(run.timings.product)}`,
+      `toolbar popup document's navigation start to the 'verdict' mark, warm cache; ${phasesNote(run.timings.product, 'verdict')}; the popup's marks: ${marksNote(run.timings.product)}; per opening, medians in ms: ${stepsNote(run.timings.product)}${missedNote}`,
     ),
     ...againstBaseline,
     figure(
