@@ -11,14 +11,10 @@ import { t } from '@/lib/i18n';
 import { invalid, type Validation, valid } from '@/lib/validation';
 import { findConflict } from './conflicts';
 import { updateAccountSchedules } from './edit';
-import type { ScheduleRule } from './model';
-import { SCHEDULE_LIMITS, scheduleRuleSchema } from './schema';
-import { type AccountSchedules, emptyAccountSchedules, schedulesItem } from './store';
+import { type AccountSchedules, accountSchedulesSchema, type ScheduleRule } from './schema';
+import { emptyAccountSchedules, schedulesItem } from './store';
 
-export const schedulesBackupSchema = z.object({
-  leadMinutes: z.int().check(z.gte(0), z.lte(SCHEDULE_LIMITS.leadMinutesMax)),
-  rules: z.array(scheduleRuleSchema).check(z.maxLength(SCHEDULE_LIMITS.rulesPerAccount)),
-});
+export const schedulesBackupSchema = z.pick(accountSchedulesSchema, { leadMinutes: true, rules: true });
 export type SchedulesBackup = z.infer<typeof schedulesBackupSchema>;
 
 async function activeAccountId(): Promise<string> {

@@ -4,7 +4,8 @@
  * Checked on the week in wall time, where the user drew the windows.
  */
 
-import { minutesOf, type ScheduleRule, type ScheduleWindow, thingKey, type Weekday } from './model';
+import { minutesOf, thingKey } from './model';
+import type { ScheduleRule, ScheduleWindow, Weekday } from './schema';
 
 const DAY_MINUTES = 24 * 60;
 const WEEK_MINUTES = 7 * DAY_MINUTES;

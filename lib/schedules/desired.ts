@@ -8,14 +8,8 @@
  * reaches the resolvers only that long after it is sent (docs/service-api.md).
  */
 
-import {
-  minutesOf,
-  type OwnedThing,
-  type ScheduleOverride,
-  type ScheduleRule,
-  type ThingValue,
-  thingKey,
-} from './model';
+import { minutesOf, type ThingValue, thingKey } from './model';
+import type { OwnedThing, ScheduleOverride, ScheduleRule } from './schema';
 import { createZone, weekdayOf, type Zone } from './zone';
 
 const MINUTE_MS = 60_000;

@@ -8,22 +8,16 @@ import { t } from '@/lib/i18n';
 import { parseDomainLines, type RefusedLine } from '@/lib/lists/domain-lines';
 import { invalid, type Validation, valid } from '@/lib/validation';
 import { findConflict, firstOverlappingWindows } from './conflicts';
+import { type DomainPlace, type ThingValue, thingKey } from './model';
 import {
-  type DomainPlace,
   type OwnedThing,
+  SCHEDULE_LIMITS,
   type ScheduleRule,
-  type ThingValue,
+  type ScheduleWindow,
   TIME_PATTERN,
-  thingKey,
   WEEKDAYS,
   type Weekday,
-} from './model';
-import { SCHEDULE_LIMITS } from './schema';
-
-export interface DraftWindow {
-  start: string;
-  end: string;
-}
+} from './schema';
 
 /** What the editor holds while the user types: plain strings, checked at save. */
 export interface ScheduleDraft {
@@ -33,7 +27,7 @@ export interface ScheduleDraft {
   profile: string | undefined;
   days: Weekday[];
   /** The first is the contract's "Starts at / Ends at"; at least one. */
-  windows: DraftWindow[];
+  windows: ScheduleWindow[];
   /** Blocked inside the windows. */
   categories: string[];
   defaultBlock: boolean;
@@ -50,7 +44,7 @@ export interface ScheduleDraft {
   lead: string;
 }
 
-const FIRST_WINDOW: DraftWindow = { start: '18:00', end: '20:00' };
+const FIRST_WINDOW: ScheduleWindow = { start: '18:00', end: '20:00' };
 
 export function newDraft(lead: number, profile: string | undefined): ScheduleDraft {
   return {

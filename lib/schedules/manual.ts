@@ -9,9 +9,9 @@
 import { t } from '@/lib/i18n';
 import type { RuleStatus } from './desired';
 import { updateAccountSchedules } from './edit';
-import type { OwnedThing, ScheduleOverride } from './model';
 import { activeSchedules, formatInstant, pauseUntil, statusesOf } from './options';
-import { type AccountSchedules, schedulesItem } from './store';
+import type { AccountSchedules, OwnedThing, ScheduleOverride } from './schema';
+import { schedulesItem } from './store';
 
 /**
  * What a page, the menu or a shortcut changes by hand that a rule may own: a category, default

@@ -12,15 +12,16 @@ import { accountsItem } from '@/lib/settings/storage';
 import { findConflict } from './conflicts';
 import { evaluateSchedules, type RuleStatus } from './desired';
 import { updateAccountSchedules } from './edit';
-import { minutesOf, type OwnedThing, type ScheduleRule, type Weekday } from './model';
-import { SCHEDULE_LIMITS } from './schema';
+import { minutesOf } from './model';
 import {
   type AccountSchedules,
-  emptyAccountSchedules,
+  type OwnedThing,
+  SCHEDULE_LIMITS,
   type ScheduleChecks,
-  scheduleChecksItem,
-  schedulesItem,
-} from './store';
+  type ScheduleRule,
+  type Weekday,
+} from './schema';
+import { emptyAccountSchedules, scheduleChecksItem, schedulesItem } from './store';
 import { browserTimeZone } from './zone';
 
 export interface ActiveSchedules {

@@ -9,7 +9,8 @@ import { type Followable, followableRead } from '@/lib/settings/follow';
 import { accountsItem } from '@/lib/settings/storage';
 import { evaluateSchedules, type RuleStatus } from './desired';
 import { formatInstant, insideParts } from './options';
-import { type AccountSchedules, schedulesItem } from './store';
+import type { AccountSchedules } from './schema';
+import { schedulesItem } from './store';
 import { browserTimeZone } from './zone';
 
 export interface PopupSchedules {

@@ -32,13 +32,8 @@ import { type OutboxEntry, outboxItem, type SettledChange, settledChangesItem } 
 import { type DesiredThing, evaluateSchedules } from './desired';
 import { CHECKS_LOCK } from './edit';
 import type { DomainPlace } from './model';
-import {
-  type LastCheck,
-  type ScheduleChecks,
-  type SeenSettings,
-  scheduleChecksItem,
-  schedulesItem,
-} from './store';
+import type { LastCheck, ScheduleChecks, SeenSettings } from './schema';
+import { scheduleChecksItem, schedulesItem } from './store';
 import { browserTimeZone, createZone } from './zone';
 
 export const SCHEDULES_ALARM = 'schedules';
