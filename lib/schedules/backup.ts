@@ -17,11 +17,6 @@ import { emptyAccountSchedules, schedulesItem } from './store';
 export const schedulesBackupSchema = z.pick(accountSchedulesSchema, { leadMinutes: true, rules: true });
 export type SchedulesBackup = z.infer<typeof schedulesBackupSchema>;
 
-async function activeAccountId(): Promise<string> {
-  const { accounts } = await readAccounts();
-  return (accounts.find((account) => account.active) ?? accounts[0])?.id ?? '';
-}
-
 /** What the backup holds of an account's schedules: the lead and the rules, never the overrides. */
 export function schedulesBackupOf(schedules: AccountSchedules): SchedulesBackup {
   return { leadMinutes: schedules.leadMinutes, rules: schedules.rules };
@@ -31,15 +26,13 @@ export function schedulesBackupOf(schedules: AccountSchedules): SchedulesBackup 
 export const activeSchedulesBackupItem = {
   async getValue(): Promise<SchedulesBackup> {
     return schedulesBackupOf(
-      (await schedulesItem.getValue())[await activeAccountId()] ?? emptyAccountSchedules(),
+      (await schedulesItem.getValue())[(await readAccounts()).activeId] ?? emptyAccountSchedules(),
     );
   },
   async setValue(value: SchedulesBackup): Promise<void> {
-    const accountId = await activeAccountId();
-    await updateAccountSchedules(accountId, (current) => ({
+    await updateAccountSchedules((await readAccounts()).activeId, (current) => ({
       ...(current ?? emptyAccountSchedules()),
-      leadMinutes: value.leadMinutes,
-      rules: value.rules,
+      ...value,
     }));
   },
 };
