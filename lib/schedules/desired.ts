@@ -59,19 +59,27 @@ function overridesOf(rule: ScheduleRule, overrides: readonly ScheduleOverride[])
   return overrides.filter((override) => override.rule === rule.id && override.until > override.from);
 }
 
-/** The instants each window of the rule starting on `firstDay` … `lastDay` starts and ends. */
-function windowSpans(rule: ScheduleRule, firstDay: number, lastDay: number, zone: Zone): [number, number][] {
-  const spans: [number, number][] = [];
+/**
+ * Calls `visit` with the instants each window of the rule starting on `firstDay` … `lastDay`
+ * starts and ends, until it answers true; whether it did.
+ */
+function someWindow(
+  rule: ScheduleRule,
+  [firstDay, lastDay]: [number, number],
+  zone: Zone,
+  visit: (start: number, end: number) => boolean | undefined,
+): boolean {
   for (let startDay = firstDay; startDay <= lastDay; startDay++) {
     if (!rule.days.includes(weekdayOf(startDay) as never)) continue;
     for (const window of rule.windows) {
       const start = minutesOf(window.start);
       const end = minutesOf(window.end);
       const endDay = end <= start ? startDay + 1 : startDay;
-      spans.push([zone.instantOf(startDay, start, 'earliest'), zone.instantOf(endDay, end, 'latest')]);
+      if (visit(zone.instantOf(startDay, start, 'earliest'), zone.instantOf(endDay, end, 'latest')))
+        return true;
     }
   }
-  return spans;
+  return false;
 }
 
 /** The rule's inside/outside state at `instant`: the latest override that covers it, else its windows. */
@@ -88,7 +96,7 @@ function holdsAt(
   }
   if (decided) return decided.kind === 'inside';
   const { day } = zone.localAt(instant);
-  return windowSpans(rule, day - 1, day, zone).some(([start, end]) => start <= instant && instant < end);
+  return someWindow(rule, [day - 1, day], zone, (start, end) => start <= instant && instant < end);
 }
 
 /** Every instant after `after` (within a week) at which the rule's state may change. */
@@ -99,7 +107,8 @@ function candidateEdges(
   overrides: readonly ScheduleOverride[],
 ): number[] {
   const { day } = zone.localAt(after);
-  const edges = windowSpans(rule, day - 1, day + DAYS_AHEAD, zone).flat();
+  const edges: number[] = [];
+  someWindow(rule, [day - 1, day + DAYS_AHEAD], zone, (start, end) => void edges.push(start, end));
   for (const override of overrides) {
     if (override.kind === 'release') continue;
     edges.push(override.from, override.until);
