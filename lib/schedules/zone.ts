@@ -16,16 +16,10 @@ export type DayNumber = number;
 /** The user's time zone, as the browser has it. */
 export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-export interface LocalTime {
-  day: DayNumber;
-  /** Minutes after local midnight. */
-  minute: number;
-}
-
 export interface Zone {
   readonly timeZone: string;
-  /** The local date and minute at `instant`. */
-  localAt(instant: number): LocalTime;
+  /** The local date and minute (after local midnight) at `instant`. */
+  localAt(instant: number): { day: DayNumber; minute: number };
   /**
    * The instant at which the local clock shows `minute` of `day`: of a time shown twice (the
    * repeated hour), the first (`earliest`) or the second (`latest`) time; of a time never shown
