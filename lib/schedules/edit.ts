@@ -6,7 +6,7 @@ import { exclusively } from '@/lib/outbox/lease';
 import type { AccountSchedules } from './schema';
 import { scheduleChecksItem, schedulesItem } from './store';
 
-export const SCHEDULES_LOCK = 'schedules';
+const SCHEDULES_LOCK = 'schedules';
 export const CHECKS_LOCK = 'schedule-checks';
 
 /** Writes one account's schedules as `update` makes them from the stored ones; null writes nothing. */

@@ -32,23 +32,21 @@ export interface ActiveSchedules {
   checks: ScheduleChecks | undefined;
 }
 
-async function readActiveSchedules(): Promise<ActiveSchedules> {
-  const [{ activeId }, all, checks] = await Promise.all([
-    readAccounts(),
-    schedulesItem.getValue(),
-    scheduleChecksItem.getValue(),
-  ]);
-  return {
-    accountId: activeId,
-    schedules: all[activeId] ?? emptyAccountSchedules(),
-    checks: checks[activeId],
-  };
-}
-
 /** The active account's schedules, followed when they or the active account change. */
 export const activeSchedules: Followable<ActiveSchedules> = followableRead(
   [schedulesItem, scheduleChecksItem, accountsItem],
-  readActiveSchedules,
+  async () => {
+    const [{ activeId }, all, checks] = await Promise.all([
+      readAccounts(),
+      schedulesItem.getValue(),
+      scheduleChecksItem.getValue(),
+    ]);
+    return {
+      accountId: activeId,
+      schedules: all[activeId] ?? emptyAccountSchedules(),
+      checks: checks[activeId],
+    };
+  },
 );
 
 /** Thrown when the stored rules changed meanwhile so that the rule now conflicts. */

@@ -43,7 +43,7 @@ const LEASE_TTL_MS = 60_000;
  * The longest the worker sleeps between two checks, whatever the next edge: a clock set back or
  * forward, or a change made elsewhere, is seen within the hour (docs/schedules.md, "Time").
  */
-export const LONGEST_SLEEP_MS = 60 * 60_000;
+const LONGEST_SLEEP_MS = 60 * 60_000;
 
 export interface ReconcileDeps {
   /** Every account of this browser with its client (lib/identity/current.ts readConfiguredAccounts). */
@@ -311,15 +311,9 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
     // Read once, when first compared (and again after a delivery): the changes still queued,
     // and those delivered, count as made.
     let outboxRead: Promise<OutboxEntry[]> | null = null;
-    const outbox = () => {
-      outboxRead ??= outboxItem.getValue();
-      return outboxRead;
-    };
+    const outbox = () => (outboxRead ??= outboxItem.getValue());
     let settledRead: Promise<SettledChange[]> | null = null;
-    const settled = () => {
-      settledRead ??= settledChangesItem.getValue();
-      return settledRead;
-    };
+    const settled = () => (settledRead ??= settledChangesItem.getValue());
     const patches = new Map<string, ScheduleChecks>();
     let nextAlarmAt: number | null = null;
     const wakeAt = (instant: number | null | undefined) => {
