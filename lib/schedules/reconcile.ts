@@ -89,7 +89,7 @@ interface AccountRun {
   sentLists: Map<string, QueuedChange[]>;
 }
 
-/** What a run reads once for all its accounts: the outbox and its settled log when first compared. */
+/** What a run compares with: the cached views, and the outbox and its settled log (read lazily). */
 interface RunReads {
   cache: ViewCache;
   now: number;
