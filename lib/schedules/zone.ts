@@ -34,6 +34,23 @@ export function weekdayOf(day: DayNumber): number {
   return ((((day + 3) % 7) + 7) % 7) + 1;
 }
 
+/** The first instant of a new offset, searched to the minute between two instants around it. */
+function firstOfNewOffset(
+  lowInstant: number,
+  highInstant: number,
+  offset: (instant: number) => number,
+): number {
+  let low = Math.floor(Math.min(lowInstant, highInstant) / MINUTE_MS);
+  let high = Math.ceil(Math.max(lowInstant, highInstant) / MINUTE_MS);
+  const first = offset(low * MINUTE_MS);
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (offset(middle * MINUTE_MS) === first) low = middle;
+    else high = middle;
+  }
+  return high * MINUTE_MS;
+}
+
 /**
  * A zone for one evaluation: it remembers what it worked out, so a thousand rules with the same
  * window edges cost one conversion each. Throws a RangeError for a zone the browser does not know.
@@ -84,17 +101,8 @@ export function createZone(timeZone: string): Zone {
     const start = index * BLOCK_MS;
     const first = offsetAsked(start);
     const last = offsetAsked(start + BLOCK_MS);
-    let jump = Number.POSITIVE_INFINITY;
-    if (first !== last) {
-      let low = start / MINUTE_MS;
-      let high = (start + BLOCK_MS) / MINUTE_MS;
-      while (high - low > 1) {
-        const middle = Math.floor((low + high) / 2);
-        if (offsetAsked(middle * MINUTE_MS) === first) low = middle;
-        else high = middle;
-      }
-      jump = high * MINUTE_MS;
-    }
+    const jump =
+      first === last ? Number.POSITIVE_INFINITY : firstOfNewOffset(start, start + BLOCK_MS, offsetAsked);
     const block = { first, last, jump };
     blocks.set(index, block);
     return block;
@@ -104,19 +112,6 @@ export function createZone(timeZone: string): Zone {
   function offsetAt(instant: number): number {
     const block = blockAt(instant);
     return instant < block.jump ? block.first : block.last;
-  }
-
-  /** The first instant of the new offset, searched to the minute between two instants around it. */
-  function jumpBetween(lowInstant: number, highInstant: number): number {
-    let low = Math.floor(Math.min(lowInstant, highInstant) / MINUTE_MS);
-    let high = Math.ceil(Math.max(lowInstant, highInstant) / MINUTE_MS);
-    const first = offsetAt(low * MINUTE_MS);
-    while (high - low > 1) {
-      const middle = Math.floor((low + high) / 2);
-      if (offsetAt(middle * MINUTE_MS) === first) low = middle;
-      else high = middle;
-    }
-    return high * MINUTE_MS;
   }
 
   return {
@@ -140,7 +135,7 @@ export function createZone(timeZone: string): Zone {
         .sort((a, b) => a - b);
       const instant =
         (which === 'earliest' ? candidates[0] : candidates[candidates.length - 1]) ??
-        jumpBetween(wall - after * MINUTE_MS, wall - before * MINUTE_MS);
+        firstOfNewOffset(wall - after * MINUTE_MS, wall - before * MINUTE_MS, offsetAt);
       instants.set(memo, instant);
       return instant;
     },
