@@ -5,16 +5,15 @@ import type { DnsFilterApi } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
 import {
   type AccountStateNow,
-  type DraftWindow,
   domainPlaces,
   draftThings,
   outsideChoices,
   type ScheduleDraft,
   withOutside,
 } from '@/lib/schedules/draft';
-import { type OwnedThing, thingKey, WEEKDAYS } from '@/lib/schedules/model';
+import { thingKey } from '@/lib/schedules/model';
 import { dayName } from '@/lib/schedules/options';
-import { SCHEDULE_LIMITS } from '@/lib/schedules/schema';
+import { type OwnedThing, SCHEDULE_LIMITS, type ScheduleWindow, WEEKDAYS } from '@/lib/schedules/schema';
 import { FailureNotice } from '../StatusMessage';
 import { useRemoteData } from '../useRemoteData';
 
@@ -70,7 +69,7 @@ export function ScheduleEditor({
     setFocusId(null);
   }, [focusId]);
   const set = (patch: Partial<ScheduleDraft>) => setDraft((current) => ({ ...current, ...patch }));
-  const setWindow = (index: number, patch: Partial<DraftWindow>) =>
+  const setWindow = (index: number, patch: Partial<ScheduleWindow>) =>
     setDraft((current) => ({
       ...current,
       windows: current.windows.map((window, at) => (at === index ? { ...window, ...patch } : window)),

@@ -1,7 +1,7 @@
 import { useId } from 'preact/hooks';
 import { t } from '@/lib/i18n';
-import { WEEKDAYS } from '@/lib/schedules/model';
 import { dayName, dayShortName, type TimelineBlock } from '@/lib/schedules/options';
+import { WEEKDAYS } from '@/lib/schedules/schema';
 
 const DAY_MINUTES = 24 * 60;
 const hhmm = (minutes: number) =>

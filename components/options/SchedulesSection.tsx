@@ -9,7 +9,6 @@ import {
   ruleFromDraft,
   type ScheduleDraft,
 } from '@/lib/schedules/draft';
-import type { ScheduleRule } from '@/lib/schedules/model';
 import {
   activeSchedules,
   dayShortName,
@@ -27,6 +26,7 @@ import {
   statusesOf,
   timelineOf,
 } from '@/lib/schedules/options';
+import type { ScheduleRule } from '@/lib/schedules/schema';
 import { useConfirm } from '../ConfirmDialog';
 import { PauseControl } from '../ScheduleOwnedNotice';
 import { StatusMessage } from '../StatusMessage';

@@ -9,7 +9,8 @@ import { localDate } from '@/lib/cache/freshness';
 import type { NotesByAccount } from '@/lib/notes/store';
 import { policyAccountsItem } from '@/lib/policy/stored';
 import { schedulesBackupOf } from '@/lib/schedules/backup';
-import { type AccountSchedules, schedulesItem } from '@/lib/schedules/store';
+import type { AccountSchedules } from '@/lib/schedules/schema';
+import { schedulesItem } from '@/lib/schedules/store';
 import {
   BACKUP_FORMAT,
   BACKUP_VERSION,

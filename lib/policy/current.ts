@@ -3,7 +3,7 @@
  * this browser it set up (./stored.ts), read together and followed while either changes.
  */
 import { browser } from 'wxt/browser';
-import type { Followable } from '@/lib/settings/follow';
+import { type Followable, followableRead } from '@/lib/settings/follow';
 import { type ManagedScope, managedScope } from './managed';
 import { type ManagedStorageArea, readPolicy } from './policy';
 import { policyAccountsItem } from './stored';
@@ -28,29 +28,17 @@ export async function readCurrentPolicy(area: ManagedStorageArea | undefined): P
   };
 }
 
-/** What `followedPolicy` needs of `browser.storage`. */
-export interface PolicyStorage {
-  managed?: ManagedStorageArea;
-  onChanged: {
-    addListener(listener: (changes: Record<string, unknown>, area: string) => void): void;
-    removeListener(listener: (changes: Record<string, unknown>, area: string) => void): void;
-  };
-}
+/** The administrator's policy changing (its own storage area). */
+const managedArea = {
+  watch(callback: () => void) {
+    const listener = (_changes: unknown, area: string) => area === 'managed' && callback();
+    browser.storage.onChanged.addListener(listener);
+    return () => browser.storage.onChanged.removeListener(listener);
+  },
+};
 
-/** The current policy, read again whenever the administrator's policy or the record changes. */
-export function followedPolicy(storage: PolicyStorage): Followable<CurrentPolicy> {
-  return {
-    getValue: () => readCurrentPolicy(storage.managed),
-    watch(callback) {
-      const listener = (changes: Record<string, unknown>, area: string) => {
-        if (area === 'managed' || (area === policyAccountsItem.area && policyAccountsItem.name in changes))
-          callback();
-      };
-      storage.onChanged.addListener(listener);
-      return () => storage.onChanged.removeListener(listener);
-    },
-  };
-}
-
-/** The policy of this browser, for `useStoredValue` in the pages. */
-export const followedBrowserPolicy: Followable<CurrentPolicy> = followedPolicy(browser.storage);
+/** The policy, for `useStoredValue` in the pages: read again when it or the record changes. */
+export const followedBrowserPolicy: Followable<CurrentPolicy> = followableRead(
+  [policyAccountsItem, managedArea],
+  () => readCurrentPolicy(browser.storage.managed),
+);

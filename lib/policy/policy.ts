@@ -96,14 +96,11 @@ function checkAccount(raw: unknown, position: number, problems: string[]): Polic
   const name = validateAccountName(parsed.data.name);
   const baseUrl = validateBaseUrl(parsed.data.baseUrl);
   const key = validateApiKey(parsed.data.key);
-  for (const check of [name, baseUrl, key]) {
-    if (!check.ok) {
-      problems.push(t('policy.problem.accountField', { account: label, message: check.message }));
-      return null;
-    }
-  }
-  if (!name.ok || !baseUrl.ok || !key.ok) return null;
-  return { name: name.value, baseUrl: baseUrl.value, form: parsed.data.form, key: key.value };
+  if (name.ok && baseUrl.ok && key.ok)
+    return { name: name.value, baseUrl: baseUrl.value, form: parsed.data.form, key: key.value };
+  const [failed] = [name, baseUrl, key].flatMap((check) => (check.ok ? [] : [check.message]));
+  problems.push(t('policy.problem.accountField', { account: label, message: failed ?? '' }));
+  return null;
 }
 
 function checkAccounts(raw: unknown, problems: string[]): Pick<Policy, 'accounts' | 'accountsComplete'> {

@@ -10,30 +10,21 @@ import { defineItem, type StoredItem } from '@/lib/settings/item';
 import { arrayOf, object, string } from '@/lib/settings/shape';
 import { invalid, type Validation, valid } from '@/lib/validation';
 import { GROUP_NAME_MAX, MAX_GROUPS } from './limits';
+import type { profileGroupSchema } from './schema';
 
-export interface ProfileGroup {
-  /** Stable and random: a rename keeps the group. */
-  id: string;
-  name: string;
-  /** The profiles' names as the service lists them, in the order chosen. */
-  profiles: string[];
-}
+export type ProfileGroup = z.infer<typeof profileGroupSchema>;
 
 /** The structure of a stored value (lib/settings/shape.ts), checked on every read, without zod. */
-export const profileGroupsShape = arrayOf(object({ id: string, name: string, profiles: arrayOf(string) }));
+const shape = arrayOf(object({ id: string, name: string, profiles: arrayOf(string) }));
 
 export const profileGroupsItem: StoredItem<ProfileGroup[]> = defineItem<ProfileGroup[]>(
   'local:profileGroups',
-  async () => (await import('./schema')).profileGroupsSchema as z.ZodMiniType<ProfileGroup[]>,
-  { shape: profileGroupsShape, fallback: [], version: 1 },
+  async () => (await import('./schema')).profileGroupsSchema,
+  { shape, fallback: [], version: 1 },
 );
 
 /** A group's name as typed, trimmed; refused when empty, too long or taken by another group. */
-export function validateGroupName(
-  input: string,
-  groups: readonly ProfileGroup[],
-  keepId?: string,
-): Validation {
+function validateGroupName(input: string, groups: readonly ProfileGroup[], keepId?: string): Validation {
   const name = input.trim();
   if (name === '') return invalid(t('profileGroups.nameEmpty'));
   if (name.length > GROUP_NAME_MAX) return invalid(t('profileGroups.nameLong', { max: GROUP_NAME_MAX }));

@@ -8,6 +8,7 @@ import type { ListChange, SeveralOutcomes } from '@/lib/messaging/protocol';
 import { exclusively, randomId } from '@/lib/outbox/lease';
 import { loadWorker } from '@/lib/popup/worker';
 import { type GroupsUpdate, type ProfileGroup, profileGroupsItem, removeGroup, saveGroup } from './groups';
+import { allFailed } from './preview';
 
 export interface SeveralProfilesActions {
   /** Never rejects: a worker that does not answer makes every profile's outcome say so. */
@@ -16,13 +17,6 @@ export interface SeveralProfilesActions {
   /** Saves `profiles` under `name` (replacing a group of that name); the groups, or why not. */
   saveGroup(name: string, profiles: readonly string[]): Promise<GroupsUpdate>;
   deleteGroup(id: string): Promise<ProfileGroup[]>;
-}
-
-/** Every profile's outcome when the worker gave no answer a page could read: nothing was changed. */
-export function workerDidNotAnswerFor(profiles: readonly string[]): SeveralOutcomes {
-  return {
-    outcomes: profiles.map((profile) => ({ profile, state: 'failed', message: t('popup.workerNoAnswer') })),
-  };
 }
 
 /** Read-modify-write of the groups under one lock: two pages saving at once lose nothing. */
@@ -38,7 +32,8 @@ export const severalProfilesActions: SeveralProfilesActions = {
   submit: (change, profiles, accountId) =>
     loadWorker()
       .then((worker) => worker.submitToProfiles({ change, profiles: [...profiles], accountId }))
-      .catch(() => workerDidNotAnswerFor(profiles)),
+      // No answer a page could read: nothing was changed.
+      .catch(() => allFailed(profiles, t('popup.workerNoAnswer'))),
   readGroups: () => profileGroupsItem.getValue(),
   saveGroup: (name, profiles) => updateGroups((groups) => saveGroup(groups, name, profiles, randomId)),
   deleteGroup: async (id) => {

@@ -45,6 +45,11 @@ export function previewForProfiles(
   });
 }
 
+/** Every profile's outcome when nothing was changed, with why. */
+export const allFailed = (profiles: readonly string[], message: string): SeveralOutcomes => ({
+  outcomes: profiles.map((profile) => ({ profile, state: 'failed', message })),
+});
+
 /** The profiles whose change was refused: what a Retry sends again. */
 export const failedProfiles = (outcomes: readonly ProfileOutcome[]): string[] =>
   outcomes.filter((outcome) => outcome.state === 'failed').map((outcome) => outcome.profile);

@@ -12,15 +12,12 @@ import type { ChangeOutcome, ListChange, SeveralOutcomes } from '@/lib/messaging
 import { describeChange, enqueueChanges, type OutboxDeps, OutboxFullError, outcomeOf } from '@/lib/outbox';
 import { OUTBOX_LIMIT } from '@/lib/settings/storage';
 import { normaliseDomainInput } from '@/lib/validation';
+import { allFailed } from './preview';
 
 export interface SeveralDeps extends OutboxDeps {
   /** A new group's id (lib/outbox/lease.ts `randomId`). */
   newGroupId: () => string;
 }
-
-const allFailed = (profiles: readonly string[], message: string): SeveralOutcomes => ({
-  outcomes: profiles.map((profile) => ({ profile, state: 'failed', message })),
-});
 
 /**
  * Queues `change` for each of `profiles` (the change's own profile is ignored) and answers with

@@ -11,20 +11,11 @@ import { t } from '@/lib/i18n';
 import { invalid, type Validation, valid } from '@/lib/validation';
 import { findConflict } from './conflicts';
 import { updateAccountSchedules } from './edit';
-import type { ScheduleRule } from './model';
-import { SCHEDULE_LIMITS, scheduleRuleSchema } from './schema';
-import { type AccountSchedules, emptyAccountSchedules, schedulesItem } from './store';
+import { type AccountSchedules, accountSchedulesSchema, type ScheduleRule } from './schema';
+import { emptyAccountSchedules, schedulesItem } from './store';
 
-export const schedulesBackupSchema = z.object({
-  leadMinutes: z.int().check(z.gte(0), z.lte(SCHEDULE_LIMITS.leadMinutesMax)),
-  rules: z.array(scheduleRuleSchema).check(z.maxLength(SCHEDULE_LIMITS.rulesPerAccount)),
-});
+export const schedulesBackupSchema = z.pick(accountSchedulesSchema, { leadMinutes: true, rules: true });
 export type SchedulesBackup = z.infer<typeof schedulesBackupSchema>;
-
-async function activeAccountId(): Promise<string> {
-  const { accounts } = await readAccounts();
-  return (accounts.find((account) => account.active) ?? accounts[0])?.id ?? '';
-}
 
 /** What the backup holds of an account's schedules: the lead and the rules, never the overrides. */
 export function schedulesBackupOf(schedules: AccountSchedules): SchedulesBackup {
@@ -35,15 +26,13 @@ export function schedulesBackupOf(schedules: AccountSchedules): SchedulesBackup 
 export const activeSchedulesBackupItem = {
   async getValue(): Promise<SchedulesBackup> {
     return schedulesBackupOf(
-      (await schedulesItem.getValue())[await activeAccountId()] ?? emptyAccountSchedules(),
+      (await schedulesItem.getValue())[(await readAccounts()).activeId] ?? emptyAccountSchedules(),
     );
   },
   async setValue(value: SchedulesBackup): Promise<void> {
-    const accountId = await activeAccountId();
-    await updateAccountSchedules(accountId, (current) => ({
+    await updateAccountSchedules((await readAccounts()).activeId, (current) => ({
       ...(current ?? emptyAccountSchedules()),
-      leadMinutes: value.leadMinutes,
-      rules: value.rules,
+      ...value,
     }));
   },
 };

@@ -4,7 +4,8 @@
  * Checked on the week in wall time, where the user drew the windows.
  */
 
-import { minutesOf, type ScheduleRule, type ScheduleWindow, thingKey, type Weekday } from './model';
+import { minutesOf, thingKey } from './model';
+import type { ScheduleRule, ScheduleWindow, Weekday } from './schema';
 
 const DAY_MINUTES = 24 * 60;
 const WEEK_MINUTES = 7 * DAY_MINUTES;
@@ -46,17 +47,9 @@ export function firstOverlappingWindows(
   return null;
 }
 
-function overlap(a: ScheduleRule, b: ScheduleRule): boolean {
-  return intersect(weeklyIntervals(a), weeklyIntervals(b));
-}
-
-export interface ScheduleConflict {
-  /** The rule being saved. */
-  rule: ScheduleRule;
-  /** The stored rule it collides with. */
+interface ScheduleConflict {
+  /** The stored rule the rule being saved collides with. */
   other: ScheduleRule;
-  /** What both own: the first shared thing of the rule being saved. */
-  thing: ScheduleRule['owns'][number];
   why: 'same-time' | 'different-outside';
 }
 
@@ -72,8 +65,8 @@ export function findConflict(rule: ScheduleRule, others: readonly ScheduleRule[]
     for (const thing of rule.owns) {
       const shared = theirs.get(thingKey(rule.profile, thing));
       if (!shared) continue;
-      if (overlap(rule, other)) return { rule, other, thing, why: 'same-time' };
-      if (shared.outside !== thing.outside) return { rule, other, thing, why: 'different-outside' };
+      if (intersect(weeklyIntervals(rule), weeklyIntervals(other))) return { other, why: 'same-time' };
+      if (shared.outside !== thing.outside) return { other, why: 'different-outside' };
     }
   }
   return null;

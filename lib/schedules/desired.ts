@@ -8,14 +8,8 @@
  * reaches the resolvers only that long after it is sent (docs/service-api.md).
  */
 
-import {
-  minutesOf,
-  type OwnedThing,
-  type ScheduleOverride,
-  type ScheduleRule,
-  type ThingValue,
-  thingKey,
-} from './model';
+import { minutesOf, type ThingValue, thingKey } from './model';
+import type { OwnedThing, ScheduleOverride, ScheduleRule } from './schema';
 import { createZone, weekdayOf, type Zone } from './zone';
 
 const MINUTE_MS = 60_000;
@@ -65,19 +59,23 @@ function overridesOf(rule: ScheduleRule, overrides: readonly ScheduleOverride[])
   return overrides.filter((override) => override.rule === rule.id && override.until > override.from);
 }
 
-/** Whether one of the rule's windows holds at `instant`, from the windows alone. */
-function windowsHold(rule: ScheduleRule, instant: number, zone: Zone): boolean {
-  const { day } = zone.localAt(instant);
-  for (const startDay of [day - 1, day]) {
+/**
+ * Calls `visit` with the instants each window of the rule starting on `firstDay` … `lastDay`
+ * starts and ends, until it answers true; whether it did.
+ */
+function someWindow(
+  rule: ScheduleRule,
+  [firstDay, lastDay]: [number, number],
+  zone: Zone,
+  visit: (start: number, end: number) => boolean | undefined,
+): boolean {
+  for (let startDay = firstDay; startDay <= lastDay; startDay++) {
     if (!rule.days.includes(weekdayOf(startDay) as never)) continue;
     for (const window of rule.windows) {
       const start = minutesOf(window.start);
       const end = minutesOf(window.end);
       const endDay = end <= start ? startDay + 1 : startDay;
-      if (
-        zone.instantOf(startDay, start, 'earliest') <= instant &&
-        instant < zone.instantOf(endDay, end, 'latest')
-      )
+      if (visit(zone.instantOf(startDay, start, 'earliest'), zone.instantOf(endDay, end, 'latest')))
         return true;
     }
   }
@@ -85,7 +83,7 @@ function windowsHold(rule: ScheduleRule, instant: number, zone: Zone): boolean {
 }
 
 /** The rule's inside/outside state at `instant`: the latest override that covers it, else its windows. */
-export function holdsAt(
+function holdsAt(
   rule: ScheduleRule,
   instant: number,
   zone: Zone,
@@ -97,7 +95,8 @@ export function holdsAt(
     if (!decided || override.from >= decided.from) decided = override;
   }
   if (decided) return decided.kind === 'inside';
-  return windowsHold(rule, instant, zone);
+  const { day } = zone.localAt(instant);
+  return someWindow(rule, [day - 1, day], zone, (start, end) => start <= instant && instant < end);
 }
 
 /** Every instant after `after` (within a week) at which the rule's state may change. */
@@ -109,15 +108,7 @@ function candidateEdges(
 ): number[] {
   const { day } = zone.localAt(after);
   const edges: number[] = [];
-  for (let startDay = day - 1; startDay <= day + DAYS_AHEAD; startDay++) {
-    if (!rule.days.includes(weekdayOf(startDay) as never)) continue;
-    for (const window of rule.windows) {
-      const start = minutesOf(window.start);
-      const end = minutesOf(window.end);
-      edges.push(zone.instantOf(startDay, start, 'earliest'));
-      edges.push(zone.instantOf(end <= start ? startDay + 1 : startDay, end, 'latest'));
-    }
-  }
+  someWindow(rule, [day - 1, day + DAYS_AHEAD], zone, (start, end) => void edges.push(start, end));
   for (const override of overrides) {
     if (override.kind === 'release') continue;
     edges.push(override.from, override.until);
@@ -126,7 +117,7 @@ function candidateEdges(
 }
 
 /** The first edge after `after` where the rule's state differs from its state at `after`. */
-export function nextChangeAfter(
+function nextChangeAfter(
   rule: ScheduleRule,
   after: number,
   zone: Zone,

@@ -6,24 +6,19 @@
 import { isPublicSuffix } from '@/lib/filtering/domain';
 import { t } from '@/lib/i18n';
 import { parseDomainLines, type RefusedLine } from '@/lib/lists/domain-lines';
+import { randomId } from '@/lib/outbox/lease';
 import { invalid, type Validation, valid } from '@/lib/validation';
 import { findConflict, firstOverlappingWindows } from './conflicts';
+import { type DomainPlace, type ThingValue, thingKey } from './model';
 import {
-  type DomainPlace,
   type OwnedThing,
+  SCHEDULE_LIMITS,
   type ScheduleRule,
-  type ThingValue,
+  type ScheduleWindow,
   TIME_PATTERN,
-  thingKey,
   WEEKDAYS,
   type Weekday,
-} from './model';
-import { SCHEDULE_LIMITS } from './schema';
-
-export interface DraftWindow {
-  start: string;
-  end: string;
-}
+} from './schema';
 
 /** What the editor holds while the user types: plain strings, checked at save. */
 export interface ScheduleDraft {
@@ -33,7 +28,7 @@ export interface ScheduleDraft {
   profile: string | undefined;
   days: Weekday[];
   /** The first is the contract's "Starts at / Ends at"; at least one. */
-  windows: DraftWindow[];
+  windows: ScheduleWindow[];
   /** Blocked inside the windows. */
   categories: string[];
   defaultBlock: boolean;
@@ -50,7 +45,7 @@ export interface ScheduleDraft {
   lead: string;
 }
 
-const FIRST_WINDOW: DraftWindow = { start: '18:00', end: '20:00' };
+const FIRST_WINDOW: ScheduleWindow = { start: '18:00', end: '20:00' };
 
 export function newDraft(lead: number, profile: string | undefined): ScheduleDraft {
   return {
@@ -152,29 +147,18 @@ function draftDomains(draft: ScheduleDraft): DraftDomains {
  * user chose, else the account's state now. Domains that cannot be saved are left out.
  */
 export function draftThings(draft: ScheduleDraft, now: AccountStateNow): OwnedThing[] {
-  const chosen = (thing: OwnedThing) => draft.outside[keyOf(thing)];
   const things: OwnedThing[] = [];
-  for (const category of draft.categories) {
-    const thing: OwnedThing = { kind: 'category', category, inside: true, outside: false };
-    const outside = chosen(thing);
-    things.push({
-      ...thing,
-      outside: typeof outside === 'boolean' ? outside : (now.categories.get(category) ?? false),
-    });
-  }
-  if (draft.defaultBlock) {
-    const thing: OwnedThing = { kind: 'default-block', inside: true, outside: false };
-    const outside = chosen(thing);
-    things.push({ ...thing, outside: typeof outside === 'boolean' ? outside : (now.defaultBlock ?? false) });
-  }
-  for (const [domain, inside] of draftDomains(draft).inside) {
-    const thing: OwnedThing = { kind: 'domain', domain, inside, outside: 'none' };
-    const outside = chosen(thing);
-    things.push({
-      ...thing,
-      outside: typeof outside === 'string' ? outside : (now.domains.get(domain) ?? 'none'),
-    });
-  }
+  // A state chosen of the thing's kind (a list for a domain, yes or no for the others), else `account`.
+  const add = (thing: OwnedThing, account: ThingValue) => {
+    const chosen = draft.outside[keyOf(thing)];
+    things.push({ ...thing, outside: typeof chosen === typeof account ? chosen : account } as OwnedThing);
+  };
+  for (const category of draft.categories)
+    add({ kind: 'category', category, inside: true, outside: false }, now.categories.get(category) ?? false);
+  if (draft.defaultBlock)
+    add({ kind: 'default-block', inside: true, outside: false }, now.defaultBlock ?? false);
+  for (const [domain, inside] of draftDomains(draft).inside)
+    add({ kind: 'domain', domain, inside, outside: 'none' }, now.domains.get(domain) ?? 'none');
   const shownKeys = new Set(things.map(keyOf));
   things.push(...draft.kept.filter((thing) => !shownKeys.has(keyOf(thing))));
   return things;
@@ -221,8 +205,6 @@ function domainProblem(draft: ScheduleDraft): string | null {
   return problems.length > 0 ? problems.join(' ') : null;
 }
 
-const newRuleId = () => `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-
 /**
  * The rule a draft makes, checked: a name, a day, valid windows that do not overlap, valid domains,
  * something owned, a lead in range, and no conflict with the account's other rules (naming both).
@@ -252,7 +234,7 @@ export function ruleFromDraft(
   )
     return invalid(t('schedules.badLead'));
   const rule: ScheduleRule = {
-    id: draft.id || newRuleId(),
+    id: draft.id || randomId(),
     name,
     ...(draft.profile === undefined ? {} : { profile: draft.profile }),
     days: WEEKDAYS.filter((day) => draft.days.includes(day)),

@@ -3,9 +3,10 @@
  * edits and the worker's findings never overwrite each other (docs/schedules.md, "Storage").
  */
 import { exclusively } from '@/lib/outbox/lease';
-import { type AccountSchedules, scheduleChecksItem, schedulesItem } from './store';
+import type { AccountSchedules } from './schema';
+import { scheduleChecksItem, schedulesItem } from './store';
 
-export const SCHEDULES_LOCK = 'schedules';
+const SCHEDULES_LOCK = 'schedules';
 export const CHECKS_LOCK = 'schedule-checks';
 
 /** Writes one account's schedules as `update` makes them from the stored ones; null writes nothing. */

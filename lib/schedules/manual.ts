@@ -6,12 +6,13 @@
  * shortcuts, which cannot ask, keep it until the next edge and say so.
  */
 
+import { canonicalHost } from '@/lib/filtering/domain-index';
 import { t } from '@/lib/i18n';
 import type { RuleStatus } from './desired';
 import { updateAccountSchedules } from './edit';
-import type { OwnedThing, ScheduleOverride } from './model';
 import { activeSchedules, formatInstant, pauseUntil, statusesOf } from './options';
-import { type AccountSchedules, schedulesItem } from './store';
+import type { AccountSchedules, OwnedThing, ScheduleOverride } from './schema';
+import { schedulesItem } from './store';
 
 /**
  * What a page, the menu or a shortcut changes by hand that a rule may own: a category, default
@@ -22,10 +23,6 @@ export type ManualTarget =
   | { kind: 'default-block' }
   | { kind: 'domain'; domain: string };
 
-/** Domains as the lists hold them: a letter's case or a final dot makes no other domain. */
-const sameDomain = (a: string, b: string) =>
-  a.toLowerCase().replace(/\.$/, '') === b.toLowerCase().replace(/\.$/, '');
-
 function owns(thing: OwnedThing, target: ManualTarget): boolean {
   switch (target.kind) {
     case 'category':
@@ -33,7 +30,8 @@ function owns(thing: OwnedThing, target: ManualTarget): boolean {
     case 'default-block':
       return thing.kind === 'default-block';
     case 'domain':
-      return thing.kind === 'domain' && sameDomain(thing.domain, target.domain);
+      // As the lists hold them: a letter's case or a final dot makes no other domain.
+      return thing.kind === 'domain' && canonicalHost(thing.domain) === canonicalHost(target.domain);
   }
 }
 

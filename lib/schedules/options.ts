@@ -12,15 +12,16 @@ import { accountsItem } from '@/lib/settings/storage';
 import { findConflict } from './conflicts';
 import { evaluateSchedules, type RuleStatus } from './desired';
 import { updateAccountSchedules } from './edit';
-import { minutesOf, type OwnedThing, type ScheduleRule, type Weekday } from './model';
-import { SCHEDULE_LIMITS } from './schema';
+import { minutesOf } from './model';
 import {
   type AccountSchedules,
-  emptyAccountSchedules,
+  type OwnedThing,
+  SCHEDULE_LIMITS,
   type ScheduleChecks,
-  scheduleChecksItem,
-  schedulesItem,
-} from './store';
+  type ScheduleRule,
+  type Weekday,
+} from './schema';
+import { emptyAccountSchedules, scheduleChecksItem, schedulesItem } from './store';
 import { browserTimeZone } from './zone';
 
 export interface ActiveSchedules {
@@ -31,23 +32,21 @@ export interface ActiveSchedules {
   checks: ScheduleChecks | undefined;
 }
 
-async function readActiveSchedules(): Promise<ActiveSchedules> {
-  const [{ activeId }, all, checks] = await Promise.all([
-    readAccounts(),
-    schedulesItem.getValue(),
-    scheduleChecksItem.getValue(),
-  ]);
-  return {
-    accountId: activeId,
-    schedules: all[activeId] ?? emptyAccountSchedules(),
-    checks: checks[activeId],
-  };
-}
-
 /** The active account's schedules, followed when they or the active account change. */
 export const activeSchedules: Followable<ActiveSchedules> = followableRead(
   [schedulesItem, scheduleChecksItem, accountsItem],
-  readActiveSchedules,
+  async () => {
+    const [{ activeId }, all, checks] = await Promise.all([
+      readAccounts(),
+      schedulesItem.getValue(),
+      scheduleChecksItem.getValue(),
+    ]);
+    return {
+      accountId: activeId,
+      schedules: all[activeId] ?? emptyAccountSchedules(),
+      checks: checks[activeId],
+    };
+  },
 );
 
 /** Thrown when the stored rules changed meanwhile so that the rule now conflicts. */
@@ -126,19 +125,10 @@ export function nextChangeText(
   if (status.nextEdgeAt === null || status.nextSendAt === null) return null;
   const state = t(status.inside ? 'schedules.stateEnds' : 'schedules.stateStarts');
   if (status.nextSendAt <= now) return t('schedules.nextChangeNow', { rule: status.rule.name, state });
+  const words = { rule: status.rule.name, state, edge: formatInstant(status.nextEdgeAt, now, timeZone) };
   // Without a lead the change is sent at the edge itself: one time says it.
-  if (status.nextSendAt === status.nextEdgeAt)
-    return t('schedules.nextChangeAt', {
-      rule: status.rule.name,
-      state,
-      edge: formatInstant(status.nextEdgeAt, now, timeZone),
-    });
-  return t('schedules.nextChange', {
-    rule: status.rule.name,
-    state,
-    edge: formatInstant(status.nextEdgeAt, now, timeZone),
-    send: formatInstant(status.nextSendAt, now, timeZone),
-  });
+  if (status.nextSendAt === status.nextEdgeAt) return t('schedules.nextChangeAt', words);
+  return t('schedules.nextChange', { ...words, send: formatInstant(status.nextSendAt, now, timeZone) });
 }
 
 /** The account's next change of all: the earliest send among its rules. */
@@ -200,10 +190,10 @@ export function timelineOf(rules: readonly ScheduleRule[], profile: string | und
   return blocks;
 }
 
-/** What a rule blocks, in words: "Gaming, Social networks". */
-export function ownedWords(rule: ScheduleRule, form: ApiForm): string {
+/** Things a rule owns, in words: "Gaming, Social networks" ('' for none). */
+function ownedWords(things: readonly OwnedThing[], form: ApiForm): string {
   return formatList(
-    rule.owns.map((thing) =>
+    things.map((thing) =>
       thing.kind === 'category'
         ? describeCategory(form, thing.category).label
         : thing.kind === 'default-block'
@@ -219,23 +209,23 @@ export function ownedWords(rule: ScheduleRule, form: ApiForm): string {
  */
 export function insideWords(rule: ScheduleRule, form: ApiForm): string {
   const { blocked, allowed } = insideParts(rule, form);
-  return [
-    blocked === '' ? '' : t('schedules.blocks', { what: blocked }),
-    allowed === '' ? '' : t('schedules.allows', { what: allowed }),
-  ]
-    .filter((part) => part !== '')
-    .join(' · ');
+  const parts = [
+    blocked && t('schedules.blocks', { what: blocked }),
+    allowed && t('schedules.allows', { what: allowed }),
+  ];
+  return parts.filter((part) => part !== '').join(' · ');
 }
 
 /** What the rule blocks and what it allows inside its windows, each in words ('' when none). */
 export function insideParts(rule: ScheduleRule, form: ApiForm): { blocked: string; allowed: string } {
   const isBlocked = (thing: OwnedThing) =>
     thing.kind === 'domain' ? thing.inside === 'blocklist' : thing.inside;
-  const words = (things: readonly OwnedThing[]) =>
-    things.length === 0 ? '' : ownedWords({ ...rule, owns: [...things] }, form);
   return {
-    blocked: words(rule.owns.filter(isBlocked)),
-    allowed: words(rule.owns.filter((thing) => !isBlocked(thing))),
+    blocked: ownedWords(rule.owns.filter(isBlocked), form),
+    allowed: ownedWords(
+      rule.owns.filter((thing) => !isBlocked(thing)),
+      form,
+    ),
   };
 }
 

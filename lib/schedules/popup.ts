@@ -5,30 +5,23 @@
  */
 import type { ApiForm } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
-import { type Followable, followableRead } from '@/lib/settings/follow';
+import { followableRead } from '@/lib/settings/follow';
 import { accountsItem } from '@/lib/settings/storage';
 import { evaluateSchedules, type RuleStatus } from './desired';
 import { formatInstant, insideParts } from './options';
-import { type AccountSchedules, schedulesItem } from './store';
+import type { AccountSchedules } from './schema';
+import { schedulesItem } from './store';
 import { browserTimeZone } from './zone';
 
-export interface PopupSchedules {
-  accountId: string;
-  schedules: AccountSchedules;
-}
-
 /** The active account's schedules, without reading any key (only the accounts' list). */
-export const popupSchedules: Followable<PopupSchedules | null> = followableRead(
-  [schedulesItem, accountsItem],
-  async () => {
-    const [accounts, all] = await Promise.all([accountsItem.getValue(), schedulesItem.getValue()]);
-    // Before the accounts' list exists (one account, never switched), its schedules are the only ones.
-    const ids = Object.keys(all);
-    const accountId = accounts.active ?? (ids.length === 1 ? ids[0] : undefined);
-    const schedules = accountId === undefined ? undefined : all[accountId];
-    return accountId === undefined || schedules === undefined ? null : { accountId, schedules };
-  },
-);
+export const popupSchedules = followableRead([schedulesItem, accountsItem], async () => {
+  const [accounts, all] = await Promise.all([accountsItem.getValue(), schedulesItem.getValue()]);
+  // Before the accounts' list exists (one account, never switched), its schedules are the only ones.
+  const ids = Object.keys(all);
+  const accountId = accounts.active ?? (ids.length === 1 ? ids[0] : undefined);
+  const schedules = accountId === undefined ? undefined : all[accountId];
+  return accountId === undefined || schedules === undefined ? null : { accountId, schedules };
+});
 
 export interface ScheduleLine {
   status: RuleStatus;

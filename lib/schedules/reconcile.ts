@@ -32,13 +32,8 @@ import { type OutboxEntry, outboxItem, type SettledChange, settledChangesItem } 
 import { type DesiredThing, evaluateSchedules } from './desired';
 import { CHECKS_LOCK } from './edit';
 import type { DomainPlace } from './model';
-import {
-  type LastCheck,
-  type ScheduleChecks,
-  type SeenSettings,
-  scheduleChecksItem,
-  schedulesItem,
-} from './store';
+import type { LastCheck, ScheduleChecks, SeenSettings } from './schema';
+import { scheduleChecksItem, schedulesItem } from './store';
 import { browserTimeZone, createZone } from './zone';
 
 export const SCHEDULES_ALARM = 'schedules';
@@ -48,7 +43,7 @@ const LEASE_TTL_MS = 60_000;
  * The longest the worker sleeps between two checks, whatever the next edge: a clock set back or
  * forward, or a change made elsewhere, is seen within the hour (docs/schedules.md, "Time").
  */
-export const LONGEST_SLEEP_MS = 60 * 60_000;
+const LONGEST_SLEEP_MS = 60 * 60_000;
 
 export interface ReconcileDeps {
   /** Every account of this browser with its client (lib/identity/current.ts readConfiguredAccounts). */
@@ -94,8 +89,13 @@ interface AccountRun {
   sentLists: Map<string, QueuedChange[]>;
 }
 
-/** The profile scope of the seen settings: the profile, or '' in Form B (the whole account). */
-const seenScope = (profile: string | undefined) => profile ?? '';
+/** What a run compares with: the cached views, and the outbox and its settled log (read lazily). */
+interface RunReads {
+  cache: ViewCache;
+  now: number;
+  outbox: () => Promise<OutboxEntry[]>;
+  settled: () => Promise<SettledChange[]>;
+}
 
 function groupByProfile(things: Iterable<DesiredThing>): Map<string | undefined, DesiredThing[]> {
   const groups = new Map<string | undefined, DesiredThing[]>();
@@ -112,24 +112,18 @@ function groupByProfile(things: Iterable<DesiredThing>): Map<string | undefined,
  * the changes still queued.
  */
 async function domainPlaces(
-  account: ConfiguredAccount,
+  accountId: AccountId,
   client: DnsFilterApi,
   profile: string | undefined,
   domains: string[],
-  deps: {
-    cache: ViewCache;
-    now: number;
-    outbox: () => Promise<OutboxEntry[]>;
-    settled: () => Promise<SettledChange[]>;
-    /** When a schedule last queued a list change here: lists fetched before are read again. */
-    sentAt: number;
-  },
+  deps: RunReads,
+  /** When a schedule last queued a list change here: lists fetched before are read again. */
+  sentAt: number,
 ): Promise<Map<string, DomainPlace>> {
   const { cache, now } = deps;
   const scope = scopeKey(client.form, profile);
-  const accountId = account.identity.id;
   let lists = await cache.readLists(scope, accountId, domains);
-  if (lists === null || !isFresh(lists.fetchedAt, now) || lists.fetchedAt <= deps.sentAt) {
+  if (lists === null || !isFresh(lists.fetchedAt, now) || lists.fetchedAt <= sentAt) {
     lists = (await refreshLists({ api: client, cache, account: accountId }, scope, profile)).view;
   }
   const whitelist = new Set(unpackDomains(lists.value.whitelist));
@@ -196,20 +190,19 @@ async function reconcileProfile(
   profile: string | undefined,
   things: DesiredThing[],
   run: AccountRun,
-  deps: {
-    cache: ViewCache;
-    now: number;
-    outbox: () => Promise<OutboxEntry[]>;
-    settled: () => Promise<SettledChange[]>;
-  },
+  deps: RunReads,
 ): Promise<void> {
-  const key = seenScope(profile);
+  // The profile scope of the seen settings: '' in Form B (the whole account).
+  const key = profile ?? '';
   const accountId = account.identity.id;
   const failedWith = (error: unknown) => {
     const apiError = asApiError(error);
     (isRetryable(apiError) ? run.waiting : run.failed).push(apiError.message);
   };
-  const enqueue = async (change: QueuedChange) => {
+  const withProfile = <T extends object>(change: T) =>
+    profile === undefined ? change : { ...change, profile };
+  const enqueue = async (sent: Map<string, QueuedChange[]>, change: QueuedChange) => {
+    sent.set(key, [...(sent.get(key) ?? []), change]);
     try {
       await enqueueChange(change, accountId, () => deps.now);
       run.changes++;
@@ -217,10 +210,6 @@ async function reconcileProfile(
     } catch (error) {
       run.failed.push(error instanceof Error ? error.message : String(error));
     }
-  };
-  const enqueueSent = async (sent: Map<string, QueuedChange[]>, change: QueuedChange) => {
-    sent.set(key, [...(sent.get(key) ?? []), change]);
-    await enqueue(change);
   };
   const categories = things.filter((thing) => thing.thing.kind === 'category');
   let seen = run.seen[key];
@@ -250,52 +239,46 @@ async function reconcileProfile(
     for (const desired of settings) {
       const { thing } = desired;
       const on = desired.value === true;
-      const withProfile = <T extends object>(change: T) =>
-        profile === undefined ? change : { ...change, profile };
       if (thing.kind === 'category' && willBe.categories[thing.category] !== on) {
-        await enqueueSent(
+        await enqueue(
           run.sentSettings,
           withProfile({ op: 'set-category', category: thing.category, blocked: on, source: 'schedule' }),
         );
       } else if (thing.kind === 'default-block' && willBe.defaultBlock !== on) {
-        await enqueueSent(
+        await enqueue(
           run.sentSettings,
           withProfile({ op: 'set-default-block', enabled: on, source: 'schedule' }),
         );
       }
     }
   }
-  const domains = things.filter((thing) => thing.thing.kind === 'domain');
+  const domains = things.flatMap(({ thing, value }) =>
+    thing.kind === 'domain' ? [{ domain: thing.domain, want: value as DomainPlace }] : [],
+  );
   if (domains.length === 0) return;
   let places: Map<string, DomainPlace>;
   try {
+    const sentAt = run.seen[key]?.listsSentAt ?? 0;
     places = await domainPlaces(
-      account,
+      accountId,
       client,
       profile,
-      domains.map((desired) => (desired.thing.kind === 'domain' ? desired.thing.domain : '')),
-      { ...deps, sentAt: run.seen[key]?.listsSentAt ?? 0 },
+      domains.map(({ domain }) => domain),
+      deps,
+      sentAt,
     );
   } catch (error) {
     failedWith(error);
     return;
   }
-  for (const desired of domains) {
-    if (desired.thing.kind !== 'domain') continue;
-    const want = desired.value as DomainPlace;
-    const place = places.get(desired.thing.domain) ?? 'none';
+  for (const { domain, want } of domains) {
+    const place = places.get(domain) ?? 'none';
     if (place === want) continue;
     const change: ListChange =
       want === 'none'
-        ? {
-            op: 'remove',
-            list: place as 'whitelist' | 'blocklist',
-            domain: desired.thing.domain,
-            source: 'schedule',
-          }
-        : { op: 'add', list: want, domain: desired.thing.domain, source: 'schedule' };
-    if (profile !== undefined) change.profile = profile;
-    await enqueueSent(run.sentLists, change);
+        ? { op: 'remove', list: place as 'whitelist' | 'blocklist', domain, source: 'schedule' }
+        : { op: 'add', list: want, domain, source: 'schedule' };
+    await enqueue(run.sentLists, withProfile(change));
   }
 }
 
@@ -328,15 +311,9 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
     // Read once, when first compared (and again after a delivery): the changes still queued,
     // and those delivered, count as made.
     let outboxRead: Promise<OutboxEntry[]> | null = null;
-    const outbox = () => {
-      outboxRead ??= outboxItem.getValue();
-      return outboxRead;
-    };
+    const outbox = () => (outboxRead ??= outboxItem.getValue());
     let settledRead: Promise<SettledChange[]> | null = null;
-    const settled = () => {
-      settledRead ??= settledChangesItem.getValue();
-      return settledRead;
-    };
+    const settled = () => (settledRead ??= settledChangesItem.getValue());
     const patches = new Map<string, ScheduleChecks>();
     let nextAlarmAt: number | null = null;
     const wakeAt = (instant: number | null | undefined) => {
@@ -386,17 +363,9 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
           outboxRead = null;
           settledRead = null;
         }
-        followDelivery(account.identity.id, run, {
-          outbox: await outbox(),
-          settled: await settled(),
-          since: now,
-        });
-        markLostForRefetch(
-          run,
-          account.identity.id,
-          { outbox: await outbox(), settled: await settled() },
-          now,
-        );
+        const changes = { outbox: await outbox(), settled: await settled() };
+        followDelivery(account.identity.id, run, changes, now);
+        markLostForRefetch(run, account.identity.id, changes, now);
       }
       const check = checkOf(run, now);
       const failedAttempts = run.waiting.length > 0 ? (found.failedAttempts ?? 0) + 1 : 0;
@@ -426,14 +395,15 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
 function followDelivery(
   account: AccountId,
   run: AccountRun,
-  changes: { outbox: readonly OutboxEntry[]; settled: readonly SettledChange[]; since: number },
+  changes: { outbox: readonly OutboxEntry[]; settled: readonly SettledChange[] },
+  since: number,
 ): void {
   for (const entry of changesOf(changes.outbox, account)) {
     if (entry.change.source === 'schedule' && entry.lastError !== undefined)
       run.sending.push(entry.lastError);
   }
   for (const settled of changes.settled) {
-    const refusedNow = settled.state === 'failed' && settled.at >= changes.since;
+    const refusedNow = settled.state === 'failed' && settled.at >= since;
     if (refusedNow && settled.account === account && settled.change.source === 'schedule')
       run.failed.push(settled.message);
   }

@@ -16,16 +16,10 @@ export type DayNumber = number;
 /** The user's time zone, as the browser has it. */
 export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-export interface LocalTime {
-  day: DayNumber;
-  /** Minutes after local midnight. */
-  minute: number;
-}
-
 export interface Zone {
   readonly timeZone: string;
-  /** The local date and minute at `instant`. */
-  localAt(instant: number): LocalTime;
+  /** The local date and minute (after local midnight) at `instant`. */
+  localAt(instant: number): { day: DayNumber; minute: number };
   /**
    * The instant at which the local clock shows `minute` of `day`: of a time shown twice (the
    * repeated hour), the first (`earliest`) or the second (`latest`) time; of a time never shown
@@ -38,6 +32,23 @@ export interface Zone {
 export function weekdayOf(day: DayNumber): number {
   // 1970-01-01 was a Thursday (4).
   return ((((day + 3) % 7) + 7) % 7) + 1;
+}
+
+/** The first instant of a new offset, searched to the minute between two instants around it. */
+function firstOfNewOffset(
+  lowInstant: number,
+  highInstant: number,
+  offset: (instant: number) => number,
+): number {
+  let low = Math.floor(Math.min(lowInstant, highInstant) / MINUTE_MS);
+  let high = Math.ceil(Math.max(lowInstant, highInstant) / MINUTE_MS);
+  const first = offset(low * MINUTE_MS);
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (offset(middle * MINUTE_MS) === first) low = middle;
+    else high = middle;
+  }
+  return high * MINUTE_MS;
 }
 
 /**
@@ -90,17 +101,8 @@ export function createZone(timeZone: string): Zone {
     const start = index * BLOCK_MS;
     const first = offsetAsked(start);
     const last = offsetAsked(start + BLOCK_MS);
-    let jump = Number.POSITIVE_INFINITY;
-    if (first !== last) {
-      let low = start / MINUTE_MS;
-      let high = (start + BLOCK_MS) / MINUTE_MS;
-      while (high - low > 1) {
-        const middle = Math.floor((low + high) / 2);
-        if (offsetAsked(middle * MINUTE_MS) === first) low = middle;
-        else high = middle;
-      }
-      jump = high * MINUTE_MS;
-    }
+    const jump =
+      first === last ? Number.POSITIVE_INFINITY : firstOfNewOffset(start, start + BLOCK_MS, offsetAsked);
     const block = { first, last, jump };
     blocks.set(index, block);
     return block;
@@ -110,19 +112,6 @@ export function createZone(timeZone: string): Zone {
   function offsetAt(instant: number): number {
     const block = blockAt(instant);
     return instant < block.jump ? block.first : block.last;
-  }
-
-  /** The first instant of the new offset, searched to the minute between two instants around it. */
-  function jumpBetween(lowInstant: number, highInstant: number): number {
-    let low = Math.floor(Math.min(lowInstant, highInstant) / MINUTE_MS);
-    let high = Math.ceil(Math.max(lowInstant, highInstant) / MINUTE_MS);
-    const first = offsetAt(low * MINUTE_MS);
-    while (high - low > 1) {
-      const middle = Math.floor((low + high) / 2);
-      if (offsetAt(middle * MINUTE_MS) === first) low = middle;
-      else high = middle;
-    }
-    return high * MINUTE_MS;
   }
 
   return {
@@ -146,7 +135,7 @@ export function createZone(timeZone: string): Zone {
         .sort((a, b) => a - b);
       const instant =
         (which === 'earliest' ? candidates[0] : candidates[candidates.length - 1]) ??
-        jumpBetween(wall - after * MINUTE_MS, wall - before * MINUTE_MS);
+        firstOfNewOffset(wall - after * MINUTE_MS, wall - before * MINUTE_MS, offsetAt);
       instants.set(memo, instant);
       return instant;
     },

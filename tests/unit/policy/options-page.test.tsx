@@ -66,6 +66,16 @@ describe('Managed by your organization', () => {
     screen.getByText(/Your organization manages this section/);
   });
 
+  it('follows a policy set while the page is open', async () => {
+    renderSection('whitelist');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await fakeBrowser.storage.managed.set({ closedOptionsSections: ['whitelist'] });
+    await screen.findByRole('heading', { name: 'Managed by your organization' });
+    await waitFor(() =>
+      expect(isDisabled(screen.getByRole('button', { name: 'Add to whitelist' }))).toBe(true),
+    );
+  });
+
   it('leaves open a section the policy does not close', async () => {
     await setPolicy({ closedOptionsSections: ['blocklist'] });
     renderSection('whitelist');

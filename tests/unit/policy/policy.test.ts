@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { isSectionClosed, managedScope } from '@/lib/policy/managed';
 import { readPolicy } from '@/lib/policy/policy';
+import { validateBaseUrl } from '@/lib/validation';
 import { failingManagedStorage, fakeManagedStorage } from '../../fakes/fake-managed-storage';
 
 const OFFICE = { name: 'Office', baseUrl: 'https://dns.example.com', form: 'B', key: 'office-key-123' };
@@ -86,7 +87,9 @@ describe('a bad policy', () => {
     expect(reading.policy.accounts.map((account) => account.name)).toEqual(['Office']);
     expect(reading.policy.accountsComplete).toBe(false);
     expect(reading.policy.problems).toHaveLength(2);
-    expect(reading.policy.problems.join(' ')).toContain('Home');
+    // Says what is wrong with the field, as the Accounts section would.
+    const address = validateBaseUrl('ftp://x');
+    expect(reading.policy.problems[0]).toBe(`The account “Home”: ${address.ok ? '' : address.message}`);
     expect(reading.policy.problems.join(' ')).toContain('Lab');
     expect(reading.policy.problems.join(' ')).not.toContain('home-secret-key');
   });

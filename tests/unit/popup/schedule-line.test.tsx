@@ -7,7 +7,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { ScheduleLine } from '@/components/popup/ScheduleLine';
-import type { OwnedThing } from '@/lib/schedules/model';
+import type { OwnedThing } from '@/lib/schedules/schema';
 import { schedulesItem } from '@/lib/schedules/store';
 import { accountsItem } from '@/lib/settings/storage';
 

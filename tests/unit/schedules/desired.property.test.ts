@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluateSchedules } from '@/lib/schedules/desired';
-import type { ScheduleRule, Weekday } from '@/lib/schedules/model';
+import type { ScheduleRule, Weekday } from '@/lib/schedules/schema';
 
 const ZONES = ['Europe/Berlin', 'America/New_York'] as const;
 const YEAR_START = Date.parse('2026-01-01T00:00:00Z');

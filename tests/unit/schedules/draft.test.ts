@@ -1,7 +1,7 @@
 /** The editor's draft (docs/schedules.md, "The editor"): a rule survives the editor whole, and its limits are named. */
 import { describe, expect, it } from 'vitest';
 import { type AccountStateNow, draftOf, newDraft, ruleFromDraft } from '@/lib/schedules/draft';
-import type { ScheduleRule } from '@/lib/schedules/model';
+import type { ScheduleRule } from '@/lib/schedules/schema';
 import { rule } from './fixtures';
 
 const accountNow: AccountStateNow = { categories: new Map(), defaultBlock: undefined, domains: new Map() };

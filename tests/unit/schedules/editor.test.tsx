@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { SchedulesSection } from '@/components/options/SchedulesSection';
 import { readAccounts } from '@/lib/accounts/store';
-import type { ScheduleRule } from '@/lib/schedules/model';
+import type { ScheduleRule } from '@/lib/schedules/schema';
 import { schedulesItem } from '@/lib/schedules/store';
 import { apiKeyItem, connectionItem } from '@/lib/settings/storage';
 import { createFakeClient } from '../../fakes/fake-client';

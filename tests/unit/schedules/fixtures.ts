@@ -1,4 +1,4 @@
-import type { OwnedThing, ScheduleRule, Weekday } from '@/lib/schedules/model';
+import type { OwnedThing, ScheduleRule, Weekday } from '@/lib/schedules/schema';
 
 export const SCHOOL_NIGHTS: Weekday[] = [1, 2, 3, 4, 7];
 

@@ -10,7 +10,7 @@ import { fakeBrowser } from 'wxt/testing';
 import { readAccounts } from '@/lib/accounts/store';
 import { readCurrentAccount } from '@/lib/identity/current';
 import { dropQueuedSettingChanges, enqueueChange } from '@/lib/outbox';
-import type { ScheduleRule } from '@/lib/schedules/model';
+import type { ScheduleRule } from '@/lib/schedules/schema';
 import { schedulesItem } from '@/lib/schedules/store';
 import { apiKeyItem, connectionItem, outboxItem } from '@/lib/settings/storage';
 import { createFakeClient } from '../../fakes/fake-client';

@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { keepMenuChange, ruleOwning, rulesOwningDomains } from '@/lib/schedules/manual';
-import type { ScheduleRule } from '@/lib/schedules/model';
+import type { ScheduleRule } from '@/lib/schedules/schema';
 import { schedulesItem } from '@/lib/schedules/store';
 
 beforeEach(() => fakeBrowser.reset());
