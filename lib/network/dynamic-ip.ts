@@ -20,7 +20,12 @@ import {
 } from '@/lib/settings/storage';
 import { validateNetworkLabel, validateProfileReference } from '@/lib/validation';
 import { lookupPublicIpv4 } from './ip-lookup';
-import { isTransientKind, registrationRetryMinutes, runRegistration } from './registration';
+import {
+  isTransientKind,
+  type RegistrationVerdict,
+  registrationRetryMinutes,
+  runRegistration,
+} from './registration';
 
 export const REGISTRATION_ALARM = 'dynamic-ip';
 /** One-shot retry after a failure; re-creating it replaces it, so retries never pile up. */
@@ -93,10 +98,7 @@ export async function syncRegistrationAlarms(
   );
   for (const { name } of await alarms.getAll()) {
     const ours =
-      name === REGISTRATION_ALARM ||
-      name === REGISTRATION_RETRY_ALARM ||
-      name.startsWith(`${REGISTRATION_ALARM}:`) ||
-      name.startsWith(`${REGISTRATION_RETRY_ALARM}:`);
+      name === REGISTRATION_ALARM || name === REGISTRATION_RETRY_ALARM || registrationAlarmTarget(name);
     if (ours && !known.has(name)) await alarms.clear(name);
   }
   for (const account of accounts) await ensureRegistrationAlarm(alarms, account.dynamicIp, account.id);
@@ -195,45 +197,34 @@ async function clientOf(deps: DynamicIpDeps, accountId: string): Promise<Current
 
 const isAddress = (address: RegisteredAddress | null): address is RegisteredAddress => address !== null;
 
+const notRegistered = (reason: string): RegistrationVerdict => ({
+  ok: false,
+  message: t('registration.notRegistered', { reason }),
+  reason: 'invalid-input',
+});
+const noKey = (): RegistrationVerdict => ({ ok: false, message: t('registration.noKey'), reason: 'no-key' });
+
 async function registerWithSettings(
   deps: DynamicIpDeps,
   accountId: string,
   settings: DynamicIpSettings,
   now: () => number,
   renewLease: () => Promise<boolean>,
-) {
+): Promise<RegistrationVerdict> {
   const label = validateNetworkLabel(settings.label);
-  if (!label.ok)
-    return {
-      ok: false,
-      message: t('registration.notRegistered', { reason: label.message }),
-      reason: 'invalid-input',
-    };
+  if (!label.ok) return notRegistered(label.message);
   // One reading of the settings for the account and its client: an address is only ever
   // deleted through the client of the account it was registered with.
   const configured = await clientOf(deps, accountId);
-  if (!configured) {
-    return { ok: false, message: t('registration.noKey'), reason: 'no-key' };
-  }
+  if (!configured) return noKey();
   const { identity, client } = configured;
   let profile: string | undefined;
   if (capabilitiesOf(identity.form).profileSelection) {
     const checked = validateProfileReference(settings.profile);
-    if (!checked.ok)
-      return {
-        ok: false,
-        message: t('registration.notRegistered', { reason: checked.message }),
-        reason: 'invalid-input',
-      };
+    if (!checked.ok) return notRegistered(checked.message);
     profile = checked.value;
   }
-  if (!client) {
-    return {
-      ok: false,
-      message: t('registration.noKey'),
-      reason: 'no-key',
-    };
-  }
+  if (!client) return noKey();
   // A lookup has no effect at the service, so it goes on even if the lease was lost; the add
   // after it checks the lease again.
   const renewingFetch: typeof fetch = async (input, init) => {
