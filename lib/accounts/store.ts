@@ -247,6 +247,12 @@ export async function readAccounts(now: () => number = Date.now): Promise<Accoun
   return stateOf(await readRaw());
 }
 
+/** Runs `change` on the stored accounts under the accounts lock, once there is an active account. */
+async function underLock<T>(change: (raw: Raw) => Promise<T>): Promise<T> {
+  await readAccounts();
+  return exclusively('accounts', async () => change(await readRaw()));
+}
+
 /** What `updateAccounts` may change. */
 export interface AccountsDraft {
   activeId: string;
@@ -262,9 +268,7 @@ export interface AccountsDraft {
 export async function updateAccounts<T>(
   change: (state: AccountsState, draft: AccountsDraft) => { draft: AccountsDraft; result: T } | null,
 ): Promise<T | null> {
-  await readAccounts();
-  return exclusively('accounts', async () => {
-    const raw = await readRaw();
+  return underLock(async (raw) => {
     const state = await stateOf(raw);
     const draft: AccountsDraft = {
       activeId: state.activeId,
@@ -293,9 +297,7 @@ export async function writeAccountValue<I extends AccountItem>(
   item: I,
   value: ValueOf<I>,
 ): Promise<boolean> {
-  await readAccounts();
-  return exclusively('accounts', async () => {
-    const raw = await readRaw();
+  return underLock(async (raw) => {
     const entries = raw.accounts.accounts;
     const entry = entries.find((candidate) => candidate.id === accountId);
     if (!entry) return false;
@@ -323,9 +325,7 @@ export async function writeAccountValue<I extends AccountItem>(
  * their entries and their keys. The readable accounts stay as they are. Returns how many went.
  */
 export async function forgetUnreadableAccounts(): Promise<number> {
-  await readAccounts();
-  return exclusively('accounts', async () => {
-    const raw = await readRaw();
+  return underLock(async (raw) => {
     const count = unreadableCount(raw);
     if (count === 0) return 0;
     const readable = new Set(raw.accounts.accounts.map((entry) => entry.id));
@@ -367,9 +367,7 @@ export async function saveActiveConnection(change: {
   key?: string;
   connection?: ConnectionSettings;
 }): Promise<void> {
-  await readAccounts();
-  await exclusively('accounts', async () => {
-    const raw = await readRaw();
+  await underLock(async (raw) => {
     const before = {
       key: raw.activeKey,
       connection: raw.active[ACCOUNT_ITEMS.indexOf(connectionItem)] as ConnectionSettings,
@@ -407,9 +405,7 @@ export const activeKeyItem: StoredItem<string> = {
  * of it, in one storage write. False when there is no such account.
  */
 export async function activateAccount(id: string): Promise<boolean> {
-  await readAccounts();
-  return exclusively('accounts', async () => {
-    const raw = await readRaw();
+  return underLock(async (raw) => {
     const currentId = raw.accounts.active!;
     if (currentId === id) return true;
     const target = raw.accounts.accounts.find((entry) => entry.id === id);
