@@ -7,10 +7,8 @@
  */
 
 import { readAccounts } from '@/lib/accounts/store';
-import { lookupPermissionOrigins } from '@/lib/network/settings-form';
+import { LOOPBACK_HOST, lookupPermissionOrigins } from '@/lib/network/settings-form';
 import { type ConnectionSettings, DEFAULT_BASE_URL, type DynamicIpSettings } from '@/lib/settings/storage';
-
-const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
  * The default service origin is granted at install (host_permissions). A loopback server used for
