@@ -168,10 +168,7 @@ export async function registerOnce(
     const nextAttemptAt = retryMinutes === null ? undefined : now() + retryMinutes * 60_000;
     const outcome: RegistrationOutcome = {
       at: now(),
-      ok: verdict.ok,
-      ...(verdict.ip === undefined ? {} : { ip: verdict.ip }),
-      message: verdict.message,
-      ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
+      ...verdict,
       consecutiveFailures: failures,
       ...(nextAttemptAt === undefined ? {} : { nextAttemptAt }),
     };

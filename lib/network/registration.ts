@@ -188,17 +188,13 @@ export interface RunRegistrationInput {
   beforeStep?: () => Promise<boolean>;
 }
 
-function asApiError(error: unknown): ApiError {
-  if (isApiError(error)) return error;
-  return new ApiError('unexpected', t('registration.internalFailure'));
-}
-
 async function attempt(call: () => Promise<void>): Promise<StepResult> {
   try {
     await call();
     return { ok: true };
   } catch (error) {
-    return { ok: false, error: asApiError(error) };
+    const unexpected = () => new ApiError('unexpected', t('registration.internalFailure'));
+    return { ok: false, error: isApiError(error) ? error : unexpected() };
   }
 }
 
@@ -229,15 +225,9 @@ export async function runRegistration(
       facts.add = mayGoOn ? await attempt(() => input.client.addNetwork(entry)) : interrupted;
     } else {
       const { address } = decision;
-      const result = mayGoOn
-        ? await attempt(() =>
-            input.client.deleteNetwork(
-              address.profile === undefined
-                ? { ip: address.ip }
-                : { ip: address.ip, profile: address.profile },
-            ),
-          )
-        : interrupted;
+      const { ip, profile } = address;
+      const entry = profile === undefined ? { ip } : { ip, profile };
+      const result = mayGoOn ? await attempt(() => input.client.deleteNetwork(entry)) : interrupted;
       facts.deletions = { ...facts.deletions, [addressKey(address)]: result };
     }
   }
