@@ -17,6 +17,7 @@ import { type AccountId, accountIdentity } from '@/lib/identity/identity';
 import { exclusively, randomId } from '@/lib/outbox/lease';
 import { profileGroupsItem } from '@/lib/profile-groups/groups';
 import { entriesOf, getValues, readRaw as readStored, type StoredItem, writeRaw } from '@/lib/settings/item';
+import { isRecord } from '@/lib/settings/shape';
 import {
   type AccountEntry,
   accountKeysItem,
@@ -134,9 +135,6 @@ async function readRaw(): Promise<Raw> {
   const stored = (await readStored('local', [accountsItem.name]))[accountsItem.name] ?? null;
   return stored === null ? raw : { ...raw, ...(await readEachEntry(stored)) };
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A stored list that did not read as a whole, entry by entry (with zod): one entry this version
