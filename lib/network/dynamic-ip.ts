@@ -22,6 +22,7 @@ import { validateNetworkLabel, validateProfileReference } from '@/lib/validation
 import { lookupPublicIpv4 } from './ip-lookup';
 import {
   isTransientKind,
+  notRegistered,
   type RegistrationVerdict,
   registrationRetryMinutes,
   runRegistration,
@@ -194,11 +195,6 @@ async function clientOf(deps: DynamicIpDeps, accountId: string): Promise<Current
 
 const isAddress = (address: RegisteredAddress | null): address is RegisteredAddress => address !== null;
 
-const notRegistered = (reason: string): RegistrationVerdict => ({
-  ok: false,
-  message: t('registration.notRegistered', { reason }),
-  reason: 'invalid-input',
-});
 const noKey = (): RegistrationVerdict => ({ ok: false, message: t('registration.noKey'), reason: 'no-key' });
 
 async function registerWithSettings(
@@ -209,7 +205,7 @@ async function registerWithSettings(
   renewLease: () => Promise<boolean>,
 ): Promise<RegistrationVerdict> {
   const label = validateNetworkLabel(settings.label);
-  if (!label.ok) return notRegistered(label.message);
+  if (!label.ok) return notRegistered(label.message, 'invalid-input');
   // One reading of the settings for the account and its client: an address is only ever
   // deleted through the client of the account it was registered with.
   const configured = await clientOf(deps, accountId);
@@ -218,7 +214,7 @@ async function registerWithSettings(
   let profile: string | undefined;
   if (capabilitiesOf(identity.form).profileSelection) {
     const checked = validateProfileReference(settings.profile);
-    if (!checked.ok) return notRegistered(checked.message);
+    if (!checked.ok) return notRegistered(checked.message, 'invalid-input');
     profile = checked.value;
   }
   if (!client) return noKey();
