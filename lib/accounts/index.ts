@@ -174,23 +174,8 @@ export interface AccountsDeps {
   now?: () => number;
 }
 
-/** What pages do with accounts (`createAccounts`). */
-export interface AccountsApi {
-  list(): Promise<AccountsView>;
-  add(input: NewAccount): Promise<string>;
-  rename(id: string, name: string): Promise<void>;
-  activate(id: string): Promise<void>;
-  remove(id: string): Promise<number>;
-  /** Forgets what is left of the accounts this version cannot read, keys included; how many went. */
-  removeUnreadable(): Promise<number>;
-  countWaitingChanges(id: string): Promise<number>;
-  setDynamicIp(
-    account: Pick<AccountSummary, 'id' | 'form'>,
-    draft: DynamicIpDraft,
-  ): Promise<DynamicIpSettings>;
-}
-
-export function createAccounts(deps: AccountsDeps): AccountsApi {
+/** What pages do with accounts. */
+export function createAccounts(deps: AccountsDeps) {
   const now = deps.now ?? Date.now;
 
   /**
