@@ -90,8 +90,8 @@ export interface AccountsState {
 }
 
 /** The value of a per-account item for `account`. */
-export function accountValue<I extends AccountItem>(account: StoredAccount, item: I): ValueOf<I> {
-  return (account.values.has(item.key) ? account.values.get(item.key) : item.fallback) as ValueOf<I>;
+export function accountValue<I extends AccountItem>(of: Pick<StoredAccount, 'values'>, item: I): ValueOf<I> {
+  return (of.values.has(item.key) ? of.values.get(item.key) : item.fallback) as ValueOf<I>;
 }
 
 /** The host of an account's service, which names it until the user names it. */
@@ -198,22 +198,18 @@ async function stateOf(raw: Raw): Promise<AccountsState> {
             ] as const,
         ),
       );
-      const account: StoredAccount = {
+      return {
         id: entry.id,
         name: entry.name,
         createdAt: entry.createdAt,
         active: isActive,
         key: isActive ? raw.activeKey : (raw.keys[entry.id] ?? ''),
-        connection: connectionItem.fallback,
+        connection: accountValue({ values }, connectionItem),
         earlierIdentities: entry.earlierIdentities ?? [],
-        dynamicIp: dynamicIpSettingsItem.fallback,
-        registrationOutcome: null,
+        dynamicIp: accountValue({ values }, dynamicIpSettingsItem),
+        registrationOutcome: accountValue({ values }, registrationOutcomeItem),
         values,
       };
-      account.connection = accountValue(account, connectionItem);
-      account.dynamicIp = accountValue(account, dynamicIpSettingsItem);
-      account.registrationOutcome = accountValue(account, registrationOutcomeItem);
-      return account;
     }),
   );
   return { activeId, accounts, unreadable: unreadableCount(raw) };
