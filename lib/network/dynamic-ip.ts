@@ -41,9 +41,10 @@ export const registrationAlarmOf = (accountId: string) => `${REGISTRATION_ALARM}
 export const registrationRetryAlarmOf = (accountId: string) => `${REGISTRATION_RETRY_ALARM}:${accountId}`;
 export const registrationLeaseOf = (accountId: string) => `${LEASE}:${accountId}`;
 /**
- * A run renews the lease before each lookup request (8 s at most) and each call to the service
- * (15 s at most), so every step fits well inside, however many URLs and earlier addresses there
- * are; a worker stopped mid-run frees it at most this long after its last step.
+ * A run renews the lease before each lookup request and each call to the service (each within
+ * its own time limit: ./ip-lookup.ts, lib/api/transport.ts), so every step fits well inside,
+ * however many URLs and earlier addresses there are; a worker stopped mid-run frees it at most
+ * this long after its last step.
  */
 const LEASE_TTL_MS = 90_000;
 const USER_WAIT_STEP_MS = 250;
@@ -107,13 +108,9 @@ export async function syncRegistrationAlarms(
 
 /** Which account an alarm of this module is for, and whether it is the retry; null for others. */
 export function registrationAlarmTarget(name: string): { accountId: string; retry: boolean } | null {
-  for (const [prefix, retry] of [
-    [`${REGISTRATION_RETRY_ALARM}:`, true],
-    [`${REGISTRATION_ALARM}:`, false],
-  ] as const) {
-    if (name.startsWith(prefix)) return { accountId: name.slice(prefix.length), retry };
-  }
-  return null;
+  const retry = name.startsWith(`${REGISTRATION_RETRY_ALARM}:`);
+  const prefix = `${retry ? REGISTRATION_RETRY_ALARM : REGISTRATION_ALARM}:`;
+  return name.startsWith(prefix) ? { accountId: name.slice(prefix.length), retry } : null;
 }
 
 export type RegistrationTrigger =

@@ -18,10 +18,12 @@ export type LookupResult =
     };
 
 export interface LookupOptions {
-  /** Per URL; default 8 s. */
+  /** Per URL; default `LOOKUP_TIMEOUT_MS`. */
   timeoutMs?: number;
 }
 
+/** A lookup service that has not answered by then is taken as unreachable; the next one is asked. */
+const LOOKUP_TIMEOUT_MS = 8000;
 /** A lookup answer is one short line; anything longer is not what we asked for. */
 const MAX_ANSWER_CHARS = 512;
 const jsonAnswerSchema = z.object({ ip: z.string() });
@@ -96,7 +98,7 @@ export async function lookupPublicIpv4(
   fetchImpl: typeof fetch,
   options: LookupOptions = {},
 ): Promise<LookupResult> {
-  const timeoutMs = options.timeoutMs ?? 8000;
+  const timeoutMs = options.timeoutMs ?? LOOKUP_TIMEOUT_MS;
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const url of urls) {

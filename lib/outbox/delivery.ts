@@ -7,8 +7,8 @@
  * Order is kept where it matters: the changes for one domain (and profile) go out in the order
  * they were made (adding then removing the same domain must not arrive the other way round), and
  * a change that cannot be sent yet holds the ones behind it. Of a setting, only the newest state
- * waits (./queue.ts). A new click goes before the changes
- * for other domains, so its sender hears about it first (`submitChange`).
+ * waits (./queue.ts). A new click goes before the changes for other domains, so its sender hears
+ * about it first (`submitChange`).
  *
  * Each change belongs to the account it was made for (lib/identity/identity.ts) and is sent only
  * while that account is the one configured: after a new key, origin or form, the changes of the
@@ -50,7 +50,7 @@ const LEASE = 'outbox';
  */
 export const outboxAlarmOf = (account: AccountId) => `${OUTBOX_ALARM}:${account}`;
 export const outboxLeaseOf = (account: AccountId) => `${LEASE}:${account}`;
-/** One change is at most three calls (remove from the other list, add, verify) of 15 s each. */
+/** One change: at most three calls (remove from the other list, add, verify) of `DEFAULT_TIMEOUT_MS`. */
 const LEASE_TTL_MS = 60_000;
 /** Set before each send: wakes a restarted worker if this one is stopped mid-request. */
 const SAFETY_WAKE_MS = 30_000;
