@@ -303,17 +303,11 @@ async function deliverAccount(deps: OutboxDeps, accountId: AccountId, forced: bo
       }
       // Kept for its account by the user's choice: sent when that account is back, however late.
       if (!head.keptForAccount && waitedSoFar(head, now()) > MAX_AGE_MS) {
-        await settle(
-          head,
-          {
-            state: 'failed',
-            message: head.lastError
-              ? t('outbox.gaveUpReason', { attempted: describeChange(head.change), reason: head.lastError })
-              : t('outbox.gaveUp', { attempted: describeChange(head.change) }),
-            at: now(),
-          },
-          deps,
-        );
+        const attempted = describeChange(head.change);
+        const message = head.lastError
+          ? t('outbox.gaveUpReason', { attempted, reason: head.lastError })
+          : t('outbox.gaveUp', { attempted });
+        await settle(head, { state: 'failed', message, at: now() }, deps);
         continue;
       }
       // The service is busy for every change, not only the one it answered: all of them wait.
