@@ -15,6 +15,7 @@ import { notes } from '@/lib/notes';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { exclusively } from '@/lib/outbox/lease';
 import { forgetSchedulesOf } from '@/lib/schedules/edit';
+import type { StoredItem } from '@/lib/settings/item';
 import {
   cachedBlockedTodayItem,
   cachedListsIndexItem,
@@ -82,36 +83,33 @@ export async function forgetAccount(id: string, deps: ForgetDeps): Promise<Forge
   return { removed: true, discarded };
 }
 
+/** Drops the entries of `identity` from a list, under the list's lock; returns how many went. */
+function dropEntriesOf<E extends { account: string }>(
+  identity: AccountId,
+  lock: string,
+  item: StoredItem<E[]>,
+): Promise<number> {
+  return exclusively(lock, async () => {
+    const entries = await item.getValue();
+    const kept = entries.filter((entry) => entry.account !== identity);
+    if (kept.length !== entries.length) await item.setValue(kept);
+    return entries.length - kept.length;
+  });
+}
+
 /** Forgets every piece of data tagged with `identity`; returns how many queued changes went. */
 async function forgetIdentity(identity: AccountId): Promise<number> {
   const mine = (value: { account: string } | null) => value !== null && value.account === identity;
-  const discarded = await exclusively('outbox', async () => {
-    const entries = await outboxItem.getValue();
-    const kept = entries.filter((entry) => !mine(entry));
-    if (kept.length !== entries.length) await outboxItem.setValue(kept);
-    return entries.length - kept.length;
-  });
-  await exclusively('outbox-settled', async () => {
-    const settled = await settledChangesItem.getValue();
-    const kept = settled.filter((entry) => !mine(entry));
-    if (kept.length !== settled.length) await settledChangesItem.setValue(kept);
-  });
-  await exclusively('temporary-allows', async () => {
-    const allows = await temporaryAllowsItem.getValue();
-    const kept = allows.filter((entry) => !mine(entry));
-    if (kept.length !== allows.length) await temporaryAllowsItem.setValue(kept);
-  });
+  const discarded = await dropEntriesOf(identity, 'outbox', outboxItem);
+  await dropEntriesOf(identity, 'outbox-settled', settledChangesItem);
+  await dropEntriesOf(identity, 'temporary-allows', temporaryAllowsItem);
+  await dropEntriesOf(identity, 'unbreak-sessions', unbreakSessionsItem);
   await exclusively('registration-addresses', async () => {
     const registered = await registeredAddressesItem.getValue();
     await registeredAddressesItem.setValue({
       current: mine(registered.current) ? null : registered.current,
       stale: registered.stale.filter((address) => !mine(address)),
     });
-  });
-  await exclusively('unbreak-sessions', async () => {
-    const sessions = await unbreakSessionsItem.getValue();
-    const kept = sessions.filter((session) => !mine(session));
-    if (kept.length !== sessions.length) await unbreakSessionsItem.setValue(kept);
   });
   // The notes on its list entries (lib/notes): kept per identity, forgotten with it.
   await notes.forget(identity, (await notes.read(identity)).entries);

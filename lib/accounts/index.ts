@@ -174,23 +174,8 @@ export interface AccountsDeps {
   now?: () => number;
 }
 
-/** What pages do with accounts (`createAccounts`). */
-export interface AccountsApi {
-  list(): Promise<AccountsView>;
-  add(input: NewAccount): Promise<string>;
-  rename(id: string, name: string): Promise<void>;
-  activate(id: string): Promise<void>;
-  remove(id: string): Promise<number>;
-  /** Forgets what is left of the accounts this version cannot read, keys included; how many went. */
-  removeUnreadable(): Promise<number>;
-  countWaitingChanges(id: string): Promise<number>;
-  setDynamicIp(
-    account: Pick<AccountSummary, 'id' | 'form'>,
-    draft: DynamicIpDraft,
-  ): Promise<DynamicIpSettings>;
-}
-
-export function createAccounts(deps: AccountsDeps): AccountsApi {
+/** What pages do with accounts. */
+export function createAccounts(deps: AccountsDeps) {
   const now = deps.now ?? Date.now;
 
   /**
@@ -200,8 +185,7 @@ export function createAccounts(deps: AccountsDeps): AccountsApi {
    * address, an account already there (same origin, form and key) and an eleventh account.
    */
   async function add(input: NewAccount): Promise<string> {
-    const before = await listAccounts();
-    const others = before.accounts;
+    const others = (await listAccounts()).accounts;
     if (others.length >= MAX_ACCOUNTS) throw invalid('name', t('accounts.tooMany', { max: MAX_ACCOUNTS }));
     const name = checkAccountName(input.name, others);
     const key = validateApiKey(input.key);
@@ -246,13 +230,8 @@ export function createAccounts(deps: AccountsDeps): AccountsApi {
   async function rename(id: string, input: string): Promise<void> {
     const { accounts } = await listAccounts();
     const trimmed = input.trim();
-    const name =
-      trimmed === ''
-        ? undefined
-        : checkAccountName(
-            trimmed,
-            accounts.filter((other) => other.id !== id),
-          );
+    const others = accounts.filter((other) => other.id !== id);
+    const name = trimmed === '' ? undefined : checkAccountName(trimmed, others);
     await updateAccounts((_state, draft) => {
       const entry = draft.entries.find((candidate) => candidate.id === id);
       if (!entry) return null;
@@ -295,9 +274,9 @@ export function createAccounts(deps: AccountsDeps): AccountsApi {
   async function remove(id: string): Promise<number> {
     const { accounts } = await listAccounts();
     if (accounts.length <= 1) throw invalid('account', t('accounts.lastOne'));
-    const outcome = await deps.removeInWorker(id);
-    if (!outcome.removed) throw invalid('account', t('accounts.gone'));
-    return outcome.discarded;
+    const { removed, discarded } = await deps.removeInWorker(id);
+    if (!removed) throw invalid('account', t('accounts.gone'));
+    return discarded;
   }
 
   return {

@@ -17,6 +17,7 @@ import { type AccountId, accountIdentity } from '@/lib/identity/identity';
 import { exclusively, randomId } from '@/lib/outbox/lease';
 import { profileGroupsItem } from '@/lib/profile-groups/groups';
 import { entriesOf, getValues, readRaw as readStored, type StoredItem, writeRaw } from '@/lib/settings/item';
+import { isRecord } from '@/lib/settings/shape';
 import {
   type AccountEntry,
   accountKeysItem,
@@ -89,8 +90,8 @@ export interface AccountsState {
 }
 
 /** The value of a per-account item for `account`. */
-export function accountValue<I extends AccountItem>(account: StoredAccount, item: I): ValueOf<I> {
-  return (account.values.has(item.key) ? account.values.get(item.key) : item.fallback) as ValueOf<I>;
+export function accountValue<I extends AccountItem>(of: Pick<StoredAccount, 'values'>, item: I): ValueOf<I> {
+  return (of.values.has(item.key) ? of.values.get(item.key) : item.fallback) as ValueOf<I>;
 }
 
 /** The host of an account's service, which names it until the user names it. */
@@ -134,9 +135,6 @@ async function readRaw(): Promise<Raw> {
   const stored = (await readStored('local', [accountsItem.name]))[accountsItem.name] ?? null;
   return stored === null ? raw : { ...raw, ...(await readEachEntry(stored)) };
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A stored list that did not read as a whole, entry by entry (with zod): one entry this version
@@ -200,22 +198,18 @@ async function stateOf(raw: Raw): Promise<AccountsState> {
             ] as const,
         ),
       );
-      const account: StoredAccount = {
+      return {
         id: entry.id,
         name: entry.name,
         createdAt: entry.createdAt,
         active: isActive,
         key: isActive ? raw.activeKey : (raw.keys[entry.id] ?? ''),
-        connection: connectionItem.fallback,
+        connection: accountValue({ values }, connectionItem),
         earlierIdentities: entry.earlierIdentities ?? [],
-        dynamicIp: dynamicIpSettingsItem.fallback,
-        registrationOutcome: null,
+        dynamicIp: accountValue({ values }, dynamicIpSettingsItem),
+        registrationOutcome: accountValue({ values }, registrationOutcomeItem),
         values,
       };
-      account.connection = accountValue(account, connectionItem);
-      account.dynamicIp = accountValue(account, dynamicIpSettingsItem);
-      account.registrationOutcome = accountValue(account, registrationOutcomeItem);
-      return account;
     }),
   );
   return { activeId, accounts, unreadable: unreadableCount(raw) };
@@ -247,6 +241,12 @@ export async function readAccounts(now: () => number = Date.now): Promise<Accoun
   return stateOf(await readRaw());
 }
 
+/** Runs `change` on the stored accounts under the accounts lock, once there is an active account. */
+async function underLock<T>(change: (raw: Raw) => Promise<T>): Promise<T> {
+  await readAccounts();
+  return exclusively('accounts', async () => change(await readRaw()));
+}
+
 /** What `updateAccounts` may change. */
 export interface AccountsDraft {
   activeId: string;
@@ -262,9 +262,7 @@ export interface AccountsDraft {
 export async function updateAccounts<T>(
   change: (state: AccountsState, draft: AccountsDraft) => { draft: AccountsDraft; result: T } | null,
 ): Promise<T | null> {
-  await readAccounts();
-  return exclusively('accounts', async () => {
-    const raw = await readRaw();
+  return underLock(async (raw) => {
     const state = await stateOf(raw);
     const draft: AccountsDraft = {
       activeId: state.activeId,
@@ -293,9 +291,7 @@ export async function writeAccountValue<I extends AccountItem>(
   item: I,
   value: ValueOf<I>,
 ): Promise<boolean> {
-  await readAccounts();
-  return exclusively('accounts', async () => {
-    const raw = await readRaw();
+  return underLock(async (raw) => {
     const entries = raw.accounts.accounts;
     const entry = entries.find((candidate) => candidate.id === accountId);
     if (!entry) return false;
@@ -323,9 +319,7 @@ export async function writeAccountValue<I extends AccountItem>(
  * their entries and their keys. The readable accounts stay as they are. Returns how many went.
  */
 export async function forgetUnreadableAccounts(): Promise<number> {
-  await readAccounts();
-  return exclusively('accounts', async () => {
-    const raw = await readRaw();
+  return underLock(async (raw) => {
     const count = unreadableCount(raw);
     if (count === 0) return 0;
     const readable = new Set(raw.accounts.accounts.map((entry) => entry.id));
@@ -367,9 +361,7 @@ export async function saveActiveConnection(change: {
   key?: string;
   connection?: ConnectionSettings;
 }): Promise<void> {
-  await readAccounts();
-  await exclusively('accounts', async () => {
-    const raw = await readRaw();
+  await underLock(async (raw) => {
     const before = {
       key: raw.activeKey,
       connection: raw.active[ACCOUNT_ITEMS.indexOf(connectionItem)] as ConnectionSettings,
@@ -407,9 +399,7 @@ export const activeKeyItem: StoredItem<string> = {
  * of it, in one storage write. False when there is no such account.
  */
 export async function activateAccount(id: string): Promise<boolean> {
-  await readAccounts();
-  return exclusively('accounts', async () => {
-    const raw = await readRaw();
+  return underLock(async (raw) => {
     const currentId = raw.accounts.active!;
     if (currentId === id) return true;
     const target = raw.accounts.accounts.find((entry) => entry.id === id);

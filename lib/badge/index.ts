@@ -45,21 +45,11 @@ export function computeBadge(state: BadgeState): Badge {
     };
   }
   const failed = state.failedHosts ?? 0;
-  if (failed > 0) {
-    return {
-      text: count(failed),
-      color: '#1A56B0',
-      title: tn('badge.failedHosts', failed, { name }),
-    };
-  }
-  if (state.pendingChanges > 0) {
-    const pending = state.pendingChanges;
-    return {
-      text: count(pending),
-      color: '#8A5A00',
-      title: tn('badge.pending', pending, { name }),
-    };
-  }
+  if (failed > 0)
+    return { text: count(failed), color: '#1A56B0', title: tn('badge.failedHosts', failed, { name }) };
+  const pending = state.pendingChanges;
+  if (pending > 0)
+    return { text: count(pending), color: '#8A5A00', title: tn('badge.pending', pending, { name }) };
   return { text: '', color: '#5F6368', title: name };
 }
 

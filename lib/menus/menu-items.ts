@@ -83,23 +83,21 @@ export function buildMenuItems(input: MenuInput): MenuItem[] {
       } else {
         const parentId = `${PREFIX}-parent:${list}:${target}`;
         items.push({ id: parentId, ...common });
-        for (const profile of profiles) {
-          items.push({
-            id: actionId({ list, target, profile }),
-            title: profile,
-            contexts: common.contexts,
-            parentId,
-            ...patterns,
-          });
-        }
+        const child = (id: string, title: string) => ({
+          id,
+          title,
+          contexts: common.contexts,
+          parentId,
+          ...patterns,
+        });
+        for (const profile of profiles) items.push(child(actionId({ list, target, profile }), profile));
         for (const group of input.groups ?? []) {
-          items.push({
-            id: actionId({ list, target, group: group.id }),
-            title: t('profileGroups.menuItem', { name: group.name }),
-            contexts: common.contexts,
-            parentId,
-            ...patterns,
-          });
+          items.push(
+            child(
+              actionId({ list, target, group: group.id }),
+              t('profileGroups.menuItem', { name: group.name }),
+            ),
+          );
         }
       }
     }
@@ -118,13 +116,9 @@ export function parseMenuItemId(id: string | number): MenuAction | null {
     return { list: group[1] as DomainListKind, target: group[2] as MenuTarget, group: group[3] as string };
   const match = /^dnsfc:(whitelist|blocklist):(page|link)(?::(.+))?$/.exec(id);
   if (!match) return null;
-  const [, list, target, profile] = match as unknown as [
-    string,
-    DomainListKind,
-    MenuTarget,
-    string | undefined,
-  ];
-  return profile === undefined ? { list, target } : { list, target, profile };
+  const [, list, target, profile] = match;
+  const action = { list: list as DomainListKind, target: target as MenuTarget };
+  return profile === undefined ? action : { ...action, profile };
 }
 
 /** The domain a menu action or a shortcut acts on: the registrable domain of the URL's host. */

@@ -20,7 +20,13 @@ import {
 } from '@/lib/settings/storage';
 import { validateNetworkLabel, validateProfileReference } from '@/lib/validation';
 import { lookupPublicIpv4 } from './ip-lookup';
-import { isTransientKind, registrationRetryMinutes, runRegistration } from './registration';
+import {
+  isTransientKind,
+  notRegistered,
+  type RegistrationVerdict,
+  registrationRetryMinutes,
+  runRegistration,
+} from './registration';
 
 export const REGISTRATION_ALARM = 'dynamic-ip';
 /** One-shot retry after a failure; re-creating it replaces it, so retries never pile up. */
@@ -35,9 +41,10 @@ export const registrationAlarmOf = (accountId: string) => `${REGISTRATION_ALARM}
 export const registrationRetryAlarmOf = (accountId: string) => `${REGISTRATION_RETRY_ALARM}:${accountId}`;
 export const registrationLeaseOf = (accountId: string) => `${LEASE}:${accountId}`;
 /**
- * A run renews the lease before each lookup request (8 s at most) and each call to the service
- * (15 s at most), so every step fits well inside, however many URLs and earlier addresses there
- * are; a worker stopped mid-run frees it at most this long after its last step.
+ * A run renews the lease before each lookup request and each call to the service (each within
+ * its own time limit: ./ip-lookup.ts, lib/api/transport.ts), so every step fits well inside,
+ * however many URLs and earlier addresses there are; a worker stopped mid-run frees it at most
+ * this long after its last step.
  */
 const LEASE_TTL_MS = 90_000;
 const USER_WAIT_STEP_MS = 250;
@@ -93,10 +100,7 @@ export async function syncRegistrationAlarms(
   );
   for (const { name } of await alarms.getAll()) {
     const ours =
-      name === REGISTRATION_ALARM ||
-      name === REGISTRATION_RETRY_ALARM ||
-      name.startsWith(`${REGISTRATION_ALARM}:`) ||
-      name.startsWith(`${REGISTRATION_RETRY_ALARM}:`);
+      name === REGISTRATION_ALARM || name === REGISTRATION_RETRY_ALARM || registrationAlarmTarget(name);
     if (ours && !known.has(name)) await alarms.clear(name);
   }
   for (const account of accounts) await ensureRegistrationAlarm(alarms, account.dynamicIp, account.id);
@@ -104,13 +108,9 @@ export async function syncRegistrationAlarms(
 
 /** Which account an alarm of this module is for, and whether it is the retry; null for others. */
 export function registrationAlarmTarget(name: string): { accountId: string; retry: boolean } | null {
-  for (const [prefix, retry] of [
-    [`${REGISTRATION_RETRY_ALARM}:`, true],
-    [`${REGISTRATION_ALARM}:`, false],
-  ] as const) {
-    if (name.startsWith(prefix)) return { accountId: name.slice(prefix.length), retry };
-  }
-  return null;
+  const retry = name.startsWith(`${REGISTRATION_RETRY_ALARM}:`);
+  const prefix = `${retry ? REGISTRATION_RETRY_ALARM : REGISTRATION_ALARM}:`;
+  return name.startsWith(prefix) ? { accountId: name.slice(prefix.length), retry } : null;
 }
 
 export type RegistrationTrigger =
@@ -166,10 +166,7 @@ export async function registerOnce(
     const nextAttemptAt = retryMinutes === null ? undefined : now() + retryMinutes * 60_000;
     const outcome: RegistrationOutcome = {
       at: now(),
-      ok: verdict.ok,
-      ...(verdict.ip === undefined ? {} : { ip: verdict.ip }),
-      message: verdict.message,
-      ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
+      ...verdict,
       consecutiveFailures: failures,
       ...(nextAttemptAt === undefined ? {} : { nextAttemptAt }),
     };
@@ -195,45 +192,29 @@ async function clientOf(deps: DynamicIpDeps, accountId: string): Promise<Current
 
 const isAddress = (address: RegisteredAddress | null): address is RegisteredAddress => address !== null;
 
+const noKey = (): RegistrationVerdict => ({ ok: false, message: t('registration.noKey'), reason: 'no-key' });
+
 async function registerWithSettings(
   deps: DynamicIpDeps,
   accountId: string,
   settings: DynamicIpSettings,
   now: () => number,
   renewLease: () => Promise<boolean>,
-) {
+): Promise<RegistrationVerdict> {
   const label = validateNetworkLabel(settings.label);
-  if (!label.ok)
-    return {
-      ok: false,
-      message: t('registration.notRegistered', { reason: label.message }),
-      reason: 'invalid-input',
-    };
+  if (!label.ok) return notRegistered(label.message, 'invalid-input');
   // One reading of the settings for the account and its client: an address is only ever
   // deleted through the client of the account it was registered with.
   const configured = await clientOf(deps, accountId);
-  if (!configured) {
-    return { ok: false, message: t('registration.noKey'), reason: 'no-key' };
-  }
+  if (!configured) return noKey();
   const { identity, client } = configured;
   let profile: string | undefined;
   if (capabilitiesOf(identity.form).profileSelection) {
     const checked = validateProfileReference(settings.profile);
-    if (!checked.ok)
-      return {
-        ok: false,
-        message: t('registration.notRegistered', { reason: checked.message }),
-        reason: 'invalid-input',
-      };
+    if (!checked.ok) return notRegistered(checked.message, 'invalid-input');
     profile = checked.value;
   }
-  if (!client) {
-    return {
-      ok: false,
-      message: t('registration.noKey'),
-      reason: 'no-key',
-    };
-  }
+  if (!client) return noKey();
   // A lookup has no effect at the service, so it goes on even if the lease was lost; the add
   // after it checks the lease again.
   const renewingFetch: typeof fetch = async (input, init) => {

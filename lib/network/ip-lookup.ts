@@ -18,10 +18,12 @@ export type LookupResult =
     };
 
 export interface LookupOptions {
-  /** Per URL; default 8 s. */
+  /** Per URL; default `LOOKUP_TIMEOUT_MS`. */
   timeoutMs?: number;
 }
 
+/** A lookup service that has not answered by then is taken as unreachable; the next one is asked. */
+const LOOKUP_TIMEOUT_MS = 8000;
 /** A lookup answer is one short line; anything longer is not what we asked for. */
 const MAX_ANSWER_CHARS = 512;
 const jsonAnswerSchema = z.object({ ip: z.string() });
@@ -52,33 +54,30 @@ type Answer =
   | { ok: true; ip: string }
   | { ok: false; reason: 'ipv6' | 'malformed' | 'not-public'; problem: string };
 
+const malformed = (problem: string): Answer => ({ ok: false, reason: 'malformed', problem });
+
 /** Reads a plain-text (`203.0.113.7\n`) or JSON (`{"ip": "203.0.113.7"}`) answer. Pure. */
 export function parseLookupAnswer(body: string): Answer {
   const text = body.trim();
-  if (text === '') return { ok: false, reason: 'malformed', problem: t('ipLookup.empty') };
-  if (text.length > MAX_ANSWER_CHARS)
-    return { ok: false, reason: 'malformed', problem: t('ipLookup.notAddress') };
+  if (text === '') return malformed(t('ipLookup.empty'));
+  if (text.length > MAX_ANSWER_CHARS) return malformed(t('ipLookup.notAddress'));
   let candidate = text;
   if (text.startsWith('{')) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      return { ok: false, reason: 'malformed', problem: t('ipLookup.notJson') };
+      return malformed(t('ipLookup.notJson'));
     }
     const shaped = jsonAnswerSchema.safeParse(parsed);
-    if (!shaped.success) return { ok: false, reason: 'malformed', problem: t('ipLookup.noIp') };
+    if (!shaped.success) return malformed(t('ipLookup.noIp'));
     candidate = shaped.data.ip.trim();
   }
   if (candidate.includes(':') && /^[0-9a-f:.]+$/i.test(candidate)) {
-    return {
-      ok: false,
-      reason: 'ipv6',
-      problem: t('ipLookup.ipv6', { ip: candidate }),
-    };
+    return { ok: false, reason: 'ipv6', problem: t('ipLookup.ipv6', { ip: candidate }) };
   }
   const ipv4 = validateIpv4(candidate);
-  if (!ipv4.ok) return { ok: false, reason: 'malformed', problem: t('ipLookup.notIpv4') };
+  if (!ipv4.ok) return malformed(t('ipLookup.notIpv4'));
   const reserved = nonPublicRange(ipv4.value);
   if (reserved) {
     return {
@@ -99,11 +98,9 @@ export async function lookupPublicIpv4(
   fetchImpl: typeof fetch,
   options: LookupOptions = {},
 ): Promise<LookupResult> {
-  const timeoutMs = options.timeoutMs ?? 8000;
+  const timeoutMs = options.timeoutMs ?? LOOKUP_TIMEOUT_MS;
   const problems: string[] = [];
-  let sawIpv6 = false;
-  let sawNotPublic = false;
-  let sawMalformed = false;
+  const seen = new Set<string>();
   for (const url of urls) {
     let body: string;
     try {
@@ -128,12 +125,11 @@ export async function lookupPublicIpv4(
     }
     const answer = parseLookupAnswer(body);
     if (answer.ok) return { ok: true, ip: answer.ip, url };
-    if (answer.reason === 'ipv6') sawIpv6 = true;
-    else if (answer.reason === 'not-public') sawNotPublic = true;
-    else sawMalformed = true;
+    seen.add(answer.reason);
     problems.push(t('ipLookup.problem', { url, problem: answer.problem }));
   }
-  const reason = sawIpv6 ? 'ipv6' : sawNotPublic ? 'not-public' : sawMalformed ? 'malformed' : 'unreachable';
+  // The most telling failure of any URL names the whole lookup's.
+  const reason = (['ipv6', 'not-public', 'malformed'] as const).find((r) => seen.has(r)) ?? 'unreachable';
   const message =
     problems.length === 0 ? t('ipLookup.noUrl') : t('ipLookup.notFound', { problems: problems.join('; ') });
   return { ok: false, reason, message, problems };

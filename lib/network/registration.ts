@@ -96,41 +96,24 @@ function otherAccounts(registered: RegisteredState, target: RegistrationTarget):
   );
 }
 
+/** "Not registered: `why`", with the failure's kind: 'lookup', 'invalid-input' or an ApiError kind. */
+export function notRegistered(why: string, reason: string, ip?: string): RegistrationVerdict {
+  const message = t('registration.notRegistered', { reason: why });
+  return { ok: false, ...(ip === undefined ? {} : { ip }), message, reason };
+}
+
 /** The pure policy. Never deletes before a successful add, and never deletes what it just added. */
 export function decideRegistration(facts: RegistrationFacts): RegistrationDecision {
   const { lookup, target, registered } = facts;
-  if (!lookup.ok) {
-    return {
-      next: 'done',
-      verdict: {
-        ok: false,
-        message: t('registration.notRegistered', { reason: lookup.message }),
-        reason: 'lookup',
-      },
-      registered,
-    };
-  }
+  if (!lookup.ok) return { next: 'done', verdict: notRegistered(lookup.message, 'lookup'), registered };
   const ip = lookup.ip;
   if (!facts.add) {
-    return {
-      next: 'add',
-      entry:
-        target.profile === undefined
-          ? { ip, label: target.label }
-          : { ip, label: target.label, profile: target.profile },
-    };
+    const { label, profile } = target;
+    return { next: 'add', entry: profile === undefined ? { ip, label } : { ip, label, profile } };
   }
   if (!facts.add.ok) {
-    return {
-      next: 'done',
-      verdict: {
-        ok: false,
-        ip,
-        message: t('registration.notRegistered', { reason: facts.add.error.message }),
-        reason: facts.add.error.kind,
-      },
-      registered,
-    };
+    const { error } = facts.add;
+    return { next: 'done', verdict: notRegistered(error.message, error.kind, ip), registered };
   }
 
   // Earlier addresses of this account, the current one first; what was just added is not one.
@@ -188,17 +171,13 @@ export interface RunRegistrationInput {
   beforeStep?: () => Promise<boolean>;
 }
 
-function asApiError(error: unknown): ApiError {
-  if (isApiError(error)) return error;
-  return new ApiError('unexpected', t('registration.internalFailure'));
-}
-
 async function attempt(call: () => Promise<void>): Promise<StepResult> {
   try {
     await call();
     return { ok: true };
   } catch (error) {
-    return { ok: false, error: asApiError(error) };
+    const unexpected = () => new ApiError('unexpected', t('registration.internalFailure'));
+    return { ok: false, error: isApiError(error) ? error : unexpected() };
   }
 }
 
@@ -229,15 +208,9 @@ export async function runRegistration(
       facts.add = mayGoOn ? await attempt(() => input.client.addNetwork(entry)) : interrupted;
     } else {
       const { address } = decision;
-      const result = mayGoOn
-        ? await attempt(() =>
-            input.client.deleteNetwork(
-              address.profile === undefined
-                ? { ip: address.ip }
-                : { ip: address.ip, profile: address.profile },
-            ),
-          )
-        : interrupted;
+      const { ip, profile } = address;
+      const entry = profile === undefined ? { ip } : { ip, profile };
+      const result = mayGoOn ? await attempt(() => input.client.deleteNetwork(entry)) : interrupted;
       facts.deletions = { ...facts.deletions, [addressKey(address)]: result };
     }
   }

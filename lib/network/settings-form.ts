@@ -27,7 +27,8 @@ export interface DynamicIpDraft {
   removePrevious: boolean;
 }
 
-const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+/** A host on this computer, as `URL.hostname` gives it (lower case). */
+export const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 const MAX_LOOKUP_URLS = 10;
 
 export function draftFromSettings(settings: DynamicIpSettings): DynamicIpDraft {

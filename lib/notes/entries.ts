@@ -46,22 +46,9 @@ export function recordOf(notes: AccountNotes, address: EntryAddress): EntryRecor
 export function withinBound(entries: readonly EntryRecord[], max = MAX_ENTRIES_PER_ACCOUNT): EntryRecord[] {
   if (entries.length <= max) return [...entries];
   const byAge = [...entries].sort((a, b) => a.at - b.at);
-  const dropped = new Set<EntryRecord>();
-  let excess = entries.length - max;
-  for (const entry of byAge) {
-    if (excess === 0) break;
-    if (entry.note === undefined) {
-      dropped.add(entry);
-      excess--;
-    }
-  }
-  for (const entry of byAge) {
-    if (excess === 0) break;
-    if (!dropped.has(entry)) {
-      dropped.add(entry);
-      excess--;
-    }
-  }
+  const withoutNote = byAge.filter((entry) => entry.note === undefined);
+  const withNote = byAge.filter((entry) => entry.note !== undefined);
+  const dropped = new Set([...withoutNote, ...withNote].slice(0, entries.length - max));
   return entries.filter((entry) => !dropped.has(entry));
 }
 

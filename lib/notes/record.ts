@@ -83,14 +83,11 @@ export async function followDirectEdits(
   scope: string,
   edits: readonly DirectEdit[],
 ): Promise<void> {
-  const added = edits.filter((edit) => edit.op === 'add');
-  const removed = edits.filter((edit) => edit.op === 'remove');
+  const edited = (op: DirectEdit['op']) =>
+    edits.filter((edit) => edit.op === op).map(({ list, domain }) => ({ scope, list, domain }));
   await store.recordAdded(
     account,
-    added.map(({ list, domain }) => ({ scope, list, domain, source: 'options' as const })),
+    edited('add').map((address) => ({ ...address, source: 'options' as const })),
   );
-  await store.forget(
-    account,
-    removed.map(({ list, domain }) => ({ scope, list, domain })),
-  );
+  await store.forget(account, edited('remove'));
 }

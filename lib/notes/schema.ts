@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { CHANGE_SOURCES, pageHostSchema } from '@/lib/messaging/protocol';
+import { isRecord } from '@/lib/settings/shape';
 import { MAX_ENTRIES_PER_ACCOUNT, NOTE_MAX_CHARS, NOTES_VERSION } from './limits';
 
 export const entryRecordSchema = z.lazy(() =>
@@ -47,9 +48,6 @@ export const notesAccountsSchema = z.lazy(() =>
  * tests/fixtures/notes/.
  */
 const MIGRATIONS: Record<number, (old: Record<string, unknown>) => Record<string, unknown>> = {};
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A stored value in the current shape. Nothing stored, a damaged value or one of a version this

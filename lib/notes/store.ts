@@ -158,17 +158,17 @@ export function createNotesStore(deps: NotesDeps) {
           } as const;
           const earlier = result.find((entry) => sameEntry(entry, addition));
           result = result.filter((entry) => !sameEntry(entry, addition) && !sameEntry(entry, other));
-          const record: EntryRecord = {
-            scope: addition.scope,
-            list: addition.list,
-            domain: addition.domain,
+          const { scope, list, domain, source, page } = addition;
+          result.push({
+            scope,
+            list,
+            domain,
             addedAt: now(),
-            source: addition.source,
-            ...(addition.page === undefined ? {} : { page: addition.page }),
+            source,
+            ...(page === undefined ? {} : { page }),
             ...(earlier?.note === undefined ? {} : { note: earlier.note }),
             at: now(),
-          };
-          result.push(record);
+          });
         }
         return result;
       });
@@ -208,12 +208,8 @@ export function createNotesStore(deps: NotesDeps) {
           const { note: _cleared, ...kept } = earlier;
           return [...rest, { ...kept, at: now() }];
         }
-        const base: EntryRecord = earlier ?? {
-          scope: address.scope,
-          list: address.list,
-          domain: address.domain,
-          at: 0,
-        };
+        const { scope, list, domain } = address;
+        const base: EntryRecord = earlier ?? { scope, list, domain, at: 0 };
         return [...rest, { ...base, note, at: now() }];
       });
     },

@@ -7,8 +7,8 @@
  * Order is kept where it matters: the changes for one domain (and profile) go out in the order
  * they were made (adding then removing the same domain must not arrive the other way round), and
  * a change that cannot be sent yet holds the ones behind it. Of a setting, only the newest state
- * waits (./queue.ts). A new click goes before the changes
- * for other domains, so its sender hears about it first (`submitChange`).
+ * waits (./queue.ts). A new click goes before the changes for other domains, so its sender hears
+ * about it first (`submitChange`).
  *
  * Each change belongs to the account it was made for (lib/identity/identity.ts) and is sent only
  * while that account is the one configured: after a new key, origin or form, the changes of the
@@ -24,7 +24,7 @@ import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
 import type { CurrentAccount } from '@/lib/identity/current';
 import type { AccountId } from '@/lib/identity/identity';
-import type { ListChange, QueuedChange, SettingChange } from '@/lib/messaging/protocol';
+import type { ListChange, SettingChange } from '@/lib/messaging/protocol';
 import { carriesListChange, isListChange } from '@/lib/messaging/queued-change';
 import { followSettled, notes } from '@/lib/notes';
 import { type OutboxEntry, outboxItem, type SettledChange } from '@/lib/settings/storage';
@@ -50,7 +50,7 @@ const LEASE = 'outbox';
  */
 export const outboxAlarmOf = (account: AccountId) => `${OUTBOX_ALARM}:${account}`;
 export const outboxLeaseOf = (account: AccountId) => `${LEASE}:${account}`;
-/** One change is at most three calls (remove from the other list, add, verify) of 15 s each. */
+/** One change: at most three calls (remove from the other list, add, verify) of `DEFAULT_TIMEOUT_MS`. */
 const LEASE_TTL_MS = 60_000;
 /** Set before each send: wakes a restarted worker if this one is stopped mid-request. */
 const SAFETY_WAKE_MS = 30_000;
@@ -84,10 +84,8 @@ export type DeliveryResult =
 
 /** A retryable failure as a result, with the wait the service asked for. */
 function retryOf(error: ApiError): DeliveryResult {
-  const asked = error.kind === 'server' ? error.details.retryAfterMs : undefined;
-  return asked === undefined
-    ? { state: 'retry', message: error.message }
-    : { state: 'retry', message: error.message, retryAfterMs: asked };
+  const retryAfterMs = error.kind === 'server' ? error.details.retryAfterMs : undefined;
+  return { state: 'retry', message: error.message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
 }
 
 function asApiError(error: unknown): ApiError {
@@ -97,30 +95,27 @@ function asApiError(error: unknown): ApiError {
 const otherList = (list: DomainListKind): DomainListKind =>
   list === 'whitelist' ? 'blocklist' : 'whitelist';
 
-/** "example.com is (not) on the whitelist (of profile kids).": a change the service already held. */
-function presenceText(change: ListChange): string {
-  const { op, list, domain, profile } = change;
-  const words = { domain, list: listName(list) };
-  if (profile === undefined) return t(op === 'add' ? 'outbox.isOn' : 'outbox.isOff', words);
-  return t(op === 'add' ? 'outbox.isOnProfile' : 'outbox.isOffProfile', { ...words, profile });
+/**
+ * The text `key` about `change`, or its `…Profile` twin when the change is for a profile; `other`
+ * names the list the domain left.
+ */
+function listText(
+  key: 'outbox.isOn' | 'outbox.isOff' | 'outbox.added' | 'outbox.moved' | 'outbox.removed',
+  change: ListChange,
+): string {
+  const { list, domain, profile } = change;
+  const words = { domain, list: listName(list), other: listName(otherList(list)) };
+  return profile === undefined ? t(key, words) : t(`${key}Profile`, { ...words, profile });
 }
+
+/** "example.com is (not) on the whitelist (of profile kids).": a change the service already held. */
+const presenceText = (change: ListChange) =>
+  listText(change.op === 'add' ? 'outbox.isOn' : 'outbox.isOff', change);
 
 /** What a delivered change did. */
 function doneText(change: ListChange, removedFromOther: boolean): string {
-  const { op, list, domain, profile } = change;
-  const words = { domain, list: listName(list) };
-  if (op === 'remove') {
-    return profile === undefined
-      ? t('outbox.removed', words)
-      : t('outbox.removedProfile', { ...words, profile });
-  }
-  if (removedFromOther) {
-    const other = listName(otherList(list));
-    return profile === undefined
-      ? t('outbox.moved', { ...words, other })
-      : t('outbox.movedProfile', { ...words, other, profile });
-  }
-  return profile === undefined ? t('outbox.added', words) : t('outbox.addedProfile', { ...words, profile });
+  if (change.op === 'remove') return listText('outbox.removed', change);
+  return listText(removedFromOther ? 'outbox.moved' : 'outbox.added', change);
 }
 
 /**
@@ -183,11 +178,6 @@ export async function deliverSetting(client: DnsFilterApi, change: SettingChange
     state: 'delivered',
     message: `${t('outbox.done', { attempted: describeChange(change) })} ${t('outbox.propagation')}`,
   };
-}
-
-/** Sends one queued change of either kind. */
-function deliverQueued(client: DnsFilterApi, change: QueuedChange): Promise<DeliveryResult> {
-  return isListChange(change) ? deliverChange(client, change) : deliverSetting(client, change);
 }
 
 /**
@@ -272,20 +262,14 @@ export async function deliverPending(
   const ran = runs.length === 0 || runs.some((run) => run);
   // Setup writes the key and the connection one after the other: a run started by the first
   // write found the account it ends in only now, so that account gets its turn here.
-  if (options.only === undefined) {
-    const seen = new Set(accounts.map((account) => account.identity.id));
-    const after = await deliverableAccounts(deps);
-    const remaining = await outboxItem.getValue();
-    if (
-      after.some(
-        (account) => !seen.has(account.identity.id) && changesOf(remaining, account.identity.id).length > 0,
-      )
-    ) {
-      return deliverPending(deps, { force: true });
-    }
-    return { ran, remaining };
+  const after = options.only === undefined ? await deliverableAccounts(deps) : [];
+  const remaining = await outboxItem.getValue();
+  const seen = new Set(accounts.map((account) => account.identity.id));
+  const arrived = after.filter((account) => !seen.has(account.identity.id));
+  if (arrived.some((account) => changesOf(remaining, account.identity.id).length > 0)) {
+    return deliverPending(deps, { force: true });
   }
-  return { ran, remaining: await outboxItem.getValue() };
+  return { ran, remaining };
 }
 
 /**
@@ -319,17 +303,11 @@ async function deliverAccount(deps: OutboxDeps, accountId: AccountId, forced: bo
       }
       // Kept for its account by the user's choice: sent when that account is back, however late.
       if (!head.keptForAccount && waitedSoFar(head, now()) > MAX_AGE_MS) {
-        await settle(
-          head,
-          {
-            state: 'failed',
-            message: head.lastError
-              ? t('outbox.gaveUpReason', { attempted: describeChange(head.change), reason: head.lastError })
-              : t('outbox.gaveUp', { attempted: describeChange(head.change) }),
-            at: now(),
-          },
-          deps,
-        );
+        const attempted = describeChange(head.change);
+        const message = head.lastError
+          ? t('outbox.gaveUpReason', { attempted, reason: head.lastError })
+          : t('outbox.gaveUp', { attempted });
+        await settle(head, { state: 'failed', message, at: now() }, deps);
         continue;
       }
       // The service is busy for every change, not only the one it answered: all of them wait.
@@ -345,9 +323,12 @@ async function deliverAccount(deps: OutboxDeps, accountId: AccountId, forced: bo
       if (!(await lease.renew())) break;
       await scheduleAlarm(deps.alarms, alarm, now() + SAFETY_WAKE_MS);
       const client = account.client;
-      const result: DeliveryResult = client
-        ? await deliverQueued(client, head.change)
-        : { state: 'retry', message: t('outbox.noKey') };
+      const { change } = head;
+      const result: DeliveryResult = !client
+        ? { state: 'retry', message: t('outbox.noKey') }
+        : isListChange(change)
+          ? await deliverChange(client, change)
+          : await deliverSetting(client, change);
       if (result.state === 'retry') {
         const failedAttempts = head.attempts + 1;
         const askedMs =

@@ -9,7 +9,7 @@
  *   - `failed`: the service refused it; `message` carries its reason, verbatim;
  *   - `pending`: kept in the outbox and retried automatically (backoff, across restarts).
  * `{ type: 'retry-outbox' }` sends waiting changes at once (a "Retry now" button) and answers
- * `{ pending: number }` once that is done or after about 20 s, whichever comes first.
+ * `{ pending: number }` once that is done or after SUBMIT_WAIT_MS, whichever comes first.
  *
  * To show pending changes, read or watch these items of lib/settings/storage.ts:
  *   - `outboxItem`: changes not yet confirmed, oldest first (`entry.change`, `entry.account`,

@@ -5,6 +5,8 @@
  */
 import { leasesItem } from '@/lib/settings/storage';
 
+type Leases = Awaited<ReturnType<typeof leasesItem.getValue>>;
+
 /**
  * Identifies this JavaScript context. The extension runs one background worker at a time, so a
  * lease taken by another instance belongs to a worker that was stopped: it is free at once
@@ -56,32 +58,28 @@ export async function tryAcquireLease(name: string, options: LeaseOptions): Prom
   const now = options.now ?? Date.now;
   const instance = options.instance ?? INSTANCE_ID;
   const holder = randomId();
+  const held = () => ({ holder, instance, expiresAt: now() + options.ttlMs });
   const acquired = await exclusively('leases', async () => {
     const leases = await leasesItem.getValue();
     const current = leases[name];
     if (current && current.instance === instance && current.expiresAt > now()) return false;
-    await leasesItem.setValue({ ...leases, [name]: { holder, instance, expiresAt: now() + options.ttlMs } });
+    await leasesItem.setValue({ ...leases, [name]: held() });
     return true;
   });
   if (!acquired) return null;
+  /** Writes `change` of the stored leases while this one is still ours; false when it is not. */
+  const whileHeld = (change: (leases: Leases) => Leases) =>
+    exclusively('leases', async () => {
+      const leases = await leasesItem.getValue();
+      if (leases[name]?.holder !== holder) return false;
+      await leasesItem.setValue(change(leases));
+      return true;
+    });
   return {
     holder,
-    renew: () =>
-      exclusively('leases', async () => {
-        const leases = await leasesItem.getValue();
-        if (leases[name]?.holder !== holder) return false;
-        await leasesItem.setValue({
-          ...leases,
-          [name]: { holder, instance, expiresAt: now() + options.ttlMs },
-        });
-        return true;
-      }),
-    release: () =>
-      exclusively('leases', async () => {
-        const leases = await leasesItem.getValue();
-        if (leases[name]?.holder !== holder) return;
-        const { [name]: _released, ...rest } = leases;
-        await leasesItem.setValue(rest);
-      }),
+    renew: () => whileHeld((leases) => ({ ...leases, [name]: held() })),
+    release: async () => {
+      await whileHeld(({ [name]: _released, ...rest }) => rest);
+    },
   };
 }

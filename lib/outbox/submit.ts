@@ -5,7 +5,7 @@
 
 import { isQuotaError } from '@/lib/cache/storage-room';
 import { t } from '@/lib/i18n';
-import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
+import type { ChangeOutcome, ListChange, QueuedChange } from '@/lib/messaging/protocol';
 import { OUTBOX_LIMIT, type OutboxEntry, outboxItem, settledChangesItem } from '@/lib/settings/storage';
 import { normaliseDomainInput } from '@/lib/validation';
 import { type DeliveryReport, deliverPending, type OutboxDeps } from './delivery';
@@ -50,10 +50,7 @@ export async function submitChange(change: ListChange, deps: OutboxDeps): Promis
     return await outcomeOf(entry, deps);
   } catch {
     // Reading storage failed while waiting; the change itself is stored and will be sent.
-    return {
-      state: 'pending',
-      message: `${t('outbox.waiting', { attempted: describeChange(entry.change) })} ${t('outbox.keptAndRetried')}`,
-    };
+    return pending(entry.change);
   }
 }
 
@@ -96,6 +93,12 @@ export async function outcomeOf(entry: OutboxEntry, deps: OutboxDeps): Promise<C
   }
 }
 
+/** "Waiting to …", the reason when there is one, and that the change is kept and retried. */
+function pending(change: QueuedChange, reason?: string): ChangeOutcome {
+  const what = t('outbox.waiting', { attempted: describeChange(change) });
+  return { state: 'pending', message: [what, reason, t('outbox.keptAndRetried')].filter(Boolean).join(' ') };
+}
+
 /**
  * "Waiting to …" with the reason: its own last failure, a wait the service asked for, an earlier
  * change that holds it, or (`slow`) deliveries still running when the sender stopped waiting.
@@ -107,18 +110,10 @@ function pendingOutcome(
   now: () => number,
 ): ChangeOutcome {
   const entry = remaining[position]!;
-  const what = t('outbox.waiting', { attempted: describeChange(entry.change) });
-  const retry = t('outbox.keptAndRetried');
-  if (entry.lastError) return { state: 'pending', message: `${what} ${entry.lastError} ${retry}` };
   const blocker =
     remaining.find((other) => (other.notBefore ?? 0) > now() && other.lastError) ??
     remaining.slice(0, position).find((other) => other.lastError);
-  if (blocker?.lastError) {
-    return {
-      state: 'pending',
-      message: `${what} ${t('outbox.earlierChange', { reason: blocker.lastError })} ${retry}`,
-    };
-  }
-  if (why === 'slow') return { state: 'pending', message: `${what} ${t('outbox.stillSending')} ${retry}` };
-  return { state: 'pending', message: `${what} ${retry}` };
+  const held = blocker?.lastError ? t('outbox.earlierChange', { reason: blocker.lastError }) : undefined;
+  const reason = entry.lastError || held || (why === 'slow' ? t('outbox.stillSending') : undefined);
+  return pending(entry.change, reason);
 }

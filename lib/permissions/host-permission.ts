@@ -7,10 +7,8 @@
  */
 
 import { readAccounts } from '@/lib/accounts/store';
-import { lookupPermissionOrigins } from '@/lib/network/settings-form';
+import { LOOPBACK_HOST, lookupPermissionOrigins } from '@/lib/network/settings-form';
 import { type ConnectionSettings, DEFAULT_BASE_URL, type DynamicIpSettings } from '@/lib/settings/storage';
-
-const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
  * The default service origin is granted at install (host_permissions). A loopback server used for
@@ -35,11 +33,9 @@ export interface HostPermissionSettings {
  * lookup services' origins while dynamic IP is on. "Find this browser's address" asks the lookup
  * services without a permission of its own (they answer with CORS headers), so it holds none.
  */
-export function originsNeeded(
-  settings: HostPermissionSettings | readonly HostPermissionSettings[],
-): string[] {
+export function originsNeeded(settings: readonly HostPermissionSettings[]): string[] {
   const origins = new Set<string>();
-  for (const one of Array.isArray(settings) ? settings : [settings as HostPermissionSettings]) {
+  for (const one of settings) {
     if (one.dynamicIp.enabled) {
       for (const origin of lookupPermissionOrigins(one.dynamicIp.lookupUrls)) origins.add(origin);
     }
@@ -70,7 +66,7 @@ export async function readHostPermissionSettings(): Promise<HostPermissionSettin
 export interface HostPermissionDeps {
   permissions: HostPermissionsApi;
   /** Default: the stored settings of every account. */
-  read?: () => Promise<HostPermissionSettings | HostPermissionSettings[]>;
+  read?: () => Promise<HostPermissionSettings[]>;
 }
 
 /**

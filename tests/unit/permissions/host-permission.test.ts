@@ -20,7 +20,7 @@ function world(initial: HostPermissionSettings, granted: string[]) {
   const removed: string[][] = [];
   let current = initial;
   const deps = {
-    read: async () => current,
+    read: async () => [current],
     permissions: {
       remove: async ({ origins }: { origins: string[] }) => {
         removed.push(origins);
@@ -38,9 +38,9 @@ function world(initial: HostPermissionSettings, granted: string[]) {
 
 describe('originsNeeded', () => {
   it('the default service and loopback need nothing; a custom origin and lookups while on do', () => {
-    expect(originsNeeded(settings('https://my.cleanbrowsing.org', false))).toEqual([]);
-    expect(originsNeeded(settings('http://127.0.0.1:8787', false))).toEqual([]);
-    expect(originsNeeded(settings('https://dns.example', true)).sort()).toEqual([
+    expect(originsNeeded([settings('https://my.cleanbrowsing.org', false)])).toEqual([]);
+    expect(originsNeeded([settings('http://127.0.0.1:8787', false)])).toEqual([]);
+    expect(originsNeeded([settings('https://dns.example', true)]).sort()).toEqual([
       'https://dns.example/*',
       'https://ip.example/*',
     ]);
@@ -115,7 +115,7 @@ describe('host permissions are given back', () => {
     await expect(
       changeSettingsKeepingHostPermissions(
         {
-          read: async () => current,
+          read: async () => [current],
           permissions: {
             remove: () => {
               throw new Error('required permission');
