@@ -183,7 +183,7 @@ export function filterChanges(rows: readonly ChangeRow[], filter: ChangeFilter):
       (filter.kind === '' || row.kind === filter.kind) &&
       (filter.origin === 'all' || (filter.origin === 'here') === (row.madeHere !== undefined)) &&
       (words === '' ||
-        [row.entry, row.madeHere?.page ?? '', row.note ?? ''].some((field) =>
+        [row.entry, entryText(row.kind, row.entry), row.madeHere?.page ?? '', row.note ?? ''].some((field) =>
           field.toLowerCase().includes(words),
         )),
   );
