@@ -6,6 +6,7 @@
  * another browser). A schedule's category or default block, sent through the outbox, is this
  * browser's too, marked as a schedule's. Pure: the page reads the records and passes them.
  */
+import { categoryLabel } from '@/lib/api/categories';
 import { scopeOf } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
@@ -182,7 +183,7 @@ export function filterChanges(rows: readonly ChangeRow[], filter: ChangeFilter):
       (filter.kind === '' || row.kind === filter.kind) &&
       (filter.origin === 'all' || (filter.origin === 'here') === (row.madeHere !== undefined)) &&
       (words === '' ||
-        [row.entry, row.madeHere?.page ?? '', row.note ?? ''].some((field) =>
+        [row.entry, entryText(row.kind, row.entry), row.madeHere?.page ?? '', row.note ?? ''].some((field) =>
           field.toLowerCase().includes(words),
         )),
   );
@@ -222,6 +223,11 @@ export function changesCsv(rows: readonly ChangeRow[], header: readonly string[]
 
 const isChangeSource = (surface: string): surface is ChangeSource =>
   (CHANGE_SOURCES as readonly string[]).includes(surface);
+
+/** An entry as a user reads it: a category by its name, never by the service's id. */
+export function entryText(kind: SectionKind, entry: string): string {
+  return kind === 'categories' ? categoryLabel(entry) : entry;
+}
 
 /** Who made a row, in words: "this browser, from the popup on news.example", or "elsewhere". */
 export function madeByText(row: ChangeRow): string {

@@ -1,6 +1,13 @@
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import type { DnsFilterApi } from '@/lib/api/types';
-import { type ChangeFilter, changesCsv, filterChanges, madeByText, NO_FILTER } from '@/lib/history/changes';
+import {
+  type ChangeFilter,
+  changesCsv,
+  entryText,
+  filterChanges,
+  madeByText,
+  NO_FILTER,
+} from '@/lib/history/changes';
 import type { DiffLine } from '@/lib/history/diff';
 import { SECTION_KINDS, type SectionKind, type SnapshotReason } from '@/lib/history/model';
 import { profilesOf, ROLLBACK_CALLS_PER_SECOND, type RollbackJob } from '@/lib/history/rollback';
@@ -331,7 +338,7 @@ export function HistorySection({ services }: { services: HistoryServices }) {
                   <td>{when(row.takenAt)}</td>
                   <td>{scopeText(row.scope)}</td>
                   <td>{t(`history.change.${row.kind}.${row.change}`)}</td>
-                  <td dir="auto">{row.entry}</td>
+                  <td dir="auto">{entryText(row.kind, row.entry)}</td>
                   <td>{madeByText(row)}</td>
                   {withNotes && <td dir="auto">{row.note ?? ''}</td>}
                 </tr>
@@ -462,7 +469,8 @@ function DiffPanel({
                 <span class="badge">
                   {t(line.change === 'added' ? 'history.nowHas' : 'history.snapshotHad')}
                 </span>{' '}
-                {t(`history.kind.${line.kind}`)} · {scopeText(line.scope)} · <bdi>{line.entry}</bdi>
+                {t(`history.kind.${line.kind}`)} · {scopeText(line.scope)} ·{' '}
+                <bdi>{entryText(line.kind, line.entry)}</bdi>
               </label>
             </li>
           );

@@ -167,6 +167,15 @@ describe('what changed', () => {
     expect(filterChanges(rows, { ...NO_FILTER, text: 'mum' }).map((r) => r.entry)).toEqual(['games.example']);
   });
 
+  it('finds a category by the name shown for it, not only by its id', () => {
+    const rows = attributeChanges(changes, records).map((row) =>
+      row.kind === 'categories' ? { ...row, entry: 'category_social_network' } : row,
+    );
+    expect(filterChanges(rows, { ...NO_FILTER, text: 'social networks' }).map((r) => r.entry)).toEqual([
+      'category_social_network',
+    ]);
+  });
+
   it('exports CSV with quoting, no formula a spreadsheet would run, and nothing of the connection', () => {
     const rows = attributeChanges(changes, records);
     rows[0]!.note = '=HYPERLINK("http://evil")';

@@ -138,3 +138,27 @@ describe('History section', () => {
     expect([...client.state.lists.whitelist.default!]).toEqual(['a.example']);
   });
 });
+
+describe('History section, a category', () => {
+  it('is named as the categories section names it, never by the service id', async () => {
+    const client = createFakeClient('A', { blocked: { default: new Set() } });
+    const { services } = servicesFor(client);
+    render(<HistorySection services={services} />);
+    const section = await screen.findByRole('region', { name: 'History' });
+    fireEvent.click(within(section).getByRole('button', { name: 'Take snapshot' }));
+    await within(section).findByText('Snapshot taken.');
+    client.state.blocked.default!.add('category_social_network');
+    fireEvent.click(within(section).getByRole('button', { name: 'Take snapshot' }));
+    const row = await within(section).findByRole('row', { name: /Category blocked/ });
+    expect(row.textContent).toContain('Social networks');
+    expect(section.textContent).not.toContain('category_social_network');
+
+    fireEvent.click(
+      within(section)
+        .getAllByRole('button', { name: /^Compare with now/ })
+        .at(-1)!,
+    );
+    const line = await within(section).findByRole('checkbox', { name: /Social networks/ });
+    expect(line.closest('label')!.textContent).not.toContain('category_social_network');
+  });
+});
