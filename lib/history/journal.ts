@@ -14,6 +14,7 @@ import { scopeOf } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import type { SettingChange } from '@/lib/messaging/protocol';
 import { DEFAULT_BLOCK_ON, SECTION_KINDS, type SectionKind, sectionKey } from './model';
+import { DAY_MS, type HistoryDeps } from './store';
 
 export const JOURNAL_VERSION = 1;
 
@@ -126,23 +127,13 @@ export function keptEntries(
   return kept.reverse();
 }
 
-export interface JournalDeps {
-  storage: {
-    get(keys: readonly string[]): Promise<Record<string, unknown>>;
-    set(values: Record<string, unknown>): Promise<void>;
-    remove(keys: readonly string[]): Promise<void>;
-  };
-  exclusively: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
-  /** Runs a write; refused for quota, frees the cached lists and tries once more (lib/cache/storage-room.ts). */
-  withRoom: <T>(write: () => Promise<T>) => Promise<T>;
+export interface JournalDeps extends Pick<HistoryDeps, 'storage' | 'exclusively' | 'withRoom'> {
   /** The history's retention (./schema.ts `historySettingsSchema`): entries older than it go. */
   retentionDays: () => Promise<number>;
   now?: () => number;
   kept?: number;
   budget?: number;
 }
-
-const DAY_MS = 24 * 60 * 60_000;
 
 export function createJournal(deps: JournalDeps) {
   const now = deps.now ?? Date.now;

@@ -41,8 +41,6 @@ import { takeSnapshot } from './take';
 export const HISTORY_DAILY_ALARM = 'history-daily';
 const ROLLBACK_ALARM = 'history-rollback';
 export const rollbackAlarmOf = (account: string) => `${ROLLBACK_ALARM}:${account}`;
-/** The Web Lock a rollback is sent under (lib/outbox/lease.ts `exclusively`). */
-const rollbackLockOf = (account: string) => `${ROLLBACK_ALARM}:${account}`;
 /** The alarm's account, or null for another alarm. */
 export const rollbackAlarmAccount = (name: string): string | null =>
   name.startsWith(`${ROLLBACK_ALARM}:`) ? name.slice(ROLLBACK_ALARM.length + 1) : null;
@@ -79,7 +77,7 @@ export async function snapshotAccount(
 async function readJob(account: string): Promise<RollbackJob | null> {
   const key = rollbackJobKeyOf(account);
   const parsed = rollbackJobSchema.safeParse((await browserHistoryStorage.get([key]))[key]);
-  return parsed.success ? (parsed.data as RollbackJob) : null;
+  return parsed.success ? parsed.data : null;
 }
 
 async function readDone(account: string) {
@@ -212,7 +210,8 @@ export function resumeRollback(
   options: { force?: boolean; onProgress?: (job: RollbackJob) => void; now?: () => number } = {},
 ): Promise<RunOutcome> {
   const now = options.now ?? Date.now;
-  return exclusively(rollbackLockOf(account), async () => {
+  // The Web Lock it is sent under (lib/outbox/lease.ts) has the alarm's name.
+  return exclusively(rollbackAlarmOf(account), async () => {
     alarms.create(rollbackAlarmOf(account), { delayInMinutes: 1 });
     const outcome = await runRollback(
       account,

@@ -31,7 +31,7 @@ import {
  */
 export const HISTORY_BUDGET = 6 * 1024 * 1024;
 
-const DAY_MS = 24 * 60 * 60_000;
+export const DAY_MS = 24 * 60 * 60_000;
 
 export interface HistoryStorage {
   get(keys: readonly string[]): Promise<Record<string, unknown>>;
