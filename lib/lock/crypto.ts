@@ -3,6 +3,8 @@
  * PBKDF2-SHA-256 and a random salt, and AES-GCM with a fresh random IV for every write. WebCrypto
  * only: its work runs off the page's main thread, so a derivation does not freeze the popup.
  */
+import type * as z from 'zod/mini';
+import type { lockRecordSchema } from './schemas';
 
 /** OWASP's figure for PBKDF2-SHA-256 (docs/lock.md, "Design"); stored with each record, so it can rise. */
 export const PBKDF2_ITERATIONS = 600_000;
@@ -10,12 +12,7 @@ const SALT_BYTES = 16;
 const IV_BYTES = 12;
 
 /** A sealed value as stored: every part base64, nothing of it readable without the passphrase. */
-export interface SealedBox {
-  salt: string;
-  iterations: number;
-  iv: string;
-  data: string;
-}
+type SealedBox = z.infer<typeof lockRecordSchema>['box'];
 
 export function toBase64(bytes: Uint8Array): string {
   let text = '';

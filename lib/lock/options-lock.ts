@@ -8,11 +8,12 @@ import { browser } from 'wxt/browser';
 import { t } from '@/lib/i18n';
 import type { worker as workerClient } from '@/lib/messaging/worker-client';
 import { refusalText } from './messages';
+import { activeAccountId } from './popup-lock';
 import { type AccessRequest, settleAccessRequest } from './requests';
 import type { BackgroundChoice } from './sealed-storage';
 import * as state from './state';
 
-export type { LockStatus } from './state';
+export { type LockStatus, readLockStatus } from './state';
 
 /** An operation's outcome as the page says it. */
 export type OptionsLockOutcome = { ok: true; message: string } | { ok: false; message: string };
@@ -28,13 +29,6 @@ export function passphraseProblem(passphrase: string, repeated: string): string 
   if (passphrase !== repeated) return t('lock.mismatch');
   return null;
 }
-
-async function activeAccountId(): Promise<string | null> {
-  const accounts = (await browser.storage.local.get('accounts')).accounts as { active?: unknown } | undefined;
-  return typeof accounts?.active === 'string' ? accounts.active : null;
-}
-
-export const readLockStatus = () => state.readLockStatus();
 
 /** Calls back whenever the lock is turned on or off, changed, locked or unlocked. */
 export function watchLock(callback: () => void): () => void {

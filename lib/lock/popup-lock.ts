@@ -34,7 +34,7 @@ export interface PopupLock {
 }
 
 /** The active account's stable id (lib/accounts), read without the accounts module. */
-async function activeAccountId(): Promise<string | null> {
+export async function activeAccountId(): Promise<string | null> {
   const accounts = (await browser.storage.local.get('accounts')).accounts as { active?: unknown } | undefined;
   return typeof accounts?.active === 'string' ? accounts.active : null;
 }

@@ -8,7 +8,8 @@
  * Without zod and without the rest of lib/settings: the popup's module bundles this file.
  */
 import { browser } from 'wxt/browser';
-import type { SealedBox } from './crypto';
+import type * as z from 'zod/mini';
+import type { lockRecordSchema } from './schemas';
 
 /** The storage.local names whose values the lock seals, with the value each reads as when absent. */
 export const SEALED_FALLBACKS: Readonly<Record<string, unknown>> = { apiKey: '', accountKeys: {} };
@@ -17,18 +18,8 @@ export const LOCK_RECORD_NAME = 'lock';
 /** storage.session: the key derived from the passphrase, present exactly while unlocked. */
 export const LOCK_KEY_NAME = 'lockKey';
 
-export type BackgroundChoice = 'keep' | 'strict';
-
-export interface LockRecord {
-  version: 1;
-  /** The keys `{ apiKey, accountKeys }` as JSON, sealed. */
-  box: SealedBox;
-  /** Locks again after this long without use of what it guards. */
-  idleMinutes: number;
-  /** Per account id: what work needing its key does while locked (docs/lock.md, "Background work"). */
-  background: Record<string, BackgroundChoice>;
-  turnedOnAt: number;
-}
+export type LockRecord = z.infer<typeof lockRecordSchema>;
+export type BackgroundChoice = LockRecord['background'][string];
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -57,7 +48,7 @@ export class LockedError extends Error {
 
 export const isSealedName = (name: string): boolean => Object.hasOwn(SEALED_FALLBACKS, name);
 
-function sessionArea() {
+export function sessionArea() {
   const area = browser.storage.session;
   if (!area) throw new Error('storage.session is not available');
   return area;
