@@ -47,6 +47,9 @@ export interface Records {
   rollbacks: readonly { from: number; to: number; steps: readonly RollbackStep[] }[];
 }
 
+const madeOn = (surface: string, page: string | undefined): Attribution =>
+  page === undefined ? { surface } : { surface, page };
+
 const isList = (kind: SectionKind): kind is 'whitelist' | 'blocklist' =>
   kind === 'whitelist' || kind === 'blocklist';
 
@@ -102,10 +105,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
         )
         ?.findLast((made) => within(made.at));
       if (journaled !== undefined) {
-        row.madeHere = {
-          surface: journaled.surface,
-          ...(journaled.page === undefined ? {} : { page: journaled.page }),
-        };
+        row.madeHere = madeOn(journaled.surface, journaled.page);
       }
       if (isList(line.kind)) {
         // Before the journal (an earlier version): the settled log, and the notes for additions.
@@ -121,10 +121,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
             : undefined;
         const note = notesByEntry.get(entryKey(line.kind, scopeKeyOf(line.scope), line.entry));
         if (settled !== undefined) {
-          row.madeHere = {
-            surface: settled.change.source,
-            ...(settled.change.page === undefined ? {} : { page: settled.change.page }),
-          };
+          row.madeHere = madeOn(settled.change.source, settled.change.page);
         } else if (
           row.madeHere === undefined &&
           line.change === 'added' &&
@@ -132,7 +129,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
           note.addedAt !== undefined &&
           within(note.addedAt)
         ) {
-          row.madeHere = { surface: note.source, ...(note.page === undefined ? {} : { page: note.page }) };
+          row.madeHere = madeOn(note.source, note.page);
         }
         if (note?.note !== undefined) row.note = note.note;
       } else if (row.madeHere === undefined) {

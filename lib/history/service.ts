@@ -80,6 +80,10 @@ async function readJob(account: string): Promise<RollbackJob | null> {
   return parsed.success ? parsed.data : null;
 }
 
+async function writeJob(job: RollbackJob): Promise<void> {
+  await browserHistoryStorage.set({ [rollbackJobKeyOf(job.account)]: rollbackJobSchema.parse(job) });
+}
+
 async function readDone(account: string) {
   const key = rollbacksDoneKeyOf(account);
   const parsed = rollbacksDoneSchema.safeParse((await browserHistoryStorage.get([key]))[key]);
@@ -176,7 +180,7 @@ export async function queueRollback(
     attempts: 0,
     nextAttemptAt: now(),
   };
-  await browserHistoryStorage.set({ [rollbackJobKeyOf(account)]: rollbackJobSchema.parse(job) });
+  await writeJob(job);
   alarms.create(rollbackAlarmOf(account), { delayInMinutes: 1 });
   return job;
 }
@@ -218,9 +222,7 @@ export function resumeRollback(
       client,
       {
         read: readJob,
-        write: async (job) => {
-          await browserHistoryStorage.set({ [rollbackJobKeyOf(account)]: rollbackJobSchema.parse(job) });
-        },
+        write: writeJob,
         now,
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         onApplied: async (step) => {

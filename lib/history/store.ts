@@ -212,7 +212,6 @@ export function createHistoryStore(deps: HistoryDeps) {
       return deps.exclusively('history', async () => {
         const head = await readHead(account);
         const chain = await readChain(account, head);
-        const takenAt = [...chain.map(({ record }) => record.takenAt)];
         /** The sections of the `index`th record, rebuilt from the start (only the latest is kept). */
         const sectionsAt = (index: number): Sections => {
           if (index === chain.length) return snapshot.sections;
@@ -222,20 +221,20 @@ export function createHistoryStore(deps: HistoryDeps) {
           }
           return sections;
         };
-        const last = chain.length === 0 ? undefined : { sections: sectionsAt(chain.length - 1) };
-        const delta = last === undefined ? null : deltaBetween(last.sections, snapshot.sections);
-        const unchanged = last !== undefined && delta === null;
+        const delta =
+          chain.length === 0 ? null : deltaBetween(sectionsAt(chain.length - 1), snapshot.sections);
+        const unchanged = chain.length > 0 && delta === null;
         const id = unchanged ? chain.at(-1)!.id : deps.newId();
-        const records = chain.map(({ id: recordId, record }) => ({ id: recordId, record }));
+        const records = [...chain];
         const sizes = new Map(head.records.map((record) => [record.id, record.size]));
         const packed = new Map<string, string>();
         if (!unchanged) {
-          const record: ChainRecord =
-            delta === null
-              ? { takenAt: snapshot.takenAt, reason: snapshot.reason, whole: snapshot.sections }
-              : { takenAt: snapshot.takenAt, reason: snapshot.reason, delta };
+          const record: ChainRecord = {
+            takenAt: snapshot.takenAt,
+            reason: snapshot.reason,
+            ...(delta === null ? { whole: snapshot.sections } : { delta }),
+          };
           records.push({ id, record });
-          takenAt.push(snapshot.takenAt);
           const body = await pack(bodyOf(record));
           packed.set(id, body);
           sizes.set(id, body.length);
@@ -271,7 +270,7 @@ export function createHistoryStore(deps: HistoryDeps) {
         const newest = records.length - 1;
         const oldestKept = now() - retentionDays * DAY_MS;
         let from = 0;
-        while (from < newest && takenAt[from]! < oldestKept) from++;
+        while (from < newest && records[from]!.record.takenAt < oldestKept) from++;
         // Past the budget the oldest go: first estimated from the stored sizes, then checked with
         // the first kept record packed whole.
         const sizeFrom = (start: number) =>
