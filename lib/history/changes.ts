@@ -6,7 +6,7 @@
  * another browser). A schedule's category or default block, sent through the outbox, is this
  * browser's too, marked as a schedule's. Pure: the page reads the records and passes them.
  */
-import { scopeOf } from '@/lib/api/forms';
+import { scopeKey, scopeOf } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
 import { CHANGE_SOURCES, type ChangeSource } from '@/lib/messaging/protocol';
@@ -57,7 +57,6 @@ const isList = (kind: SectionKind): kind is 'whitelist' | 'blocklist' =>
 export function attributeChanges(changes: readonly SnapshotChanges[], records: Records): ChangeRow[] {
   const rows: ChangeRow[] = [];
   const { form } = records;
-  const scopeKeyOf = (scope: string) => `${form}:${scope}`;
   // Oldest first, so each change's span starts at the snapshot before it.
   const spans = [...changes].reverse();
   const spanStart = new Map<string, number>();
@@ -119,7 +118,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
                   scopeOf(form, entry.change.profile) === line.scope,
               )
             : undefined;
-        const note = notesByEntry.get(entryKey(line.kind, scopeKeyOf(line.scope), line.entry));
+        const note = notesByEntry.get(entryKey(line.kind, scopeKey(form, line.scope), line.entry));
         if (settled !== undefined) {
           row.madeHere = madeOn(settled.change.source, settled.change.page);
         } else if (

@@ -3,7 +3,7 @@
  * read what changed with who made it, the diff of a snapshot from now, and a rollback queued per
  * account, sent under that account's lock and resumed by its alarm.
  */
-import { scopeOf } from '@/lib/api/forms';
+import { scopeKey } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { notes } from '@/lib/notes';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
@@ -187,7 +187,7 @@ export async function queueRollback(
 
 /** Records what a step changed that the service cannot report (lib/settings/local-records.ts). */
 async function recordKnown(form: DnsFilterApi['form'], step: RollbackStep, now: number): Promise<void> {
-  const scope = `${form}:${scopeOf(form, step.scope)}`;
+  const scope = scopeKey(form, step.scope);
   if (step.kind === 'tlds' && step.op === 'add') await rememberBlockedTld(scope, step.entry);
   if (step.kind === 'defaultBlock')
     await rememberDefaultBlock(scope, (step.op === 'add') === (step.entry === DEFAULT_BLOCK_ON), now);
