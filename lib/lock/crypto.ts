@@ -4,6 +4,7 @@
  * only: its work runs off the page's main thread, so a derivation does not freeze the popup.
  */
 import type * as z from 'zod/mini';
+import { fromBase64, toBase64 } from '@/lib/history/packing';
 import type { lockRecordSchema } from './schemas';
 
 /** OWASP's figure for PBKDF2-SHA-256 (docs/lock.md, "Design"); stored with each record, so it can rise. */
@@ -13,19 +14,6 @@ const IV_BYTES = 12;
 
 /** A sealed value as stored: every part base64, nothing of it readable without the passphrase. */
 type SealedBox = z.infer<typeof lockRecordSchema>['box'];
-
-export function toBase64(bytes: Uint8Array): string {
-  let text = '';
-  for (const byte of bytes) text += String.fromCharCode(byte);
-  return btoa(text);
-}
-
-export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
 
 const randomBytes = (length: number) => crypto.getRandomValues(new Uint8Array(length));
 

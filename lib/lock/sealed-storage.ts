@@ -5,10 +5,11 @@
  * lib/settings/item.ts sends every read and write of those names through here, so no reader needs
  * to know about the lock, and no write can leave a plaintext key in storage.local.
  *
- * Without zod and without the rest of lib/settings: the popup's module bundles this file.
+ * Without zod (its guard is of lib/settings/shape.ts): the popup's module bundles this file.
  */
 import { browser } from 'wxt/browser';
 import type * as z from 'zod/mini';
+import { isRecord, number, object, oneOf, string } from '@/lib/settings/shape';
 import type { lockRecordSchema } from './schemas';
 
 /** The storage.local names whose values the lock seals, with the value each reads as when absent. */
@@ -21,22 +22,14 @@ export const LOCK_KEY_NAME = 'lockKey';
 export type LockRecord = z.infer<typeof lockRecordSchema>;
 export type BackgroundChoice = LockRecord['background'][string];
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The structural guard of a stored lock record (its writes are checked with zod: ./schemas.ts). */
-export function isLockRecord(value: unknown): value is LockRecord {
-  if (!isRecord(value) || value.version !== 1 || !isRecord(value.box) || !isRecord(value.background))
-    return false;
-  const { box } = value;
-  return (
-    typeof box.salt === 'string' &&
-    typeof box.iv === 'string' &&
-    typeof box.data === 'string' &&
-    typeof box.iterations === 'number' &&
-    typeof value.idleMinutes === 'number'
-  );
-}
+const lockRecordShape = object({
+  version: oneOf(1),
+  box: object({ salt: string, iv: string, data: string, iterations: number }),
+  idleMinutes: number,
+  background: isRecord,
+});
+export const isLockRecord = (value: unknown): value is LockRecord => lockRecordShape(value);
 
 /** A key written while locked: nothing was written (docs/lock.md). */
 export class LockedError extends Error {
@@ -111,17 +104,12 @@ export async function removeWithSealed(
   removeLocal: (names: string[]) => Promise<void>,
 ): Promise<void> {
   const sealed = names.filter(isSealedName);
-  if (sealed.length > 0) {
-    const stored = (await browser.storage.local.get(LOCK_RECORD_NAME))[LOCK_RECORD_NAME];
-    if (stored !== undefined && stored !== null) {
-      await writeWithSealed(
-        Object.fromEntries(sealed.map((name) => [name, SEALED_FALLBACKS[name]])),
-        async (rest) => {
-          await browser.storage.local.set(rest);
-        },
-      );
-      return removeLocal(names.filter((name) => !isSealedName(name)));
-    }
-  }
-  return removeLocal([...names]);
+  const lockOn =
+    sealed.length > 0 &&
+    ((await browser.storage.local.get(LOCK_RECORD_NAME))[LOCK_RECORD_NAME] ?? null) !== null;
+  if (!lockOn) return removeLocal([...names]);
+  await writeWithSealed(Object.fromEntries(sealed.map((name) => [name, SEALED_FALLBACKS[name]])), (rest) =>
+    browser.storage.local.set(rest),
+  );
+  return removeLocal(names.filter((name) => !isSealedName(name)));
 }
