@@ -10,7 +10,7 @@
  * older half of this account's history and tries once more; settings, keys, notes and queued
  * changes are never touched for history.
  */
-import { applyDelta, type ChainRecord, type Delta, deltaBetween, fromChain } from './chain';
+import { applyDelta, type ChainRecord, type Delta, deltaBetween, fromChain, sectionsOf } from './chain';
 import type { DiffLine } from './diff';
 import { parseSectionKey, type Sections, type Snapshot } from './model';
 import { pack, unpack } from './packing';
@@ -172,7 +172,7 @@ export function createHistoryStore(deps: HistoryDeps) {
       const chain = await readChain(account, await readHead(account));
       let sections: Sections = {};
       for (const { id: recordId, record } of chain) {
-        sections = 'whole' in record ? record.whole : applyDelta(sections, record.delta);
+        sections = sectionsOf(record, sections);
         if (recordId === id) return { takenAt: record.takenAt, reason: record.reason, sections };
       }
       return null;
@@ -215,11 +215,9 @@ export function createHistoryStore(deps: HistoryDeps) {
         /** The sections of the `index`th record, rebuilt from the start (only the latest is kept). */
         const sectionsAt = (index: number): Sections => {
           if (index === chain.length) return snapshot.sections;
-          let sections: Sections = {};
-          for (const { record } of chain.slice(0, index + 1)) {
-            sections = 'whole' in record ? record.whole : applyDelta(sections, record.delta);
-          }
-          return sections;
+          return chain
+            .slice(0, index + 1)
+            .reduce<Sections>((sections, { record }) => sectionsOf(record, sections), {});
         };
         const delta =
           chain.length === 0 ? null : deltaBetween(sectionsAt(chain.length - 1), snapshot.sections);
