@@ -12,7 +12,7 @@
 import * as z from 'zod/mini';
 import { scopeOf } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
-import type { SettingChange } from '@/lib/messaging/protocol';
+import type { ListChange, SettingChange } from '@/lib/messaging/protocol';
 import { DEFAULT_BLOCK_ON, SECTION_KINDS, type SectionKind, sectionKey } from './model';
 import { DAY_MS, type HistoryDeps } from './store';
 
@@ -208,12 +208,7 @@ export function settingChangeInJournal(
 /** What a list change does as the snapshot sees it; an addition also takes it off the other list. */
 export function listChangeInJournal(
   form: DnsFilterApi['form'],
-  change: {
-    op: 'add' | 'remove';
-    list: 'whitelist' | 'blocklist';
-    domain: string;
-    profile?: string | undefined;
-  },
+  change: Pick<ListChange, 'op' | 'list' | 'domain' | 'profile'>,
 ): JournalChange[] {
   const scope = scopeOf(form, change.profile);
   const made: JournalChange = { kind: change.list, scope, entry: change.domain, op: change.op };
