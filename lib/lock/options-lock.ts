@@ -10,7 +10,7 @@ import type { worker as workerClient } from '@/lib/messaging/worker-client';
 import { refusalText } from './messages';
 import { activeAccountId } from './popup-lock';
 import { type AccessRequest, settleAccessRequest } from './requests';
-import type { BackgroundChoice } from './sealed-storage';
+import { type BackgroundChoice, LOCK_KEY_NAME, LOCK_RECORD_NAME } from './sealed-storage';
 import * as state from './state';
 
 export { type LockStatus, readLockStatus } from './state';
@@ -33,14 +33,9 @@ export function passphraseProblem(passphrase: string, repeated: string): string 
 /** Calls back whenever the lock is turned on or off, changed, locked or unlocked. */
 export function watchLock(callback: () => void): () => void {
   const listener = (changes: Record<string, unknown>, area: string) => {
-    const names = Object.keys(changes);
-    if (
-      names.some(
-        (name) => name === 'lock' || name === state.LOCK_SESSION_NAME || name === state.FAILURES_NAME,
-      )
-    )
+    const names = [LOCK_RECORD_NAME, state.LOCK_SESSION_NAME, state.FAILURES_NAME];
+    if ([...names, ...(area === 'session' ? [LOCK_KEY_NAME] : [])].some((name) => name in changes))
       callback();
-    else if (area === 'session' && names.includes('lockKey')) callback();
   };
   browser.storage.onChanged.addListener(listener);
   return () => browser.storage.onChanged.removeListener(listener);
