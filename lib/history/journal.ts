@@ -3,11 +3,7 @@
  * change this browser made, from any surface, kept as long as the history's retention and within
  * JOURNAL_KEPT entries and JOURNAL_BUDGET characters per account, so "What changed" can say which
  * changes were made here long after the outbox's short settled log has moved on.
- *
- * An entry is the change as a snapshot sees it (./model.ts): its kind, its scope, its entry and
- * whether it was put on (`add`) or taken off (`remove`), with when, from which surface, and the
- * host of the page it was made on. One key per account (`historyJournal:<account>`), its version
- * inside the value as the rest of the history keeps it (./schema.ts).
+ * An entry is the change as a snapshot sees it (./model.ts, `JournalEntry` below).
  */
 import * as z from 'zod/mini';
 import { scopeOf } from '@/lib/api/forms';
