@@ -88,12 +88,16 @@ export function toChain(snapshots: readonly Snapshot[]): ChainRecord[] {
   return records;
 }
 
+/** The sections `record` holds, given those of the record before it. */
+export const sectionsOf = (record: ChainRecord, previous: Sections): Sections =>
+  'whole' in record ? record.whole : applyDelta(previous, record.delta);
+
 /** The snapshots the records hold, oldest first. */
 export function fromChain(records: readonly ChainRecord[]): Snapshot[] {
   const snapshots: Snapshot[] = [];
   let previous: Sections = {};
   for (const record of records) {
-    const sections = 'whole' in record ? record.whole : applyDelta(previous, record.delta);
+    const sections = sectionsOf(record, previous);
     snapshots.push({ takenAt: record.takenAt, reason: record.reason, sections });
     previous = sections;
   }

@@ -7,7 +7,7 @@
  * browser's too, marked as a schedule's. Pure: the page reads the records and passes them.
  */
 import { categoryLabel } from '@/lib/api/categories';
-import { scopeOf } from '@/lib/api/forms';
+import { scopeKey, scopeOf } from '@/lib/api/forms';
 import type { ApiForm } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
 import { CHANGE_SOURCES, type ChangeSource } from '@/lib/messaging/protocol';
@@ -48,6 +48,9 @@ export interface Records {
   rollbacks: readonly { from: number; to: number; steps: readonly RollbackStep[] }[];
 }
 
+const madeOn = (surface: string, page: string | undefined): Attribution =>
+  page === undefined ? { surface } : { surface, page };
+
 const isList = (kind: SectionKind): kind is 'whitelist' | 'blocklist' =>
   kind === 'whitelist' || kind === 'blocklist';
 
@@ -55,7 +58,6 @@ const isList = (kind: SectionKind): kind is 'whitelist' | 'blocklist' =>
 export function attributeChanges(changes: readonly SnapshotChanges[], records: Records): ChangeRow[] {
   const rows: ChangeRow[] = [];
   const { form } = records;
-  const scopeKeyOf = (scope: string) => `${form}:${scope}`;
   // Oldest first, so each change's span starts at the snapshot before it.
   const spans = [...changes].reverse();
   const spanStart = new Map<string, number>();
@@ -103,10 +105,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
         )
         ?.findLast((made) => within(made.at));
       if (journaled !== undefined) {
-        row.madeHere = {
-          surface: journaled.surface,
-          ...(journaled.page === undefined ? {} : { page: journaled.page }),
-        };
+        row.madeHere = madeOn(journaled.surface, journaled.page);
       }
       if (isList(line.kind)) {
         // Before the journal (an earlier version): the settled log, and the notes for additions.
@@ -120,12 +119,9 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
                   scopeOf(form, entry.change.profile) === line.scope,
               )
             : undefined;
-        const note = notesByEntry.get(entryKey(line.kind, scopeKeyOf(line.scope), line.entry));
+        const note = notesByEntry.get(entryKey(line.kind, scopeKey(form, line.scope), line.entry));
         if (settled !== undefined) {
-          row.madeHere = {
-            surface: settled.change.source,
-            ...(settled.change.page === undefined ? {} : { page: settled.change.page }),
-          };
+          row.madeHere = madeOn(settled.change.source, settled.change.page);
         } else if (
           row.madeHere === undefined &&
           line.change === 'added' &&
@@ -133,7 +129,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
           note.addedAt !== undefined &&
           within(note.addedAt)
         ) {
-          row.madeHere = { surface: note.source, ...(note.page === undefined ? {} : { page: note.page }) };
+          row.madeHere = madeOn(note.source, note.page);
         }
         if (note?.note !== undefined) row.note = note.note;
       } else if (row.madeHere === undefined) {

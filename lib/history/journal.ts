@@ -3,17 +3,14 @@
  * change this browser made, from any surface, kept as long as the history's retention and within
  * JOURNAL_KEPT entries and JOURNAL_BUDGET characters per account, so "What changed" can say which
  * changes were made here long after the outbox's short settled log has moved on.
- *
- * An entry is the change as a snapshot sees it (./model.ts): its kind, its scope, its entry and
- * whether it was put on (`add`) or taken off (`remove`), with when, from which surface, and the
- * host of the page it was made on. One key per account (`historyJournal:<account>`), its version
- * inside the value as the rest of the history keeps it (./schema.ts).
+ * An entry is the change as a snapshot sees it (./model.ts, `JournalEntry` below).
  */
 import * as z from 'zod/mini';
 import { scopeOf } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
-import type { SettingChange } from '@/lib/messaging/protocol';
+import type { ListChange, SettingChange } from '@/lib/messaging/protocol';
 import { DEFAULT_BLOCK_ON, SECTION_KINDS, type SectionKind, sectionKey } from './model';
+import { DAY_MS, type HistoryDeps } from './store';
 
 export const JOURNAL_VERSION = 1;
 
@@ -126,23 +123,13 @@ export function keptEntries(
   return kept.reverse();
 }
 
-export interface JournalDeps {
-  storage: {
-    get(keys: readonly string[]): Promise<Record<string, unknown>>;
-    set(values: Record<string, unknown>): Promise<void>;
-    remove(keys: readonly string[]): Promise<void>;
-  };
-  exclusively: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
-  /** Runs a write; refused for quota, frees the cached lists and tries once more (lib/cache/storage-room.ts). */
-  withRoom: <T>(write: () => Promise<T>) => Promise<T>;
+export interface JournalDeps extends Pick<HistoryDeps, 'storage' | 'exclusively' | 'withRoom'> {
   /** The history's retention (./schema.ts `historySettingsSchema`): entries older than it go. */
   retentionDays: () => Promise<number>;
   now?: () => number;
   kept?: number;
   budget?: number;
 }
-
-const DAY_MS = 24 * 60 * 60_000;
 
 export function createJournal(deps: JournalDeps) {
   const now = deps.now ?? Date.now;
@@ -217,12 +204,7 @@ export function settingChangeInJournal(
 /** What a list change does as the snapshot sees it; an addition also takes it off the other list. */
 export function listChangeInJournal(
   form: DnsFilterApi['form'],
-  change: {
-    op: 'add' | 'remove';
-    list: 'whitelist' | 'blocklist';
-    domain: string;
-    profile?: string | undefined;
-  },
+  change: Pick<ListChange, 'op' | 'list' | 'domain' | 'profile'>,
 ): JournalChange[] {
   const scope = scopeOf(form, change.profile);
   const made: JournalChange = { kind: change.list, scope, entry: change.domain, op: change.op };

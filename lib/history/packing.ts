@@ -13,7 +13,7 @@ async function throughStream(
 }
 
 /** Base64 without building one argument list per byte (large records would overflow the stack). */
-function toBase64(bytes: Uint8Array): string {
+export function toBase64(bytes: Uint8Array): string {
   let binary = '';
   const chunk = 0x8000;
   for (let at = 0; at < bytes.length; at += chunk) {
@@ -22,7 +22,7 @@ function toBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

@@ -5,12 +5,14 @@
  * a refusal is recorded for that line and the rest goes on. Removing a TLD block is not something
  * the API can do: such lines are named and never queued.
  */
+import type * as z from 'zod/mini';
 import { ApiError, isApiError } from '@/lib/api/errors';
 import { profileFor } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { backoffDelayMs, isRetryable, RETRY_AFTER_MAX_MS } from '@/lib/outbox/policy';
 import type { DiffLine } from './diff';
 import { DEFAULT_BLOCK_ON, parseNetworkEntry } from './model';
+import type { rollbackJobSchema, rollbackStepSchema } from './schema';
 
 /**
  * Calls per second a rollback makes: a rollback of 1,000 changes takes about four minutes and
@@ -19,14 +21,11 @@ import { DEFAULT_BLOCK_ON, parseNetworkEntry } from './model';
 export const ROLLBACK_CALLS_PER_SECOND = 4;
 export const ROLLBACK_PACE_MS = 1000 / ROLLBACK_CALLS_PER_SECOND;
 
-/** One call of a rollback: a diff line turned around (what to do to get back to the snapshot). */
-export interface RollbackStep {
-  kind: DiffLine['kind'];
-  scope: string;
-  entry: string;
-  /** `add`: put back what the snapshot had; `remove`: take away what it did not. */
-  op: 'add' | 'remove';
-}
+/**
+ * One call of a rollback: a diff line turned around (what to do to get back to the snapshot):
+ * `add` puts back what the snapshot had, `remove` takes away what it did not.
+ */
+export type RollbackStep = z.infer<typeof rollbackStepSchema>;
 
 export interface RollbackPlan {
   steps: RollbackStep[];
@@ -98,25 +97,8 @@ export async function applyStep(client: DnsFilterApi, step: RollbackStep): Promi
   }
 }
 
-/** A rollback as stored: its steps, how far it got, and why it waits. */
-export interface RollbackJob {
-  v: 1;
-  id: string;
-  /** The account identity it was made for (lib/identity/identity.ts): sent there only. */
-  account: string;
-  /** When the snapshot rolled back to was taken. */
-  snapshotTakenAt: number;
-  createdAt: number;
-  steps: RollbackStep[];
-  /** Steps before this index are done (or refused, below). */
-  next: number;
-  /** Steps the service refused, with its reason. */
-  refused: { index: number; message: string }[];
-  attempts: number;
-  /** Not tried again before this (backoff, or the service's Retry-After). */
-  nextAttemptAt: number;
-  lastError?: string;
-}
+/** A rollback as stored: its steps, how far it got, and why it waits (./schema.ts). */
+export type RollbackJob = z.infer<typeof rollbackJobSchema>;
 
 export interface RollbackDeps {
   read(account: string): Promise<RollbackJob | null>;

@@ -60,7 +60,7 @@ export const DEFAULT_HISTORY_SETTINGS: HistorySettings = { v: HISTORY_VERSION, r
 export const rollbackJobKeyOf = (account: string) => `local:historyRollback:${account}` as const;
 export const rollbacksDoneKeyOf = (account: string) => `local:historyRollbacksDone:${account}` as const;
 
-const stepSchema = z.object({
+export const rollbackStepSchema = z.object({
   kind: z.enum(SECTION_KINDS),
   scope: z.string(),
   entry: z.string(),
@@ -70,13 +70,18 @@ const stepSchema = z.object({
 export const rollbackJobSchema = z.object({
   v: z.literal(HISTORY_VERSION),
   id: z.string(),
+  /** The account identity it was made for (lib/identity/identity.ts): sent there only. */
   account: z.string(),
+  /** When the snapshot rolled back to was taken. */
   snapshotTakenAt: z.number(),
   createdAt: z.number(),
-  steps: z.array(stepSchema),
+  steps: z.array(rollbackStepSchema),
+  /** Steps before this index are done (or refused, below). */
   next: z.int().check(z.gte(0)),
+  /** Steps the service refused, with its reason. */
   refused: z.array(z.object({ index: z.int(), message: z.string() })),
   attempts: z.int().check(z.gte(0)),
+  /** Not tried again before this (backoff, or the service's Retry-After). */
   nextAttemptAt: z.number(),
   lastError: z.optional(z.string()),
 });
@@ -84,6 +89,6 @@ export const rollbackJobSchema = z.object({
 /** Rollbacks that ended, newest last (what changed names their changes as this browser's). */
 export const rollbacksDoneSchema = z.object({
   v: z.literal(HISTORY_VERSION),
-  done: z.array(z.object({ from: z.number(), to: z.number(), steps: z.array(stepSchema) })),
+  done: z.array(z.object({ from: z.number(), to: z.number(), steps: z.array(rollbackStepSchema) })),
 });
 export const ROLLBACKS_DONE_KEPT = 10;

@@ -3,7 +3,7 @@
  * read what changed with who made it, the diff of a snapshot from now, and a rollback queued per
  * account, sent under that account's lock and resumed by its alarm.
  */
-import { scopeOf } from '@/lib/api/forms';
+import { scopeKey } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { notes } from '@/lib/notes';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
@@ -41,8 +41,6 @@ import { takeSnapshot } from './take';
 export const HISTORY_DAILY_ALARM = 'history-daily';
 const ROLLBACK_ALARM = 'history-rollback';
 export const rollbackAlarmOf = (account: string) => `${ROLLBACK_ALARM}:${account}`;
-/** The Web Lock a rollback is sent under (lib/outbox/lease.ts `exclusively`). */
-const rollbackLockOf = (account: string) => `${ROLLBACK_ALARM}:${account}`;
 /** The alarm's account, or null for another alarm. */
 export const rollbackAlarmAccount = (name: string): string | null =>
   name.startsWith(`${ROLLBACK_ALARM}:`) ? name.slice(ROLLBACK_ALARM.length + 1) : null;
@@ -79,7 +77,11 @@ export async function snapshotAccount(
 async function readJob(account: string): Promise<RollbackJob | null> {
   const key = rollbackJobKeyOf(account);
   const parsed = rollbackJobSchema.safeParse((await browserHistoryStorage.get([key]))[key]);
-  return parsed.success ? (parsed.data as RollbackJob) : null;
+  return parsed.success ? parsed.data : null;
+}
+
+async function writeJob(job: RollbackJob): Promise<void> {
+  await browserHistoryStorage.set({ [rollbackJobKeyOf(job.account)]: rollbackJobSchema.parse(job) });
 }
 
 async function readDone(account: string) {
@@ -178,14 +180,14 @@ export async function queueRollback(
     attempts: 0,
     nextAttemptAt: now(),
   };
-  await browserHistoryStorage.set({ [rollbackJobKeyOf(account)]: rollbackJobSchema.parse(job) });
+  await writeJob(job);
   alarms.create(rollbackAlarmOf(account), { delayInMinutes: 1 });
   return job;
 }
 
 /** Records what a step changed that the service cannot report (lib/settings/local-records.ts). */
 async function recordKnown(form: DnsFilterApi['form'], step: RollbackStep, now: number): Promise<void> {
-  const scope = `${form}:${scopeOf(form, step.scope)}`;
+  const scope = scopeKey(form, step.scope);
   if (step.kind === 'tlds' && step.op === 'add') await rememberBlockedTld(scope, step.entry);
   if (step.kind === 'defaultBlock')
     await rememberDefaultBlock(scope, (step.op === 'add') === (step.entry === DEFAULT_BLOCK_ON), now);
@@ -212,16 +214,15 @@ export function resumeRollback(
   options: { force?: boolean; onProgress?: (job: RollbackJob) => void; now?: () => number } = {},
 ): Promise<RunOutcome> {
   const now = options.now ?? Date.now;
-  return exclusively(rollbackLockOf(account), async () => {
+  // The Web Lock it is sent under (lib/outbox/lease.ts) has the alarm's name.
+  return exclusively(rollbackAlarmOf(account), async () => {
     alarms.create(rollbackAlarmOf(account), { delayInMinutes: 1 });
     const outcome = await runRollback(
       account,
       client,
       {
         read: readJob,
-        write: async (job) => {
-          await browserHistoryStorage.set({ [rollbackJobKeyOf(account)]: rollbackJobSchema.parse(job) });
-        },
+        write: writeJob,
         now,
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         onApplied: async (step) => {

@@ -10,7 +10,7 @@
  * older half of this account's history and tries once more; settings, keys, notes and queued
  * changes are never touched for history.
  */
-import { applyDelta, type ChainRecord, type Delta, deltaBetween, fromChain } from './chain';
+import { applyDelta, type ChainRecord, type Delta, deltaBetween, fromChain, sectionsOf } from './chain';
 import type { DiffLine } from './diff';
 import { parseSectionKey, type Sections, type Snapshot } from './model';
 import { pack, unpack } from './packing';
@@ -31,7 +31,7 @@ import {
  */
 export const HISTORY_BUDGET = 6 * 1024 * 1024;
 
-const DAY_MS = 24 * 60 * 60_000;
+export const DAY_MS = 24 * 60 * 60_000;
 
 export interface HistoryStorage {
   get(keys: readonly string[]): Promise<Record<string, unknown>>;
@@ -172,7 +172,7 @@ export function createHistoryStore(deps: HistoryDeps) {
       const chain = await readChain(account, await readHead(account));
       let sections: Sections = {};
       for (const { id: recordId, record } of chain) {
-        sections = 'whole' in record ? record.whole : applyDelta(sections, record.delta);
+        sections = sectionsOf(record, sections);
         if (recordId === id) return { takenAt: record.takenAt, reason: record.reason, sections };
       }
       return null;
@@ -212,30 +212,27 @@ export function createHistoryStore(deps: HistoryDeps) {
       return deps.exclusively('history', async () => {
         const head = await readHead(account);
         const chain = await readChain(account, head);
-        const takenAt = [...chain.map(({ record }) => record.takenAt)];
         /** The sections of the `index`th record, rebuilt from the start (only the latest is kept). */
         const sectionsAt = (index: number): Sections => {
           if (index === chain.length) return snapshot.sections;
-          let sections: Sections = {};
-          for (const { record } of chain.slice(0, index + 1)) {
-            sections = 'whole' in record ? record.whole : applyDelta(sections, record.delta);
-          }
-          return sections;
+          return chain
+            .slice(0, index + 1)
+            .reduce<Sections>((sections, { record }) => sectionsOf(record, sections), {});
         };
-        const last = chain.length === 0 ? undefined : { sections: sectionsAt(chain.length - 1) };
-        const delta = last === undefined ? null : deltaBetween(last.sections, snapshot.sections);
-        const unchanged = last !== undefined && delta === null;
+        const delta =
+          chain.length === 0 ? null : deltaBetween(sectionsAt(chain.length - 1), snapshot.sections);
+        const unchanged = chain.length > 0 && delta === null;
         const id = unchanged ? chain.at(-1)!.id : deps.newId();
-        const records = chain.map(({ id: recordId, record }) => ({ id: recordId, record }));
+        const records = [...chain];
         const sizes = new Map(head.records.map((record) => [record.id, record.size]));
         const packed = new Map<string, string>();
         if (!unchanged) {
-          const record: ChainRecord =
-            delta === null
-              ? { takenAt: snapshot.takenAt, reason: snapshot.reason, whole: snapshot.sections }
-              : { takenAt: snapshot.takenAt, reason: snapshot.reason, delta };
+          const record: ChainRecord = {
+            takenAt: snapshot.takenAt,
+            reason: snapshot.reason,
+            ...(delta === null ? { whole: snapshot.sections } : { delta }),
+          };
           records.push({ id, record });
-          takenAt.push(snapshot.takenAt);
           const body = await pack(bodyOf(record));
           packed.set(id, body);
           sizes.set(id, body.length);
@@ -271,7 +268,7 @@ export function createHistoryStore(deps: HistoryDeps) {
         const newest = records.length - 1;
         const oldestKept = now() - retentionDays * DAY_MS;
         let from = 0;
-        while (from < newest && takenAt[from]! < oldestKept) from++;
+        while (from < newest && records[from]!.record.takenAt < oldestKept) from++;
         // Past the budget the oldest go: first estimated from the stored sizes, then checked with
         // the first kept record packed whole.
         const sizeFrom = (start: number) =>

@@ -3,6 +3,9 @@
  * PBKDF2-SHA-256 and a random salt, and AES-GCM with a fresh random IV for every write. WebCrypto
  * only: its work runs off the page's main thread, so a derivation does not freeze the popup.
  */
+import type * as z from 'zod/mini';
+import { fromBase64, toBase64 } from '@/lib/history/packing';
+import type { lockRecordSchema } from './schemas';
 
 /** OWASP's figure for PBKDF2-SHA-256 (docs/lock.md, "Design"); stored with each record, so it can rise. */
 export const PBKDF2_ITERATIONS = 600_000;
@@ -10,25 +13,7 @@ const SALT_BYTES = 16;
 const IV_BYTES = 12;
 
 /** A sealed value as stored: every part base64, nothing of it readable without the passphrase. */
-export interface SealedBox {
-  salt: string;
-  iterations: number;
-  iv: string;
-  data: string;
-}
-
-export function toBase64(bytes: Uint8Array): string {
-  let text = '';
-  for (const byte of bytes) text += String.fromCharCode(byte);
-  return btoa(text);
-}
-
-export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
+type SealedBox = z.infer<typeof lockRecordSchema>['box'];
 
 const randomBytes = (length: number) => crypto.getRandomValues(new Uint8Array(length));
 

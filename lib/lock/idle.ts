@@ -3,18 +3,13 @@
  * unlocked, created only when missing; each ring locks when nothing used the lock's guarded
  * parts for the idle time (lib/lock/state.ts `lockIfIdle`), and the alarm goes once locked.
  */
+import type { AlarmsApi } from '@/lib/outbox/alarms';
 import { lockIfIdle, readLockStatus } from './state';
 
 export const LOCK_IDLE_ALARM = 'lock-idle';
 
-interface Alarms {
-  get(name: string): Promise<unknown>;
-  create(name: string, info: { periodInMinutes: number }): void | Promise<void>;
-  clear(name: string): Promise<boolean>;
-}
-
 /** Creates the idle alarm when the lock is on and unlocked, and it is missing. */
-export async function ensureIdleAlarm(alarms: Alarms): Promise<void> {
+export async function ensureIdleAlarm(alarms: AlarmsApi): Promise<void> {
   const status = await readLockStatus();
   if (!status.on || !status.unlocked) return;
   if (await alarms.get(LOCK_IDLE_ALARM)) return;
@@ -24,7 +19,7 @@ export async function ensureIdleAlarm(alarms: Alarms): Promise<void> {
 
 /** The idle alarm rang: locks when idle; clears the alarm once there is nothing left to lock. */
 export async function onIdleAlarm(
-  alarms: Alarms,
+  alarms: AlarmsApi,
   activeAccountId: () => Promise<string | null>,
   now: number = Date.now(),
 ): Promise<void> {

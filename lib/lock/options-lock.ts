@@ -8,11 +8,12 @@ import { browser } from 'wxt/browser';
 import { t } from '@/lib/i18n';
 import type { worker as workerClient } from '@/lib/messaging/worker-client';
 import { refusalText } from './messages';
+import { activeAccountId } from './popup-lock';
 import { type AccessRequest, settleAccessRequest } from './requests';
-import type { BackgroundChoice } from './sealed-storage';
+import { type BackgroundChoice, LOCK_KEY_NAME, LOCK_RECORD_NAME } from './sealed-storage';
 import * as state from './state';
 
-export type { LockStatus } from './state';
+export { type LockStatus, readLockStatus } from './state';
 
 /** An operation's outcome as the page says it. */
 export type OptionsLockOutcome = { ok: true; message: string } | { ok: false; message: string };
@@ -29,24 +30,12 @@ export function passphraseProblem(passphrase: string, repeated: string): string 
   return null;
 }
 
-async function activeAccountId(): Promise<string | null> {
-  const accounts = (await browser.storage.local.get('accounts')).accounts as { active?: unknown } | undefined;
-  return typeof accounts?.active === 'string' ? accounts.active : null;
-}
-
-export const readLockStatus = () => state.readLockStatus();
-
 /** Calls back whenever the lock is turned on or off, changed, locked or unlocked. */
 export function watchLock(callback: () => void): () => void {
   const listener = (changes: Record<string, unknown>, area: string) => {
-    const names = Object.keys(changes);
-    if (
-      names.some(
-        (name) => name === 'lock' || name === state.LOCK_SESSION_NAME || name === state.FAILURES_NAME,
-      )
-    )
+    const names = [LOCK_RECORD_NAME, state.LOCK_SESSION_NAME, state.FAILURES_NAME];
+    if ([...names, ...(area === 'session' ? [LOCK_KEY_NAME] : [])].some((name) => name in changes))
       callback();
-    else if (area === 'session' && names.includes('lockKey')) callback();
   };
   browser.storage.onChanged.addListener(listener);
   return () => browser.storage.onChanged.removeListener(listener);

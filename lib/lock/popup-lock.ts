@@ -24,24 +24,17 @@ export interface AccessAsked {
   message: string;
 }
 
-export interface PopupLock {
-  status(): Promise<PopupLockStatus>;
-  /** Calls back when the lock is turned on or off, locks or unlocks; returns the unwatch function. */
-  watch(callback: () => void): () => void;
-  unlock(passphrase: string): Promise<PopupLockOutcome>;
-  lockNow(): Promise<void>;
-  ask(request: AccessAsked): Promise<PopupLockOutcome>;
-}
-
 /** The active account's stable id (lib/accounts), read without the accounts module. */
-async function activeAccountId(): Promise<string | null> {
+export async function activeAccountId(): Promise<string | null> {
   const accounts = (await browser.storage.local.get('accounts')).accounts as { active?: unknown } | undefined;
   return typeof accounts?.active === 'string' ? accounts.active : null;
 }
 
-export function createPopupLock(deps: { pageUrl: () => Promise<string | undefined> }): PopupLock {
+export type PopupLock = ReturnType<typeof createPopupLock>;
+
+export function createPopupLock(deps: { pageUrl: () => Promise<string | undefined> }) {
   return {
-    async status() {
+    async status(): Promise<PopupLockStatus> {
       const [local, session] = await Promise.all([
         browser.storage.local.get(LOCK_RECORD_NAME),
         browser.storage.session ? browser.storage.session.get(LOCK_SESSION_NAME) : Promise.resolve({}),
@@ -49,7 +42,8 @@ export function createPopupLock(deps: { pageUrl: () => Promise<string | undefine
       const on = local[LOCK_RECORD_NAME] !== undefined && local[LOCK_RECORD_NAME] !== null;
       return { on, locked: on && (session as Record<string, unknown>)[LOCK_SESSION_NAME] === undefined };
     },
-    watch(callback) {
+    /** Calls back when the lock is turned on or off, locks or unlocks; returns the unwatch function. */
+    watch(callback: () => void): () => void {
       const listener = (changes: Record<string, unknown>, area: string) => {
         if (
           (area === 'local' && LOCK_RECORD_NAME in changes) ||
@@ -60,16 +54,16 @@ export function createPopupLock(deps: { pageUrl: () => Promise<string | undefine
       browser.storage.onChanged.addListener(listener);
       return () => browser.storage.onChanged.removeListener(listener);
     },
-    async unlock(passphrase) {
+    async unlock(passphrase: string): Promise<PopupLockOutcome> {
       const [{ unlock }, { refusalText }] = await Promise.all([import('./state'), import('./messages')]);
       const outcome = await unlock(passphrase);
       return outcome.ok ? outcome : { ok: false, message: refusalText(outcome) };
     },
-    async lockNow() {
+    async lockNow(): Promise<void> {
       const { lockNow } = await import('./state');
       await lockNow(await activeAccountId());
     },
-    async ask(request) {
+    async ask(request: AccessAsked): Promise<PopupLockOutcome> {
       const [{ recordAccessRequest }, accountId, page] = await Promise.all([
         import('./requests'),
         activeAccountId(),

@@ -8,13 +8,16 @@ const base64 = z.string().check(z.regex(/^[A-Za-z0-9+/]*={0,2}$/), z.maxLength(6
 
 export const lockRecordSchema = z.object({
   version: z.literal(1),
+  /** The keys `{ apiKey, accountKeys }` as JSON, sealed (./crypto.ts). */
   box: z.object({
     salt: base64,
     iterations: z.number().check(z.int(), z.gte(600_000)),
     iv: base64,
     data: base64,
   }),
+  /** Locks again after this long without use of what it guards. */
   idleMinutes: z.number().check(z.int(), z.gte(MIN_IDLE_MINUTES), z.lte(MAX_IDLE_MINUTES)),
+  /** Per account id: what work needing its key does while locked (docs/lock.md, "Background work"). */
   background: z.record(z.string().check(z.maxLength(64)), z.enum(['keep', 'strict'])),
   turnedOnAt: z.number(),
 });

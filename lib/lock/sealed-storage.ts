@@ -5,10 +5,12 @@
  * lib/settings/item.ts sends every read and write of those names through here, so no reader needs
  * to know about the lock, and no write can leave a plaintext key in storage.local.
  *
- * Without zod and without the rest of lib/settings: the popup's module bundles this file.
+ * Without zod (its guard is of lib/settings/shape.ts): the popup's module bundles this file.
  */
 import { browser } from 'wxt/browser';
-import type { SealedBox } from './crypto';
+import type * as z from 'zod/mini';
+import { isRecord, number, object, oneOf, string } from '@/lib/settings/shape';
+import type { lockRecordSchema } from './schemas';
 
 /** The storage.local names whose values the lock seals, with the value each reads as when absent. */
 export const SEALED_FALLBACKS: Readonly<Record<string, unknown>> = { apiKey: '', accountKeys: {} };
@@ -17,35 +19,17 @@ export const LOCK_RECORD_NAME = 'lock';
 /** storage.session: the key derived from the passphrase, present exactly while unlocked. */
 export const LOCK_KEY_NAME = 'lockKey';
 
-export type BackgroundChoice = 'keep' | 'strict';
-
-export interface LockRecord {
-  version: 1;
-  /** The keys `{ apiKey, accountKeys }` as JSON, sealed. */
-  box: SealedBox;
-  /** Locks again after this long without use of what it guards. */
-  idleMinutes: number;
-  /** Per account id: what work needing its key does while locked (docs/lock.md, "Background work"). */
-  background: Record<string, BackgroundChoice>;
-  turnedOnAt: number;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export type LockRecord = z.infer<typeof lockRecordSchema>;
+export type BackgroundChoice = LockRecord['background'][string];
 
 /** The structural guard of a stored lock record (its writes are checked with zod: ./schemas.ts). */
-export function isLockRecord(value: unknown): value is LockRecord {
-  if (!isRecord(value) || value.version !== 1 || !isRecord(value.box) || !isRecord(value.background))
-    return false;
-  const { box } = value;
-  return (
-    typeof box.salt === 'string' &&
-    typeof box.iv === 'string' &&
-    typeof box.data === 'string' &&
-    typeof box.iterations === 'number' &&
-    typeof value.idleMinutes === 'number'
-  );
-}
+const lockRecordShape = object({
+  version: oneOf(1),
+  box: object({ salt: string, iv: string, data: string, iterations: number }),
+  idleMinutes: number,
+  background: isRecord,
+});
+export const isLockRecord = (value: unknown): value is LockRecord => lockRecordShape(value);
 
 /** A key written while locked: nothing was written (docs/lock.md). */
 export class LockedError extends Error {
@@ -57,7 +41,7 @@ export class LockedError extends Error {
 
 export const isSealedName = (name: string): boolean => Object.hasOwn(SEALED_FALLBACKS, name);
 
-function sessionArea() {
+export function sessionArea() {
   const area = browser.storage.session;
   if (!area) throw new Error('storage.session is not available');
   return area;
@@ -120,17 +104,12 @@ export async function removeWithSealed(
   removeLocal: (names: string[]) => Promise<void>,
 ): Promise<void> {
   const sealed = names.filter(isSealedName);
-  if (sealed.length > 0) {
-    const stored = (await browser.storage.local.get(LOCK_RECORD_NAME))[LOCK_RECORD_NAME];
-    if (stored !== undefined && stored !== null) {
-      await writeWithSealed(
-        Object.fromEntries(sealed.map((name) => [name, SEALED_FALLBACKS[name]])),
-        async (rest) => {
-          await browser.storage.local.set(rest);
-        },
-      );
-      return removeLocal(names.filter((name) => !isSealedName(name)));
-    }
-  }
-  return removeLocal([...names]);
+  const lockOn =
+    sealed.length > 0 &&
+    ((await browser.storage.local.get(LOCK_RECORD_NAME))[LOCK_RECORD_NAME] ?? null) !== null;
+  if (!lockOn) return removeLocal([...names]);
+  await writeWithSealed(Object.fromEntries(sealed.map((name) => [name, SEALED_FALLBACKS[name]])), (rest) =>
+    browser.storage.local.set(rest),
+  );
+  return removeLocal(names.filter((name) => !isSealedName(name)));
 }

@@ -9,6 +9,7 @@
  * storage.session is cleared when the browser closes, so closing it locks.
  */
 import { browser } from 'wxt/browser';
+import type * as z from 'zod/mini';
 import { deriveKey, exportKey, newSalt, open, PBKDF2_ITERATIONS, seal } from './crypto';
 import { failuresSchema, lockRecordSchema, lockSessionSchema, sealedKeysSchema } from './schemas';
 import {
@@ -18,6 +19,7 @@ import {
   LOCK_RECORD_NAME,
   type LockRecord,
   SEALED_FALLBACKS,
+  sessionArea,
 } from './sealed-storage';
 
 export const FAILURES_NAME = 'lockFailures';
@@ -25,10 +27,7 @@ export const LOCK_SESSION_NAME = 'lockSession';
 const SEALED = Object.keys(SEALED_FALLBACKS);
 const SESSION_NAMES = [LOCK_KEY_NAME, LOCK_SESSION_NAME, ...SEALED];
 
-export interface SealedKeys {
-  apiKey: string;
-  accountKeys: Record<string, string>;
-}
+type SealedKeys = z.infer<typeof sealedKeysSchema>;
 
 export interface LockStatus {
   on: boolean;
@@ -51,11 +50,6 @@ export type LockRefusal =
 export type LockOutcome = { ok: true } | { ok: false; reason: LockRefusal; waitSeconds?: number };
 
 const local = () => browser.storage.local;
-function session() {
-  const area = browser.storage.session;
-  if (!area) throw new Error('storage.session is not available');
-  return area;
-}
 
 /**
  * Seconds to wait after `count` wrong passphrases in a row: none after the first (a typo), then
@@ -86,7 +80,7 @@ export async function readLockStatus(now: number = Date.now()): Promise<LockStat
   const [record, failures, unlockedSession] = await Promise.all([
     readRecord(),
     readFailures(),
-    browser.storage.session ? session().get(LOCK_SESSION_NAME) : Promise.resolve({}),
+    browser.storage.session ? sessionArea().get(LOCK_SESSION_NAME) : Promise.resolve({}),
   ]);
   return {
     on: record !== null,
@@ -151,7 +145,7 @@ async function sealedRecord(
     idleMinutes,
     background,
     turnedOnAt,
-  }) as LockRecord;
+  });
   return { record, key };
 }
 
@@ -177,7 +171,7 @@ export async function turnOnLock(
     turnedOnAt: now,
   });
   // In this order, every read on the way finds the keys: in plain, or unlocked in the session.
-  await session().set(await unlockedSessionValues(keys, key, now));
+  await sessionArea().set(await unlockedSessionValues(keys, key, now));
   await local().set({ [LOCK_RECORD_NAME]: record });
   await local().remove([...SEALED, FAILURES_NAME]);
   return { ok: true };
@@ -189,7 +183,7 @@ export async function unlock(passphrase: string, now: number = Date.now()): Prom
   if (!record) return { ok: false, reason: 'not-on' };
   const opened = await openWith(record, passphrase, now);
   if ('refusal' in opened) return opened.refusal;
-  await session().set(await unlockedSessionValues(opened.keys, opened.key, now));
+  await sessionArea().set(await unlockedSessionValues(opened.keys, opened.key, now));
   return { ok: true };
 }
 
@@ -202,14 +196,18 @@ export async function lockNow(activeAccountId: string | null): Promise<void> {
   const record = await readRecord();
   if (!record || !browser.storage.session) return;
   const keeps = (id: string | null) => id !== null && record.background[id] === 'keep';
-  const stored = await session().get(SEALED);
+  const stored = await sessionArea().get(SEALED);
   const accountKeys = Object.fromEntries(
     Object.entries((stored.accountKeys as Record<string, string> | undefined) ?? {}).filter(([id]) =>
       keeps(id),
     ),
   );
-  await session().set({ accountKeys });
-  await session().remove([LOCK_KEY_NAME, LOCK_SESSION_NAME, ...(keeps(activeAccountId) ? [] : ['apiKey'])]);
+  await sessionArea().set({ accountKeys });
+  await sessionArea().remove([
+    LOCK_KEY_NAME,
+    LOCK_SESSION_NAME,
+    ...(keeps(activeAccountId) ? [] : ['apiKey']),
+  ]);
 }
 
 /**
@@ -230,7 +228,7 @@ export async function turnOffLock(
   // The keys are in plain before the record goes, so every read on the way finds them.
   await local().set(opened.keys as unknown as Record<string, unknown>);
   await local().remove([LOCK_RECORD_NAME, FAILURES_NAME]);
-  await session().remove(SESSION_NAMES);
+  await sessionArea().remove(SESSION_NAMES);
   return { ok: true };
 }
 
@@ -248,7 +246,7 @@ export async function changePassphrase(
   const opened = await openWith(record, current, now);
   if ('refusal' in opened) return opened.refusal;
   const { record: sealed, key } = await sealedRecord(opened.keys, next, record);
-  await session().set(await unlockedSessionValues(opened.keys, key, now));
+  await sessionArea().set(await unlockedSessionValues(opened.keys, key, now));
   await local().set({ [LOCK_RECORD_NAME]: sealed });
   return { ok: true };
 }
@@ -267,16 +265,20 @@ export async function changeLockSettings(
 /** Marks a use of what the lock guards: the idle time counts from the last one. */
 export async function touchLock(now: number = Date.now()): Promise<void> {
   if (!browser.storage.session) return;
-  const current = lockSessionSchema.safeParse((await session().get(LOCK_SESSION_NAME))[LOCK_SESSION_NAME]);
+  const current = lockSessionSchema.safeParse(
+    (await sessionArea().get(LOCK_SESSION_NAME))[LOCK_SESSION_NAME],
+  );
   if (!current.success) return;
-  await session().set({ [LOCK_SESSION_NAME]: { ...current.data, lastUsedAt: now } });
+  await sessionArea().set({ [LOCK_SESSION_NAME]: { ...current.data, lastUsedAt: now } });
 }
 
 /** Locks when unlocked and unused for the idle time; true when it locked. */
 export async function lockIfIdle(activeAccountId: string | null, now: number = Date.now()): Promise<boolean> {
   const record = await readRecord();
   if (!record || !browser.storage.session) return false;
-  const current = lockSessionSchema.safeParse((await session().get(LOCK_SESSION_NAME))[LOCK_SESSION_NAME]);
+  const current = lockSessionSchema.safeParse(
+    (await sessionArea().get(LOCK_SESSION_NAME))[LOCK_SESSION_NAME],
+  );
   if (!current.success) return false;
   const unusedFor = now - Math.min(current.data.lastUsedAt, now);
   if (unusedFor < record.idleMinutes * 60_000) return false;
