@@ -6,7 +6,7 @@
 import { readAccounts } from '@/lib/accounts/store';
 import { describeCategory } from '@/lib/api/categories';
 import type { ApiForm } from '@/lib/api/types';
-import { formatList, type PlainKey, t, tn } from '@/lib/i18n';
+import { formatList, messageLocale, type PlainKey, t, tn } from '@/lib/i18n';
 import { type Followable, followableRead } from '@/lib/settings/follow';
 import { accountsItem } from '@/lib/settings/storage';
 import { findConflict } from './conflicts';
@@ -91,7 +91,10 @@ export async function deleteRule(accountId: string, ruleId: string): Promise<voi
 
 /** "18:00" today, "Tue 18:00" within the week, in the user's zone. */
 export function formatInstant(instant: number, now: number, timeZone: string = browserTimeZone()): string {
-  const time = new Intl.DateTimeFormat(undefined, {
+  // The catalogue's language, as every other date the pages show (lib/i18n `formatDateTime`),
+  // not the browser's: a German page in an English browser says "Mo. 20:00".
+  const locale = messageLocale();
+  const time = new Intl.DateTimeFormat(locale, {
     timeZone,
     hour: '2-digit',
     minute: '2-digit',
@@ -99,7 +102,7 @@ export function formatInstant(instant: number, now: number, timeZone: string = b
   }).format(instant);
   const dayOf = (at: number) => new Intl.DateTimeFormat('en-CA', { timeZone, dateStyle: 'short' }).format(at);
   if (dayOf(instant) === dayOf(now)) return time;
-  const weekday = new Intl.DateTimeFormat(undefined, { timeZone, weekday: 'short' }).format(instant);
+  const weekday = new Intl.DateTimeFormat(locale, { timeZone, weekday: 'short' }).format(instant);
   return `${weekday} ${time}`;
 }
 
