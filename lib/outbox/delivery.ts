@@ -88,7 +88,8 @@ function retryOf(error: ApiError): DeliveryResult {
   return { state: 'retry', message: error.message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
 }
 
-function asApiError(error: unknown): ApiError {
+/** Any failure as an `ApiError`: one that is not is an internal failure, worded as such. */
+export function asApiError(error: unknown): ApiError {
   return isApiError(error) ? error : new ApiError('unexpected', t('outbox.internalFailure'));
 }
 

@@ -11,7 +11,6 @@
  * a read that failed (nothing could be compared) brings the run back after a backoff of its own.
  */
 
-import { ApiError, isApiError } from '@/lib/api/errors';
 import { scopeKey } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { isFresh } from '@/lib/cache/freshness';
@@ -25,6 +24,7 @@ import type { AccountId } from '@/lib/identity/identity';
 import type { ListChange, QueuedChange } from '@/lib/messaging/protocol';
 import { carriesListChange, isListChange } from '@/lib/messaging/queued-change';
 import type { AlarmsApi } from '@/lib/outbox/alarms';
+import { asApiError } from '@/lib/outbox/delivery';
 import { exclusively, tryAcquireLease } from '@/lib/outbox/lease';
 import { backoffDelayMs, isRetryable } from '@/lib/outbox/policy';
 import { changesOf, enqueueChange, sameChange } from '@/lib/outbox/queue';
@@ -67,10 +67,6 @@ export interface ReconcileReport {
   ran: boolean;
   accounts: AccountReport[];
   nextAlarmAt: number | null;
-}
-
-function asApiError(error: unknown): ApiError {
-  return isApiError(error) ? error : new ApiError('unexpected', t('outbox.internalFailure'));
 }
 
 /** What one account's run found: its sends, their failures, and the view it saw. */
