@@ -3,6 +3,7 @@
  * domains deflate to well under half, which keeps 90 days of a large account within the
  * extension's storage; `CompressionStream` is in every browser the extension supports and in Node.
  */
+import { fromBase64, toBase64 } from '@/lib/encoding/base64';
 
 async function throughStream(
   bytes: Uint8Array<ArrayBuffer>,
@@ -10,23 +11,6 @@ async function throughStream(
 ): Promise<Uint8Array<ArrayBuffer>> {
   const output = new Blob([bytes]).stream().pipeThrough(stream);
   return new Uint8Array(await new Response(output).arrayBuffer());
-}
-
-/** Base64 without building one argument list per byte (large records would overflow the stack). */
-export function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  const chunk = 0x8000;
-  for (let at = 0; at < bytes.length; at += chunk) {
-    binary += String.fromCharCode(...bytes.subarray(at, at + chunk));
-  }
-  return btoa(binary);
-}
-
-export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }
 
 export async function pack(value: unknown): Promise<string> {

@@ -4,7 +4,7 @@
  * only: its work runs off the page's main thread, so a derivation does not freeze the popup.
  */
 import type * as z from 'zod/mini';
-import { fromBase64, toBase64 } from '@/lib/history/packing';
+import { fromBase64, toBase64 } from '@/lib/encoding/base64';
 import type { lockRecordSchema } from './schemas';
 
 /** OWASP's figure for PBKDF2-SHA-256 (docs/lock.md, "Design"); stored with each record, so it can rise. */
