@@ -125,8 +125,19 @@ async function timeAndClose(popup: ExtensionPopup, kind: PopupKind): Promise<Pop
 async function whatPopupShows(popup: ExtensionPopup, error: unknown): Promise<string> {
   const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
   try {
+    // What storage held then, by name only: the key's value never leaves the browser.
     const shown = await popup.run<string>(
-      `return JSON.stringify({ text: document.body.innerText.replace(/\\s+/g, ' ').slice(0, 160), marks: view.performance.getEntriesByType('mark').map((m) => m.name) });`,
+      `const stored = await chrome.storage.local.get(null);
+      const names = Object.keys(stored);
+      const storage = {
+        names: names.length,
+        keySet: typeof stored.apiKey === 'string' && stored.apiKey !== '',
+        lockOn: stored.lock != null,
+        fingerprint: stored.apiKeyFingerprint,
+        active: stored.accounts?.active,
+        lists: names.filter((name) => name.startsWith('cachedLists')).length,
+      };
+      return JSON.stringify({ text: document.body.innerText.replace(/\\s+/g, ' ').slice(0, 160), marks: view.performance.getEntriesByType('mark').map((m) => m.name), storage });`,
     );
     return `${reason.slice(0, 60)}…; it showed ${shown}`;
   } catch {
