@@ -29,6 +29,9 @@ const readTab = () => {
   return tab;
 };
 
+const lock = createPopupLock({
+  pageUrl: async () => (await readTabAddress(browser.tabs, location.search)).url,
+});
 const cache = createViewCache();
 const controller = createPopupController({
   readTab,
@@ -51,6 +54,7 @@ const controller = createPopupController({
     markStep('first-view');
     dropEarlyAnswers();
   },
+  lockedNow: async () => (await lock.status()).locked,
   now: Date.now,
 });
 // The cached theme is on <html> already (popup-start.ts); storage is read once idle.
@@ -78,9 +82,7 @@ const show = () => {
       openOptions={(section) => void openOptionsPage(browser, section)}
       mark={(name) => performance.mark(name)}
       loadExtras={() => import('@/components/popup/PopupExtras')}
-      lock={createPopupLock({
-        pageUrl: async () => (await readTabAddress(browser.tabs, location.search)).url,
-      })}
+      lock={lock}
     />,
     document.getElementById('app') as HTMLElement,
   );

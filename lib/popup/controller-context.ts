@@ -37,6 +37,8 @@ export interface PopupDeps {
   askWorkerForDomains?: AskWorkerForDomains;
   /** Called once the first view is set, when the storage reads it needed are done. */
   onFirstView?(): void;
+  /** Whether the passphrase lock keeps the key now (lib/lock/popup-lock.ts); absent: no lock. */
+  lockedNow?(): Promise<boolean>;
   now(): number;
 }
 

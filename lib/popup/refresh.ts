@@ -93,14 +93,13 @@ export async function refreshStale(ctx: ControllerContext, force = false): Promi
     return;
   }
   if (connection === null) {
-    // The view names an account with a key the popup cannot read now: the lock keeps it
-    // (docs/lock.md). The cached view stays, as it was read, until unlocked.
-    if (parseAccountId(initial.account)?.keyFingerprint !== NO_KEY) {
-      const nothingCached = initial.lists === null;
-      return update({
-        refreshing: false,
-        ...(nothingCached ? { problem: { kind: 'other', message: t('lock.nothingCached') } } : {}),
-      });
+    // The view names an account with a key the popup cannot read now. A cached view stays, as it
+    // was read; with none, the popup says why: the lock keeps the key (docs/lock.md), or there
+    // is no key to use after all, and Setup is where to enter one.
+    const keyKept = parseAccountId(initial.account)?.keyFingerprint !== NO_KEY;
+    if (keyKept && initial.lists !== null) return update({ refreshing: false });
+    if (keyKept && (await deps.lockedNow?.()) === true) {
+      return update({ refreshing: false, problem: { kind: 'other', message: t('lock.nothingCached') } });
     }
     return ctx.set({ phase: 'no-key' });
   }

@@ -93,4 +93,17 @@ describe('a locked popup with stale or missing lists', () => {
     expect(screen.queryByText(/No API key is set/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Unlock' })).toBeTruthy();
   });
+
+  it('does not say “Locked” when no lock is on: a key that cannot be read is a key to enter in Setup', async () => {
+    await configure('A', 'test-key');
+    await openPopup({
+      url: PAGE,
+      key: '',
+      keyUnreadable: true,
+      lock: createPopupLock({ pageUrl: async () => PAGE }),
+    });
+    expect(await screen.findByText(/No API key is set/)).toBeTruthy();
+    expect(screen.queryByText(/^Locked|this site's lists are not in this browser yet/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Unlock' })).toBeNull();
+  });
 });

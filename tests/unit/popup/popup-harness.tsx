@@ -103,6 +103,7 @@ export async function openPopup(options: OpenOptions) {
       ...(await import('@/lib/cache/refresh')),
       createConfiguredClient: async () => (options.keyUnreadable ? null : api),
     }),
+    ...(options.lock ? { lockedNow: async () => (await options.lock?.status())?.locked === true } : {}),
     submitChange: async (change, sentWith) => {
       submitted.push(change);
       sent.push({ change, ...sentWith });
