@@ -57,8 +57,24 @@ type Phase = (typeof PHASES)[number];
 export interface RealPopupDriver {
   /** 'Chromium' or 'Firefox', as the table names it. */
   browserName: string;
-  open(kind: PopupKind): Promise<PopupTiming>;
+  /** `untilCached`: the popup stays open until its storage holds cached lists (./real-popup.ts `UNTIL_CACHED`). */
+  open(kind: PopupKind, options?: { untilCached?: boolean }): Promise<PopupTiming>;
 }
+
+/**
+ * Run in the popup's host page: waits until the extension's storage holds a scope's cached lists
+ * (`cachedLists:<scope>`, lib/cache/list-buckets.ts, the same in the baselines). A popup saves
+ * the lists it fetched after it shows them, and one closed at its verdict, as the bench closes
+ * it, may be gone before the save is done: a warm-up of such openings can leave nothing cached,
+ * and every "warm" opening after it a cold one.
+ */
+const UNTIL_CACHED = `const deadline = Date.now() + 10000;
+  while (Date.now() < deadline) {
+    const names = Object.keys(await chrome.storage.local.get(null));
+    if (names.some((name) => name.startsWith('cachedLists:'))) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;`;
 
 const MARK: Record<PopupKind, string> = { product: 'verdict', baseline: 'verdict', floor: 'ready' };
 
@@ -94,19 +110,23 @@ export function chromiumDriver(
 ): RealPopupDriver {
   return {
     browserName: 'Chromium',
-    async open(kind) {
+    async open(kind, options) {
       const { extension, host } = popupOf(extensions, kind);
       await waitForPopupCount(host, 0);
       await site.bringToFront();
       const clickedAt = nowEpochMs();
       await site.triggerExtensionAction(extension);
       await waitForPopupCount(host, 1);
-      return timeAndClose(readPopupFrom(host, clickedAt), kind);
+      return timeAndClose(readPopupFrom(host, clickedAt), kind, options);
     },
   };
 }
 
-async function timeAndClose(popup: ExtensionPopup, kind: PopupKind): Promise<PopupTiming> {
+async function timeAndClose(
+  popup: ExtensionPopup,
+  kind: PopupKind,
+  options: { untilCached?: boolean } = {},
+): Promise<PopupTiming> {
   try {
     const [startTime, timeOrigin, phases, marks] = await popup
       .waitFor<[number, number, Record<Phase, number>, Record<string, number>]>(markTimes(MARK[kind]))
@@ -115,6 +135,9 @@ async function timeAndClose(popup: ExtensionPopup, kind: PopupKind): Promise<Pop
           `the ${kind} popup did not mark '${MARK[kind]}': ${await whatPopupShows(popup, error)}`,
         );
       });
+    if (options.untilCached && !(await popup.run<boolean>(UNTIL_CACHED))) {
+      throw new Error(`the ${kind} popup kept no lists cached within 10 s of its '${MARK[kind]}'`);
+    }
     return { inDocumentMs: startTime, fromClickMs: timeOrigin + startTime - popup.clickedAt, phases, marks };
   } finally {
     await popup.close();
@@ -159,9 +182,10 @@ export function firefoxDriver(
 ): RealPopupDriver {
   return {
     browserName: 'Firefox',
-    async open(kind) {
+    async open(kind, options) {
       const { addonId, host } = popupOf(addons, kind);
-      return timeAndClose(await openFirefoxPopup({ browser, window, addonId, host, tab: site }), kind);
+      const popup = await openFirefoxPopup({ browser, window, addonId, host, tab: site });
+      return timeAndClose(popup, kind, options);
     },
   };
 }
@@ -302,6 +326,8 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
 
   // Warm-up, not counted: the first openings fill the products' caches and compile the popups.
   const warm = await alternate(driver, emulator, kinds, 2, options.pauseMs);
+  // Then each product popup once more, open until its lists are cached (UNTIL_CACHED says why).
+  for (const kind of kinds) if (kind !== 'floor') await driver.open(kind, { untilCached: true });
   await untilQuiet(emulator);
 
   const run = await alternate(driver, emulator, kinds, options.pairs, options.pauseMs);
