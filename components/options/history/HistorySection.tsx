@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import type { DnsFilterApi } from '@/lib/api/types';
 import {
@@ -5,6 +6,7 @@ import {
   changesCsv,
   entryText,
   filterChanges,
+  isDomainKind,
   madeByText,
   NO_FILTER,
 } from '@/lib/history/changes';
@@ -13,8 +15,9 @@ import { SECTION_KINDS, type SectionKind, type SnapshotReason } from '@/lib/hist
 import { profilesOf, ROLLBACK_CALLS_PER_SECOND, type RollbackJob } from '@/lib/history/rollback';
 import type { HistorySettings } from '@/lib/history/schema';
 import type { HistoryView, SnapshotDiff } from '@/lib/history/service';
-import { formatDateTime, formatNumber, t, tn } from '@/lib/i18n';
+import { formatDateTime, formatNumber, t, tn, tParts } from '@/lib/i18n';
 import { ConfirmDialog } from '../../ConfirmDialog';
+import { DomainName } from '../../DomainName';
 import { StatusMessage } from '../../StatusMessage';
 import { useRemoteAction } from '../../useRemoteAction';
 import { downloadText } from '../BackupSection';
@@ -56,6 +59,10 @@ const reasonText = (reason: SnapshotReason) => t(REASON_KEYS[reason]);
 const scopeText = (scope: string) =>
   scope === '' || scope === 'account' ? t('history.accountScope') : scope;
 const lineKey = (line: DiffLine) => `${line.kind}\t${line.scope}\t${line.entry}\t${line.change}`;
+/** An entry as a user reads it: a domain wraps only after its dots, a category by its name. */
+function Entry({ kind, entry }: { kind: SectionKind; entry: string }) {
+  return isDomainKind(kind) ? <DomainName domain={entry} /> : <bdi>{entryText(kind, entry)}</bdi>;
+}
 const kb = (chars: number) => `${formatNumber(Math.max(1, Math.round(chars / 1024)))} KB`;
 
 export function HistorySection({ services }: { services: HistoryServices }) {
@@ -338,7 +345,9 @@ export function HistorySection({ services }: { services: HistoryServices }) {
                   <td>{when(row.takenAt)}</td>
                   <td>{scopeText(row.scope)}</td>
                   <td>{t(`history.change.${row.kind}.${row.change}`)}</td>
-                  <td dir="auto">{entryText(row.kind, row.entry)}</td>
+                  <td dir="auto">
+                    <Entry kind={row.kind} entry={row.entry} />
+                  </td>
                   <td>{madeByText(row)}</td>
                   {withNotes && <td dir="auto">{row.note ?? ''}</td>}
                 </tr>
@@ -443,7 +452,20 @@ function DiffPanel({
       <h3 id={headingId}>{t('history.diffHeading', { when: when(diff.snapshot.takenAt) })}</h3>
       <p class="hint">{t('history.diffAbout')}</p>
       {impossible.length > 0 && (
-        <p class="message message-warning">{t('history.impossible', { tlds: impossible.join(', ') })}</p>
+        <p class="message message-warning">
+          {tParts('history.impossible', {
+            tlds: (
+              <>
+                {impossible.map((tld, index) => (
+                  <Fragment key={tld}>
+                    {index > 0 && ', '}
+                    <DomainName domain={tld} />
+                  </Fragment>
+                ))}
+              </>
+            ),
+          })}
+        </p>
       )}
       <div class="history-actions">
         <button type="button" class="btn" onClick={() => onAll(true)}>
@@ -470,7 +492,7 @@ function DiffPanel({
                   {t(line.change === 'added' ? 'history.nowHas' : 'history.snapshotHad')}
                 </span>{' '}
                 {t(`history.kind.${line.kind}`)} · {scopeText(line.scope)} ·{' '}
-                <bdi>{entryText(line.kind, line.entry)}</bdi>
+                <Entry kind={line.kind} entry={line.entry} />
               </label>
             </li>
           );
