@@ -113,11 +113,16 @@ export function formatNumber(value: number): string {
   return formatterOf('number', (locale) => new Intl.NumberFormat(locale)).format(value);
 }
 
-/** A moment as a medium date and a short time, in the catalogue's language ("Nov 28, 2026, 3:14 AM"). */
-export function formatDateTime(at: number): string {
+/**
+ * A moment as a medium date and a short time, in the catalogue's language ("Nov 28, 2026, 3:14 AM");
+ * with `seconds`, the time has them ("Nov 28, 2026, 3:14:05 AM"): for moments a person must tell
+ * apart within a minute (History's snapshots, docs/history.md).
+ */
+export function formatDateTime(at: number, precision: 'minutes' | 'seconds' = 'minutes'): string {
+  const timeStyle = precision === 'seconds' ? 'medium' : 'short';
   return formatterOf(
-    'date',
-    (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+    `date-${timeStyle}`,
+    (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle }),
   ).format(at);
 }
 

@@ -48,7 +48,8 @@ const ROWS_SHOWN = 200;
 /** Diff lines listed with a tick box each: the rest go with "Tick all". */
 const LINES_SHOWN = 300;
 
-const when = formatDateTime;
+/** With seconds: two snapshots taken within a minute must not read the same (docs/history.md). */
+const when = (at: number) => formatDateTime(at, 'seconds');
 const REASON_KEYS = {
   daily: 'history.reasonDaily',
   manual: 'history.reasonManual',

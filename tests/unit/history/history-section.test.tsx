@@ -228,3 +228,23 @@ describe('History section at a narrow window', () => {
   });
 });
 
+describe('History section, two snapshots within a minute', () => {
+  it('reads two different times, in the snapshots and in what changed', async () => {
+    const client = createFakeClient('A', { lists: { whitelist: { default: new Set() }, blocklist: {} } });
+    const { services } = servicesFor(client, { apart: 5_000 });
+    render(<HistorySection services={services} />);
+    const section = await screen.findByRole('region', { name: 'History' });
+    fireEvent.click(within(section).getByRole('button', { name: 'Take snapshot' }));
+    await within(section).findByText('Snapshot taken.');
+    client.state.lists.whitelist.default!.add('a.example');
+    fireEvent.click(within(section).getByRole('button', { name: 'Take snapshot' }));
+    const change = await rowWith(section, 'a.example');
+
+    const snapshots = within(section).getAllByRole('button', { name: /^Compare with now/ });
+    expect(snapshots).toHaveLength(2);
+    const [newer, older] = snapshots.map((button) => button.closest('tr')!.cells[0]!.textContent);
+    expect(newer).not.toBe(older);
+    // The change's time is the newer snapshot's, not the older one's.
+    expect(change.cells[0]!.textContent).toBe(newer);
+  });
+});

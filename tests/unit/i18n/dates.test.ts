@@ -19,4 +19,22 @@ describe('formatDateTime', () => {
     }
     expect(formatDateTime(at)).toBe(expected('en'));
   });
+
+  it('with seconds, tells apart two moments within the same minute, in the catalogue’s language', () => {
+    const later = at + 5_000;
+    expect(formatDateTime(at)).toBe(formatDateTime(later));
+    expect(formatDateTime(at, 'seconds')).not.toBe(formatDateTime(later, 'seconds'));
+    expect(formatDateTime(later, 'seconds')).toBe(
+      new Date(later).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'medium' }),
+    );
+    const restore = useMessageLookup(catalogueLookup('de'));
+    try {
+      expect(formatDateTime(later, 'seconds')).toBe(
+        new Date(later).toLocaleString('de', { dateStyle: 'medium', timeStyle: 'medium' }),
+      );
+      expect(formatDateTime(later, 'seconds')).toMatch(/28\.11\.2026/);
+    } finally {
+      restore();
+    }
+  });
 });
