@@ -492,8 +492,11 @@ function DiffPanel({
                 <span class="badge">
                   {t(line.change === 'added' ? 'history.nowHas' : 'history.snapshotHad')}
                 </span>{' '}
-                {t(`history.kind.${line.kind}`)} · {scopeText(line.scope)} ·{' '}
-                <Entry kind={line.kind} entry={line.entry} />
+                {/* One flex item: the label's gap would widen the space before the entry alone. */}
+                <span>
+                  {t(`history.kind.${line.kind}`)} · {scopeText(line.scope)} ·{' '}
+                  <Entry kind={line.kind} entry={line.entry} />
+                </span>
               </label>
             </li>
           );
