@@ -15,7 +15,7 @@ import { SECTION_KINDS, type SectionKind, type SnapshotReason } from '@/lib/hist
 import { profilesOf, ROLLBACK_CALLS_PER_SECOND, type RollbackJob } from '@/lib/history/rollback';
 import type { HistorySettings } from '@/lib/history/schema';
 import type { HistoryView, SnapshotDiff } from '@/lib/history/service';
-import { formatDateTime, formatNumber, t, tn, tParts } from '@/lib/i18n';
+import { formatDateTime, formatDateTimeLines, formatNumber, t, tn, tParts } from '@/lib/i18n';
 import { ConfirmDialog } from '../../ConfirmDialog';
 import { DomainName } from '../../DomainName';
 import { StatusMessage } from '../../StatusMessage';
@@ -50,6 +50,19 @@ const LINES_SHOWN = 300;
 
 /** With seconds: two snapshots taken within a minute must not read the same (docs/history.md). */
 const when = (at: number) => formatDateTime(at, 'seconds');
+/** A time in a table: a narrow one breaks it between its date and its time only (history.css). */
+function WhenCell({ at }: { at: number }) {
+  return (
+    <td class="history-when">
+      {formatDateTimeLines(at, 'seconds').map((line, index) => (
+        <Fragment key={line}>
+          {index > 0 && ' '}
+          <span>{line}</span>
+        </Fragment>
+      ))}
+    </td>
+  );
+}
 const REASON_KEYS = {
   daily: 'history.reasonDaily',
   manual: 'history.reasonManual',
@@ -246,7 +259,7 @@ export function HistorySection({ services }: { services: HistoryServices }) {
           <tbody>
             {(view?.snapshots ?? []).map((snapshot) => (
               <tr key={snapshot.id}>
-                <td>{when(snapshot.takenAt)}</td>
+                <WhenCell at={snapshot.takenAt} />
                 <td>{reasonText(snapshot.reason)}</td>
                 <td>{kb(snapshot.size)}</td>
                 <td>
@@ -343,7 +356,7 @@ export function HistorySection({ services }: { services: HistoryServices }) {
             <tbody>
               {shownRows.map((row, index) => (
                 <tr key={`${row.snapshotId}-${index}`} class={row.madeHere ? 'made-here' : 'made-elsewhere'}>
-                  <td>{when(row.takenAt)}</td>
+                  <WhenCell at={row.takenAt} />
                   <td>{scopeText(row.scope)}</td>
                   <td>{t(`history.change.${row.kind}.${row.change}`)}</td>
                   <td dir="auto">
