@@ -2,12 +2,12 @@ import { useId, useState } from 'preact/hooks';
 import { t, tParts } from '@/lib/i18n';
 import type { ListChange } from '@/lib/messaging/protocol';
 import { choosesProfile, type PopupView, typedNameMatches } from '@/lib/popup/view';
+import { DomainName } from '../DomainName';
 import { WarningIcon } from '../icons/Icon';
 import { ProfilePicker } from './ProfilePicker';
 import type { useTemporaryAllows } from './page-facts';
 import type { ReadyProps } from './popup-props';
 import { TemporaryAllow } from './TemporaryAllow';
-import { DomainName } from './VerdictHero';
 
 /** The profile, the domain the buttons act on, Whitelist / Blocklist, and allowing for a while. */
 export function ListActions({

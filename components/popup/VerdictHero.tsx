@@ -6,6 +6,7 @@ import { type ComponentChildren, Fragment, type FunctionComponent } from 'preact
 import type { Verdict } from '@/lib/filtering/verdict';
 import { t } from '@/lib/i18n';
 import type { OptionsSection, VerdictHeadline } from '@/lib/popup/view';
+import { DomainName } from '../DomainName';
 import { AllowedIcon, BlockedIcon, NotBlockedIcon, UnknownIcon, WarningIcon } from '../icons/Icon';
 
 export type HeroTone = Verdict['kind'] | 'unknown' | 'problem';
@@ -24,30 +25,6 @@ const SECTION_LINKS: Partial<Record<OptionsSection, () => string>> = {
   tlds: () => t('popup.details.open.topLevelDomains'),
   'default-block': () => t('popup.details.open.defaultBlock'),
 };
-
-/** A label with no place a line may break at: ASCII letters and digits only. */
-const UNBREAKABLE_LABEL = /^[A-Za-z0-9]*$/;
-
-/**
- * A domain name that wraps only after its dots, never inside a label (unless one label alone is
- * wider than the popup): a break may come after each dot (`<wbr>`), and a label the browser could
- * break inside (at a hyphen, between ideographs) is kept whole in a span (`.domain > span`, no
- * wrapping). A label of letters and digits alone has no such place, so it stays plain text: the
- * popup's first view shows up to three domains, and every element costs its render.
- */
-export function DomainName({ domain }: { domain: string }) {
-  const labels = domain.split('.');
-  const last = labels.length - 1;
-  return (
-    <bdi class="domain">
-      {labels.flatMap((label, index) => {
-        const text = index < last ? `${label}.` : label;
-        const piece = UNBREAKABLE_LABEL.test(label) ? text : <span key={`label-${index}`}>{text}</span>;
-        return index < last ? [piece, <wbr key={`break-${index}`} />] : [piece];
-      })}
-    </bdi>
-  );
-}
 
 /** `text` with each occurrence of `domain` shown as a DomainName, so the sentence never wraps inside it. */
 function WithDomain({ text, domain }: { text: string; domain: string | null }) {

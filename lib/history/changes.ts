@@ -225,6 +225,14 @@ export function entryText(kind: SectionKind, entry: string): string {
   return kind === 'categories' ? categoryLabel(entry) : entry;
 }
 
+/**
+ * Whether a kind's entries are domain names (a list's domain, a blocked TLD), shown so they wrap
+ * only after their dots; a category, a network or a profile is a name of its own.
+ */
+export function isDomainKind(kind: SectionKind): boolean {
+  return kind === 'whitelist' || kind === 'blocklist' || kind === 'tlds';
+}
+
 /** Who made a row, in words: "this browser, from the popup on news.example", or "elsewhere". */
 export function madeByText(row: ChangeRow): string {
   const made = row.madeHere;

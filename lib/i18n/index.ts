@@ -113,12 +113,55 @@ export function formatNumber(value: number): string {
   return formatterOf('number', (locale) => new Intl.NumberFormat(locale)).format(value);
 }
 
-/** A moment as a medium date and a short time, in the catalogue's language ("Nov 28, 2026, 3:14 AM"). */
-export function formatDateTime(at: number): string {
+/**
+ * A moment as a medium date and a short time, in the catalogue's language ("Nov 28, 2026, 3:14 AM");
+ * with `seconds`, the time has them ("Nov 28, 2026, 3:14:05 AM"): for moments a person must tell
+ * apart within a minute (History's snapshots, docs/history.md).
+ */
+export function formatDateTime(at: number, precision: DateTimePrecision = 'minutes'): string {
+  return dateTimeFormatter(precision).format(at);
+}
+
+type DateTimePrecision = 'minutes' | 'seconds';
+
+function dateTimeFormatter(precision: DateTimePrecision): Intl.DateTimeFormat {
+  const timeStyle = precision === 'seconds' ? 'medium' : 'short';
   return formatterOf(
-    'date',
-    (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
-  ).format(at);
+    `date-${timeStyle}`,
+    (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle }),
+  );
+}
+
+const TIME_FIELDS: ReadonlySet<string> = new Set([
+  'hour',
+  'minute',
+  'second',
+  'dayPeriod',
+  'fractionalSecond',
+]);
+
+/**
+ * formatDateTime's text as its date and its time, each to be kept on one line, with the space
+ * between them the one place a narrow table may break it ("Nov 28, 2026," over "3:14:05 AM",
+ * never "Nov 28," over "2026, 3:14:05 AM"). Joined with a space, they read as formatDateTime's.
+ */
+export function formatDateTimeLines(at: number, precision: DateTimePrecision = 'minutes'): string[] {
+  const formatter = dateTimeFormatter(precision);
+  // Cut formatDateTime's own text: the parts may space a day period differently ("\u202fAM").
+  const whole = formatter.format(at);
+  const parts = formatter.formatToParts(at);
+  const isTime = (part: Intl.DateTimeFormatPart) => TIME_FIELDS.has(part.type);
+  // The first field after the turn from the date to the time (or the reverse).
+  const fields = parts.flatMap((part, index) => (part.type === 'literal' ? [] : [index]));
+  const turn = fields.find(
+    (index, nth) => nth > 0 && isTime(parts[index]!) !== isTime(parts[fields[nth - 1]!]!),
+  );
+  if (turn === undefined) return [whole];
+  const length = parts.slice(0, turn).reduce((sum, part) => sum + part.value.length, 0);
+  const first = whole.slice(0, length);
+  // The break takes the separator's last space (", " keeps its comma on the first line); with no
+  // space there, the text stays whole.
+  return first.endsWith(' ') ? [first.trimEnd(), whole.slice(length)] : [whole];
 }
 
 /** Several things as one phrase, in the catalogue's language ("Gaming and Social networks"). */

@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import type { DnsFilterApi } from '@/lib/api/types';
 import {
@@ -5,6 +6,7 @@ import {
   changesCsv,
   entryText,
   filterChanges,
+  isDomainKind,
   madeByText,
   NO_FILTER,
 } from '@/lib/history/changes';
@@ -13,8 +15,9 @@ import { SECTION_KINDS, type SectionKind, type SnapshotReason } from '@/lib/hist
 import { profilesOf, ROLLBACK_CALLS_PER_SECOND, type RollbackJob } from '@/lib/history/rollback';
 import type { HistorySettings } from '@/lib/history/schema';
 import type { HistoryView, SnapshotDiff } from '@/lib/history/service';
-import { formatDateTime, formatNumber, t, tn } from '@/lib/i18n';
+import { formatDateTime, formatDateTimeLines, formatNumber, t, tn, tParts } from '@/lib/i18n';
 import { ConfirmDialog } from '../../ConfirmDialog';
+import { DomainName } from '../../DomainName';
 import { StatusMessage } from '../../StatusMessage';
 import { useRemoteAction } from '../../useRemoteAction';
 import { downloadText } from '../BackupSection';
@@ -45,7 +48,21 @@ const ROWS_SHOWN = 200;
 /** Diff lines listed with a tick box each: the rest go with "Tick all". */
 const LINES_SHOWN = 300;
 
-const when = formatDateTime;
+/** With seconds: two snapshots taken within a minute must not read the same (docs/history.md). */
+const when = (at: number) => formatDateTime(at, 'seconds');
+/** A time in a table: a narrow one breaks it between its date and its time only (history.css). */
+function WhenCell({ at }: { at: number }) {
+  return (
+    <td class="history-when">
+      {formatDateTimeLines(at, 'seconds').map((line, index) => (
+        <Fragment key={line}>
+          {index > 0 && ' '}
+          <span>{line}</span>
+        </Fragment>
+      ))}
+    </td>
+  );
+}
 const REASON_KEYS = {
   daily: 'history.reasonDaily',
   manual: 'history.reasonManual',
@@ -56,6 +73,10 @@ const reasonText = (reason: SnapshotReason) => t(REASON_KEYS[reason]);
 const scopeText = (scope: string) =>
   scope === '' || scope === 'account' ? t('history.accountScope') : scope;
 const lineKey = (line: DiffLine) => `${line.kind}\t${line.scope}\t${line.entry}\t${line.change}`;
+/** An entry as a user reads it: a domain wraps only after its dots, a category by its name. */
+function Entry({ kind, entry }: { kind: SectionKind; entry: string }) {
+  return isDomainKind(kind) ? <DomainName domain={entry} /> : <bdi>{entryText(kind, entry)}</bdi>;
+}
 const kb = (chars: number) => `${formatNumber(Math.max(1, Math.round(chars / 1024)))} KB`;
 
 export function HistorySection({ services }: { services: HistoryServices }) {
@@ -238,7 +259,7 @@ export function HistorySection({ services }: { services: HistoryServices }) {
           <tbody>
             {(view?.snapshots ?? []).map((snapshot) => (
               <tr key={snapshot.id}>
-                <td>{when(snapshot.takenAt)}</td>
+                <WhenCell at={snapshot.takenAt} />
                 <td>{reasonText(snapshot.reason)}</td>
                 <td>{kb(snapshot.size)}</td>
                 <td>
@@ -335,10 +356,12 @@ export function HistorySection({ services }: { services: HistoryServices }) {
             <tbody>
               {shownRows.map((row, index) => (
                 <tr key={`${row.snapshotId}-${index}`} class={row.madeHere ? 'made-here' : 'made-elsewhere'}>
-                  <td>{when(row.takenAt)}</td>
+                  <WhenCell at={row.takenAt} />
                   <td>{scopeText(row.scope)}</td>
                   <td>{t(`history.change.${row.kind}.${row.change}`)}</td>
-                  <td dir="auto">{entryText(row.kind, row.entry)}</td>
+                  <td dir="auto">
+                    <Entry kind={row.kind} entry={row.entry} />
+                  </td>
                   <td>{madeByText(row)}</td>
                   {withNotes && <td dir="auto">{row.note ?? ''}</td>}
                 </tr>
@@ -443,7 +466,20 @@ function DiffPanel({
       <h3 id={headingId}>{t('history.diffHeading', { when: when(diff.snapshot.takenAt) })}</h3>
       <p class="hint">{t('history.diffAbout')}</p>
       {impossible.length > 0 && (
-        <p class="message message-warning">{t('history.impossible', { tlds: impossible.join(', ') })}</p>
+        <p class="message message-warning">
+          {tParts('history.impossible', {
+            tlds: (
+              <>
+                {impossible.map((tld, index) => (
+                  <Fragment key={tld}>
+                    {index > 0 && ', '}
+                    <DomainName domain={tld} />
+                  </Fragment>
+                ))}
+              </>
+            ),
+          })}
+        </p>
       )}
       <div class="history-actions">
         <button type="button" class="btn" onClick={() => onAll(true)}>
@@ -469,8 +505,11 @@ function DiffPanel({
                 <span class="badge">
                   {t(line.change === 'added' ? 'history.nowHas' : 'history.snapshotHad')}
                 </span>{' '}
-                {t(`history.kind.${line.kind}`)} · {scopeText(line.scope)} ·{' '}
-                <bdi>{entryText(line.kind, line.entry)}</bdi>
+                {/* One flex item: the label's gap would widen the space before the entry alone. */}
+                <span>
+                  {t(`history.kind.${line.kind}`)} · {scopeText(line.scope)} ·{' '}
+                  <Entry kind={line.kind} entry={line.entry} />
+                </span>
               </label>
             </li>
           );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, useMessageLookup } from '@/lib/i18n';
+import { formatDateTime, formatDateTimeLines, useMessageLookup } from '@/lib/i18n';
 import { catalogueLookup } from './catalogue';
 
 describe('formatDateTime', () => {
@@ -18,5 +18,43 @@ describe('formatDateTime', () => {
       restore();
     }
     expect(formatDateTime(at)).toBe(expected('en'));
+  });
+
+  it('with seconds, tells apart two moments within the same minute, in the catalogue’s language', () => {
+    const later = at + 5_000;
+    expect(formatDateTime(at)).toBe(formatDateTime(later));
+    expect(formatDateTime(at, 'seconds')).not.toBe(formatDateTime(later, 'seconds'));
+    expect(formatDateTime(later, 'seconds')).toBe(
+      new Date(later).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'medium' }),
+    );
+    const restore = useMessageLookup(catalogueLookup('de'));
+    try {
+      expect(formatDateTime(later, 'seconds')).toBe(
+        new Date(later).toLocaleString('de', { dateStyle: 'medium', timeStyle: 'medium' }),
+      );
+      expect(formatDateTime(later, 'seconds')).toMatch(/28\.11\.2026/);
+    } finally {
+      restore();
+    }
+  });
+
+  it('cuts a moment between its date and its time only, reading as the whole when joined', () => {
+    const later = at + 5_000;
+    const lines = formatDateTimeLines(later, 'seconds');
+    // The date keeps the separator's comma; the time is whole, with its day period.
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^Nov 28, 2026,$/);
+    expect(lines[1]).toMatch(/^\d{1,2}:14:05\s(AM|PM)$/);
+    expect(lines.join(' ')).toBe(formatDateTime(later, 'seconds'));
+    const restore = useMessageLookup(catalogueLookup('de'));
+    try {
+      const german = formatDateTimeLines(later, 'seconds');
+      expect(german).toHaveLength(2);
+      expect(german[0]).toBe('28.11.2026,');
+      expect(german[1]).toMatch(/^\d{2}:14:05$/);
+      expect(german.join(' ')).toBe(formatDateTime(later, 'seconds'));
+    } finally {
+      restore();
+    }
   });
 });

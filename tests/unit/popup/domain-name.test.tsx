@@ -1,6 +1,6 @@
 import { cleanup, render } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DomainName } from '@/components/popup/VerdictHero';
+import { DomainName } from '@/components/DomainName';
 
 afterEach(cleanup);
 
