@@ -121,6 +121,25 @@ export function formatDateTime(at: number): string {
   ).format(at);
 }
 
+/**
+ * A time of day as the catalogue's language writes it, with its own clock ("8:00 PM" in English,
+ * "20:00" in German), as `formatDateTime` does, in `timeZone` (docs/schedules.md).
+ */
+export function formatTimeOfDay(at: number, timeZone: string): string {
+  return formatterOf(
+    `time ${timeZone}`,
+    (locale) => new Intl.DateTimeFormat(locale, { timeZone, timeStyle: 'short' }),
+  ).format(at);
+}
+
+/** The short name of the day of `at` in `timeZone`, in the catalogue's language ("Mon", "Mo."). */
+export function formatShortWeekday(at: number, timeZone: string): string {
+  return formatterOf(
+    `weekday ${timeZone}`,
+    (locale) => new Intl.DateTimeFormat(locale, { timeZone, weekday: 'short' }),
+  ).format(at);
+}
+
 /** Several things as one phrase, in the catalogue's language ("Gaming and Social networks"). */
 export function formatList(items: readonly string[]): string {
   return formatterOf('list', (locale) => new Intl.ListFormat(locale, { type: 'conjunction' })).format(items);
