@@ -121,15 +121,21 @@ export function formatDateTime(at: number): string {
   ).format(at);
 }
 
+/** A space no line breaks at: one time is never split over two lines ("2:29 / PM"). */
+export const NO_BREAK_SPACE = '\u00a0';
+
 /**
  * A time of day as the catalogue's language writes it, with its own clock ("8:00 PM" in English,
- * "20:00" in German), as `formatDateTime` does, in `timeZone` (docs/schedules.md).
+ * "20:00" in German), as `formatDateTime` does, in `timeZone` (docs/schedules.md). Its spaces do
+ * not break: browsers' ICU puts a plain space or a narrow no-break one before "PM".
  */
 export function formatTimeOfDay(at: number, timeZone: string): string {
   return formatterOf(
     `time ${timeZone}`,
     (locale) => new Intl.DateTimeFormat(locale, { timeZone, timeStyle: 'short' }),
-  ).format(at);
+  )
+    .format(at)
+    .replace(/\s/g, NO_BREAK_SPACE);
 }
 
 /** The short name of the day of `at` in `timeZone`, in the catalogue's language ("Mon", "Mo."). */

@@ -6,7 +6,15 @@
 import { readAccounts } from '@/lib/accounts/store';
 import { describeCategory } from '@/lib/api/categories';
 import type { ApiForm } from '@/lib/api/types';
-import { formatList, formatShortWeekday, formatTimeOfDay, type PlainKey, t, tn } from '@/lib/i18n';
+import {
+  formatList,
+  formatShortWeekday,
+  formatTimeOfDay,
+  NO_BREAK_SPACE,
+  type PlainKey,
+  t,
+  tn,
+} from '@/lib/i18n';
 import { type Followable, followableRead } from '@/lib/settings/follow';
 import { accountsItem } from '@/lib/settings/storage';
 import { findConflict } from './conflicts';
@@ -97,7 +105,7 @@ export function formatInstant(instant: number, now: number, timeZone: string = b
   const time = formatTimeOfDay(instant, timeZone);
   const dayOf = (at: number) => new Intl.DateTimeFormat('en-CA', { timeZone, dateStyle: 'short' }).format(at);
   if (dayOf(instant) === dayOf(now)) return time;
-  return `${formatShortWeekday(instant, timeZone)} ${time}`;
+  return `${formatShortWeekday(instant, timeZone)}${NO_BREAK_SPACE}${time}`;
 }
 
 /**

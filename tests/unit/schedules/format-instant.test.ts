@@ -26,7 +26,7 @@ describe('formatInstant', () => {
   it('names a later day in the catalogue’s language, not the browser’s', () => {
     expect(weekday('de')).not.toBe(weekday('en'));
     expect(spaced(formatInstant(at, now, 'UTC'))).toBe('Mon 8:00 PM');
-    expect(inGerman(() => formatInstant(at, now, 'UTC'))).toBe(`${weekday('de')} 20:00`);
+    expect(inGerman(() => formatInstant(at, now, 'UTC'))).toBe(`${weekday('de')}\u00a020:00`);
   });
 
   it('gives the time alone on the same day, on the clock of the catalogue’s language', () => {
@@ -34,6 +34,12 @@ describe('formatInstant', () => {
     expect(spaced(formatInstant(evening, now, 'UTC'))).toBe('8:00 PM');
     expect(spaced(formatInstant(Date.UTC(2026, 10, 28, 11, 29), now, 'UTC'))).toBe('11:29 AM');
     expect(inGerman(() => formatInstant(evening, now, 'UTC'))).toBe('20:00');
+  });
+
+  it('keeps a time and its day on one line: no space in it breaks', () => {
+    expect(formatInstant(at, now, 'UTC')).toBe('Mon\u00a08:00\u00a0PM');
+    expect(formatInstant(Date.UTC(2026, 10, 28, 20, 0), now, 'UTC')).toBe('8:00\u00a0PM');
+    expect(formatWindow({ start: '15:00', end: '18:00' })).toBe('3:00\u00a0PM–6:00\u00a0PM');
   });
 
   it('writes the time in the zone it is given', () => {
