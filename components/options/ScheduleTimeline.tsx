@@ -1,11 +1,9 @@
 import { useId } from 'preact/hooks';
 import { t } from '@/lib/i18n';
-import { dayName, dayShortName, type TimelineBlock } from '@/lib/schedules/options';
+import { dayName, dayShortName, formatWallTime, type TimelineBlock } from '@/lib/schedules/options';
 import { WEEKDAYS } from '@/lib/schedules/schema';
 
 const DAY_MINUTES = 24 * 60;
-const hhmm = (minutes: number) =>
-  `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /** The week of one profile: a row per day, each schedule's time as a block on it. */
 export function ScheduleTimeline({ label, blocks }: { label: string; blocks: readonly TimelineBlock[] }) {
@@ -26,8 +24,8 @@ export function ScheduleTimeline({ label, blocks }: { label: string; blocks: rea
                   const text = t('schedules.timelineWindow', {
                     rule: block.rule.name,
                     day: dayName(day),
-                    start: hhmm(block.from),
-                    end: hhmm(block.to),
+                    start: formatWallTime(block.from),
+                    end: formatWallTime(block.to),
                   });
                   return (
                     <span

@@ -15,6 +15,7 @@ import {
   deleteRule,
   extendByHalfAnHour,
   formatInstant,
+  formatWindow,
   insideWords,
   lastCheckText,
   nextChangeOf,
@@ -48,7 +49,7 @@ function useNow(): number {
 }
 
 const windowsText = (rule: ScheduleRule) =>
-  `${rule.days.map(dayShortName).join(', ')} · ${rule.windows.map((window) => `${window.start}–${window.end}`).join(', ')}`;
+  `${rule.days.map(dayShortName).join(', ')} · ${rule.windows.map(formatWindow).join(', ')}`;
 
 /** Options section "Schedules": the week per profile, the rules, the editor and the last check. */
 export function SchedulesSection({ client }: { client: DnsFilterApi }) {

@@ -164,6 +164,31 @@ export function formatDateTimeLines(at: number, precision: DateTimePrecision = '
   return first.endsWith(' ') ? [first.trimEnd(), whole.slice(length)] : [whole];
 }
 
+/** A space no line breaks at: one time is never split over two lines ("2:29 / PM"). */
+export const NO_BREAK_SPACE = '\u00a0';
+
+/**
+ * A time of day as the catalogue's language writes it, with its own clock ("8:00 PM" in English,
+ * "20:00" in German), as `formatDateTime` does, in `timeZone` (docs/schedules.md). Its spaces do
+ * not break: browsers' ICU puts a plain space or a narrow no-break one before "PM".
+ */
+export function formatTimeOfDay(at: number, timeZone: string): string {
+  return formatterOf(
+    `time ${timeZone}`,
+    (locale) => new Intl.DateTimeFormat(locale, { timeZone, timeStyle: 'short' }),
+  )
+    .format(at)
+    .replace(/\s/g, NO_BREAK_SPACE);
+}
+
+/** The short name of the day of `at` in `timeZone`, in the catalogue's language ("Mon", "Mo."). */
+export function formatShortWeekday(at: number, timeZone: string): string {
+  return formatterOf(
+    `weekday ${timeZone}`,
+    (locale) => new Intl.DateTimeFormat(locale, { timeZone, weekday: 'short' }),
+  ).format(at);
+}
+
 /** Several things as one phrase, in the catalogue's language ("Gaming and Social networks"). */
 export function formatList(items: readonly string[]): string {
   return formatterOf('list', (locale) => new Intl.ListFormat(locale, { type: 'conjunction' })).format(items);

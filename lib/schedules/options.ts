@@ -6,7 +6,15 @@
 import { readAccounts } from '@/lib/accounts/store';
 import { describeCategory } from '@/lib/api/categories';
 import type { ApiForm } from '@/lib/api/types';
-import { formatList, messageLocale, type PlainKey, t, tn } from '@/lib/i18n';
+import {
+  formatList,
+  formatShortWeekday,
+  formatTimeOfDay,
+  NO_BREAK_SPACE,
+  type PlainKey,
+  t,
+  tn,
+} from '@/lib/i18n';
 import { type Followable, followableRead } from '@/lib/settings/follow';
 import { accountsItem } from '@/lib/settings/storage';
 import { findConflict } from './conflicts';
@@ -19,6 +27,7 @@ import {
   SCHEDULE_LIMITS,
   type ScheduleChecks,
   type ScheduleRule,
+  type ScheduleWindow,
   type Weekday,
 } from './schema';
 import { emptyAccountSchedules, scheduleChecksItem, schedulesItem } from './store';
@@ -89,21 +98,28 @@ export async function deleteRule(accountId: string, ruleId: string): Promise<voi
   );
 }
 
-/** "18:00" today, "Tue 18:00" within the week, in the user's zone. */
+/** "6:00 PM" today, "Tue 6:00 PM" within the week (German "18:00", "Di. 18:00"), in the user's zone. */
 export function formatInstant(instant: number, now: number, timeZone: string = browserTimeZone()): string {
-  // The catalogue's language, as every other date the pages show (lib/i18n `formatDateTime`),
-  // not the browser's: a German page in an English browser says "Mo. 20:00".
-  const locale = messageLocale();
-  const time = new Intl.DateTimeFormat(locale, {
-    timeZone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(instant);
+  // The catalogue's language and its own clock, as every other time the pages show (lib/i18n
+  // `formatDateTime`), not the browser's: a German page in an English browser says "Mo. 20:00".
+  const time = formatTimeOfDay(instant, timeZone);
   const dayOf = (at: number) => new Intl.DateTimeFormat('en-CA', { timeZone, dateStyle: 'short' }).format(at);
   if (dayOf(instant) === dayOf(now)) return time;
-  const weekday = new Intl.DateTimeFormat(locale, { timeZone, weekday: 'short' }).format(instant);
-  return `${weekday} ${time}`;
+  return `${formatShortWeekday(instant, timeZone)}${NO_BREAK_SPACE}${time}`;
+}
+
+/**
+ * A wall time of a rule's window, given in minutes of its day, on the catalogue's clock as
+ * `formatInstant` writes it ("6:00 PM", German "18:00"); the end of a day (24:00) is midnight.
+ */
+export function formatWallTime(minutes: number): string {
+  // Any day without a clock change in UTC: only its hours and minutes are shown.
+  return formatTimeOfDay(Date.UTC(2000, 0, 1, 0, minutes), 'UTC');
+}
+
+/** A rule's window as its summary says it: "6:00 PM–8:00 PM" (German "18:00–20:00"). */
+export function formatWindow(window: ScheduleWindow): string {
+  return `${formatWallTime(minutesOf(window.start))}–${formatWallTime(minutesOf(window.end))}`;
 }
 
 /** The statuses of the account's rules now. */

@@ -5,7 +5,7 @@
  * statistics show ads.example.net blocked by a category.
  */
 import type { Page } from 'puppeteer-core';
-import { storeValues } from './harness/extension-storage.ts';
+import { activeAccountId, storeValues } from './harness/extension-storage.ts';
 import {
   type ApiFormName,
   allByRole,
@@ -343,5 +343,63 @@ describe('errors (Chromium)', () => {
     // The verdict still says what the lists hold: nothing was claimed.
     expect(await textOf(popup, 'status', 'Verdict')).toMatch(/^Not blocked/);
     expect(await allByRole(popup, 'button', 'Undo')).toEqual([]);
+  });
+});
+
+describe('layout (Chromium)', () => {
+  /**
+   * The gaps between the boxes the popup shows one under the other (the verdict, the buttons'
+   * card, the schedule's line), from the top: equal when the popup's cards are evenly spaced.
+   */
+  function gapsBetweenBoxes(popup: Page): Promise<number[]> {
+    return popup.evaluate(() => {
+      const boxes: DOMRect[] = [];
+      const collect = (parent: Element) => {
+        for (const element of parent.children) {
+          if (getComputedStyle(element).display === 'contents') collect(element);
+          else if (element.getBoundingClientRect().height > 0) boxes.push(element.getBoundingClientRect());
+        }
+      };
+      const main = document.querySelector('main');
+      if (main) collect(main);
+      return boxes.slice(1).map((box, index) => Math.round(box.top - (boxes[index]?.bottom ?? 0)));
+    });
+  }
+
+  test('the schedule’s line sits one gap below the buttons, as the buttons sit below the verdict', async ({
+    chromium,
+    emulator,
+  }) => {
+    const options = await setUp(chromium, emulator);
+    const hhmm = (at: number) => {
+      const date = new Date(at);
+      return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+    };
+    const now = Date.now();
+    // A schedule of profile default holding now (docs/schedules.md, "Storage").
+    await storeValues(options, {
+      schedules: {
+        [await activeAccountId(options)]: {
+          leadMinutes: 0,
+          rules: [
+            {
+              id: 'homework',
+              name: 'Homework time',
+              profile: 'default',
+              days: [1, 2, 3, 4, 5, 6, 7],
+              windows: [{ start: hhmm(now - 30 * 60_000), end: hhmm(now + 90 * 60_000) }],
+              owns: [{ kind: 'category', category: 'category_gaming', inside: true, outside: false }],
+            },
+          ],
+          overrides: [],
+        },
+      },
+    });
+    const popup = await popupOn(chromium, 'allowed-demo.example');
+    await verdict(popup, 'Allowed');
+    expect(await textOf(popup, 'region', 'Schedules')).toMatch(/^Homework time: Gaming blocked until/);
+    const gaps = await gapsBetweenBoxes(popup);
+    expect(gaps).toHaveLength(2);
+    expect(gaps[1]).toBe(gaps[0]);
   });
 });

@@ -16,7 +16,7 @@ import type { Page } from 'puppeteer-core';
 import { startEmulator } from '../../emulator/index.ts';
 import { popupTextOf } from './harness/firefox-popup-roles.ts';
 import { byRole, configureExtension, expect, test, textOf } from './harness/index.ts';
-import { hhmm, saveSchedule, sentAt, until } from './schedules-steps.ts';
+import { englishClock, saveSchedule, sentAt, spaced, until } from './schedules-steps.ts';
 
 /** Two emulators of the test's own, closed when it ends. */
 async function twoEmulators(onTestFinished: (fn: () => Promise<void>) => void) {
@@ -36,14 +36,16 @@ async function scheduleStory(
 ): Promise<void> {
   await configureExtension(options, { baseUrl: emulator.url, key: emulator.key, form: 'A' });
   const { start, end, saved } = await saveSchedule(options);
-  expect(saved).toContain(`“Homework time” starts at ${hhmm(new Date(start))}`);
+  expect(spaced(saved)).toContain(`“Homework time” starts at ${englishClock(new Date(start))}`);
   // Nothing is sent before the window.
   expect(sentAt(emulator, 'category/block')).toBeNull();
 
   const blockedAt = await until(() => sentAt(emulator, 'category/block'), start + 60_000, 'The block');
   expect(blockedAt).toBeGreaterThanOrEqual(start - 1_000);
 
-  expect(await popupLine()).toContain(`Homework time: Gaming blocked until ${hhmm(new Date(end))}`);
+  expect(spaced(await popupLine())).toContain(
+    `Homework time: Gaming blocked until ${englishClock(new Date(end))}`,
+  );
 
   const allowedAt = await until(() => sentAt(emulator, 'category/allow'), end + 60_000, 'The allow');
   expect(allowedAt).toBeGreaterThanOrEqual(end - 1_000);

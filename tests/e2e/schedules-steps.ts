@@ -7,8 +7,18 @@ import type { Page } from 'puppeteer-core';
 import { byRole, waitForStatus } from './harness/index.ts';
 import { openSection } from './options-helpers.ts';
 
-export const hhmm = (date: Date) =>
+const hhmm = (date: Date) =>
   `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+
+/**
+ * `date` as the English pages write a schedule's time, on the language's own clock ("6:05 PM",
+ * docs/schedules.md); `hhmm` is what a time input takes.
+ */
+export const englishClock = (date: Date) =>
+  `${date.getHours() % 12 || 12}:${String(date.getMinutes()).padStart(2, '0')} ${date.getHours() < 12 ? 'AM' : 'PM'}`;
+
+/** ICU separates "PM" with a narrow no-break space in some versions, a plain one in others. */
+export const spaced = (text: string) => text.replace(/\s/g, ' ');
 
 /** Sets an `input type="time"` by its label, as a user's picker does (typing into it depends on the locale). */
 export async function setTime(page: Page, label: string, value: string) {

@@ -11,6 +11,7 @@ import { readAccounts } from '@/lib/accounts/store';
 import { scheduleChecksItem, schedulesItem } from '@/lib/schedules/store';
 import { apiKeyItem, connectionItem } from '@/lib/settings/storage';
 import { createFakeClient } from '../../fakes/fake-client';
+import { ENGLISH_CLOCK } from '../schedules/fixtures';
 
 beforeEach(() => fakeBrowser.reset());
 afterEach(cleanup);
@@ -63,7 +64,9 @@ describe('Schedules section', () => {
       }),
     ]);
     const week = screen.getByRole('figure', { name: 'Week of profile kids' });
-    expect(within(week).getByText('Homework time: Monday 18:00–20:00')).toBeTruthy();
+    expect(within(week).getByText('Homework time: Monday 6:00 PM–8:00 PM')).toBeTruthy();
+    // The rule's own summary writes its window on the same clock as the week and the next change.
+    expect(screen.getByText(/^Mon, .* · 6:00\sPM–8:00\sPM · kids$/)).toBeTruthy();
   });
 
   it('refuses a schedule that blocks the same category at the same time, naming both; the editor keeps it', async () => {
@@ -96,7 +99,9 @@ describe('Schedules section', () => {
     });
     await waitFor(() =>
       expect(
-        screen.getByText(/Schedules run while this browser is open; last checked at \d\d:\d\d\./).textContent,
+        screen.getByText(
+          new RegExp(`Schedules run while this browser is open; last checked at ${ENGLISH_CLOCK.source}\\.`),
+        ).textContent,
       ).toContain('Changes wait and are tried again: The service could not be reached.'),
     );
   });

@@ -10,6 +10,7 @@ import { ScheduleLine } from '@/components/popup/ScheduleLine';
 import type { OwnedThing } from '@/lib/schedules/schema';
 import { schedulesItem } from '@/lib/schedules/store';
 import { accountsItem } from '@/lib/settings/storage';
+import { englishClock, spaced } from '../schedules/fixtures';
 
 beforeEach(() => fakeBrowser.reset());
 afterEach(cleanup);
@@ -39,15 +40,15 @@ async function store(profile: string, extra: readonly OwnedThing[] = []) {
       overrides: [],
     },
   });
-  return hhmm(end);
+  return end.getTime();
 }
 
 describe('ScheduleLine', () => {
   it('explains the rule holding now and offers +30 minutes', async () => {
     const end = await store('kids');
     render(<ScheduleLine profile="kids" form="A" now={() => NOW} />);
-    expect((await screen.findByText(/^Homework time:/)).textContent).toBe(
-      `Homework time: Gaming blocked until ${end}`,
+    expect(spaced((await screen.findByText(/^Homework time:/)).textContent)).toBe(
+      `Homework time: Gaming blocked until ${englishClock(end)}`,
     );
     fireEvent.click(screen.getByRole('button', { name: '+30 minutes' }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/next check/));
@@ -62,8 +63,8 @@ describe('ScheduleLine', () => {
       { kind: 'domain', domain: 'school.example', inside: 'whitelist', outside: 'none' },
     ]);
     render(<ScheduleLine profile="kids" form="A" now={() => NOW} />);
-    expect((await screen.findByText(/^Homework time, until/)).textContent).toBe(
-      `Homework time, until ${end}: Gaming blocked; school.example allowed`,
+    expect(spaced((await screen.findByText(/^Homework time, until/)).textContent)).toBe(
+      `Homework time, until ${englishClock(end)}: Gaming blocked; school.example allowed`,
     );
   });
 

@@ -64,8 +64,8 @@ describe('windows', () => {
       { start: '07:00', end: '08:00' },
     ]);
     const week = within(screen.getByRole('figure', { name: 'Week of profile default' }));
-    expect(week.getByText('Homework time: Monday 07:00–08:00')).toBeTruthy();
-    expect(week.getByText('Homework time: Monday 18:00–20:00')).toBeTruthy();
+    expect(week.getByText('Homework time: Monday 7:00 AM–8:00 AM')).toBeTruthy();
+    expect(week.getByText('Homework time: Monday 6:00 PM–8:00 PM')).toBeTruthy();
   });
 
   it('refuses overlapping windows and an empty one, naming them; what was typed stays', async () => {

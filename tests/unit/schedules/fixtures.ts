@@ -19,3 +19,19 @@ export function rule(overrides: Partial<ScheduleRule> = {}): ScheduleRule {
     ...overrides,
   };
 }
+
+/**
+ * `at` in the test's own zone on the English catalogue's clock, written out by hand ("6:00 PM",
+ * "11:29 AM"): the schedules' times follow the language's clock (docs/schedules.md).
+ */
+export function englishClock(at: number): string {
+  const date = new Date(at);
+  const hours = date.getHours();
+  return `${hours % 12 || 12}:${String(date.getMinutes()).padStart(2, '0')} ${hours < 12 ? 'AM' : 'PM'}`;
+}
+
+/** Any time on the English catalogue's clock. */
+export const ENGLISH_CLOCK = /\d{1,2}:\d\d\s[AP]M/;
+
+/** ICU separates "PM" with a narrow no-break space in some versions, a plain one in others. */
+export const spaced = (text: string | null): string => (text ?? '').replace(/\s/g, ' ');

@@ -15,6 +15,7 @@ import { schedulesItem } from '@/lib/schedules/store';
 import { apiKeyItem, connectionItem, outboxItem } from '@/lib/settings/storage';
 import { createFakeClient } from '../../fakes/fake-client';
 import { renderAccount, section } from '../options/render-account';
+import { ENGLISH_CLOCK } from './fixtures';
 
 beforeEach(() => fakeBrowser.reset());
 afterEach(cleanup);
@@ -46,7 +47,7 @@ describe('a category a schedule owns, changed by hand', () => {
     const notice = within(await screen.findByRole('region', { name: 'Set by a schedule' }));
     expect(notice.getByText(/“Homework time” changes Gaming at set times/)).toBeTruthy();
 
-    fireEvent.click(notice.getByRole('button', { name: /^Keep until \d\d:\d\d$/ }));
+    fireEvent.click(notice.getByRole('button', { name: new RegExp(`^Keep until ${ENGLISH_CLOCK.source}$`) }));
     await waitFor(() => expect(notice.getByText(/Kept: “Homework time” leaves it alone until/)).toBeTruthy());
     const [override] = (await schedulesItem.getValue())[accountId]?.overrides ?? [];
     expect(override).toMatchObject({ rule: 'homework', kind: 'release' });
@@ -147,7 +148,7 @@ describe('a domain a schedule owns, added or removed in the options page’s lis
     fireEvent.click(whitelist.getByRole('button', { name: 'Add to whitelist' }));
     const notice = within(await screen.findByRole('region', { name: 'Set by a schedule' }));
     expect(notice.getByText(/^“Games at night” changes games\.example at set times\./)).toBeTruthy();
-    fireEvent.click(notice.getByRole('button', { name: /^Keep until \d\d:\d\d$/ }));
+    fireEvent.click(notice.getByRole('button', { name: new RegExp(`^Keep until ${ENGLISH_CLOCK.source}$`) }));
     await waitFor(() =>
       expect(notice.getByText(/Kept: “Games at night” leaves it alone until/)).toBeTruthy(),
     );

@@ -8,6 +8,7 @@ import { fakeBrowser } from 'wxt/testing';
 import { keepMenuChange, ruleOwning, rulesOwningDomains } from '@/lib/schedules/manual';
 import type { ScheduleRule } from '@/lib/schedules/schema';
 import { schedulesItem } from '@/lib/schedules/store';
+import { englishClock, spaced } from './fixtures';
 
 beforeEach(() => fakeBrowser.reset());
 
@@ -68,8 +69,8 @@ describe('keepMenuChange (the menu and the shortcuts)', () => {
   it('keeps the change until the rule’s next edge and says so; undo takes it back', async () => {
     await schedulesItem.setValue({ 'account-one': schedules() });
     const kept = await keepMenuChange('account-one', ['kids'], 'games.example', NOW);
-    expect(kept?.sentence).toMatch(
-      /^“Homework time” sets this domain at set times: your change is kept until \d\d:\d\d, and “Homework time” resumes then\.$/,
+    expect(spaced(kept?.sentence ?? null)).toBe(
+      `“Homework time” sets this domain at set times: your change is kept until ${englishClock(END)}, and “Homework time” resumes then.`,
     );
     expect((await schedulesItem.getValue())['account-one']?.overrides).toEqual([
       { rule: 'homework', kind: 'release', from: NOW, until: END },

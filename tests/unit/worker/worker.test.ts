@@ -25,6 +25,7 @@ import {
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
 import { accountIdFor } from '../account-ids';
+import { ENGLISH_CLOCK } from '../schedules/fixtures';
 
 let emulator: EmulatorHandle;
 beforeAll(async () => {
@@ -545,7 +546,9 @@ describe('menu clicks and shortcuts', () => {
       {
         title: 'Done',
         message: expect.stringMatching(
-          /owned-test\.example was added to the whitelist.* “Games later” sets this domain at set times: your change is kept until (\S+ )?\d\d:\d\d, and “Games later” resumes then\.$/,
+          new RegExp(
+            `owned-test\\.example was added to the whitelist.* “Games later” sets this domain at set times: your change is kept until (\\S+\\s)?${ENGLISH_CLOCK.source}, and “Games later” resumes then\\.$`,
+          ),
         ),
       },
     ]);
