@@ -26,6 +26,8 @@ export interface ErrorDetails {
   ip?: string;
   /** Chromium: 'prerender' for a page loaded ahead, not shown (yet). */
   documentLifecycle?: string;
+  /** When it happened (ms since the epoch), as both browsers give it. */
+  timeStamp?: number;
 }
 
 /** The fields of webNavigation.onCommitted details used here. */
@@ -34,6 +36,8 @@ export interface CommitDetails {
   url: string;
   frameId: number;
   documentLifecycle?: string;
+  /** When the page committed (ms since the epoch). */
+  timeStamp?: number;
 }
 
 export interface DiagnosisEventDeps {
@@ -59,7 +63,9 @@ export async function onRequestError(deps: DiagnosisEventDeps, details: ErrorDet
   // IP addresses, localhost and the like: no list entry could name them, nothing to offer.
   const host = hostnameFromUrl(details.url);
   if (host === null || !(await deps.isEnabled())) return;
-  const failure = { host, kind, error: details.error, at: (deps.now ?? Date.now)() };
+  // The event's own time, not this handler's: a page's first failures can be handled before the
+  // page's commit is, and the commit keeps only what failed after it (./records.ts `afterCommit`).
+  const failure = { host, kind, error: details.error, at: details.timeStamp ?? (deps.now ?? Date.now)() };
   const change = await updateTabRecord(details.tabId, (record) =>
     isMainFrame(details) ? afterMainFrameFailure(record, failure) : afterSubresourceFailure(record, failure),
   );
@@ -70,7 +76,7 @@ export async function onCommitted(deps: DiagnosisEventDeps, details: CommitDetai
   if (details.tabId < 0 || details.frameId !== 0 || details.documentLifecycle === 'prerender') return;
   if (!(await deps.isEnabled())) return;
   const pageHost = hostnameFromUrl(details.url);
-  const at = (deps.now ?? Date.now)();
+  const at = details.timeStamp ?? (deps.now ?? Date.now)();
   const change = await updateTabRecord(details.tabId, (record) => afterCommit(record, pageHost, at));
   await report(deps, change);
 }

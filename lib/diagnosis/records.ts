@@ -49,7 +49,12 @@ function withHost(hosts: readonly FailedHost[], failure: Failure): readonly Fail
   return [...hosts, { ...failure, count: 1 }];
 }
 
-/** A document committed in the main frame: a new page, unless it is the error page of a failure. */
+/**
+ * A document committed in the main frame at `at`: a new page, unless it is the error page of a
+ * failure. The new page keeps the hosts that failed after its commit: the browser reports
+ * requests and navigations apart, and a page's first failures (a script in its head) can be
+ * handled before its commit is.
+ */
 export function afterCommit(
   record: TabFailures | undefined,
   pageHost: string | null,
@@ -57,7 +62,7 @@ export function afterCommit(
 ): TabFailures {
   const failed = record?.mainFrame;
   if (record && failed && failed.host === pageHost && at - failed.at < ERROR_PAGE_COMMIT_MS) return record;
-  return emptyRecord(pageHost);
+  return { ...emptyRecord(pageHost), hosts: record?.hosts.filter((entry) => entry.at > at) ?? [] };
 }
 
 /** The main frame itself failed: the tab now shows the browser's error page for that host. */

@@ -50,6 +50,16 @@ describe('a tab record, step by step', () => {
     expect(afterCommit(old, 'a.example', 5000).hosts).toEqual([]);
   });
 
+  it('keeps a failure of the new page that was handled before the page’s commit', () => {
+    // The old page's failure at 1000; the new page commits at 5000, its script fails at 5020, and
+    // the browser's report of that failure is handled first.
+    const old = afterSubresourceFailure(afterCommit(undefined, 'a.example', 0), failure('old-cdn.example'));
+    const early = afterSubresourceFailure(old, failure('js.broken-cdn.example', 5020));
+    const record = afterCommit(early, 'b.example', 5000);
+    expect(record.pageHost).toBe('b.example');
+    expect(hostsOf(record)).toEqual(['js.broken-cdn.example']);
+  });
+
   it('a failed main frame replaces the page, and its error page committing right after keeps it', () => {
     const old = afterSubresourceFailure(afterCommit(undefined, 'a.example', 0), failure('cdn.example.net'));
     const failed = afterMainFrameFailure(old, failure('blocked.example', 10_000));
@@ -108,6 +118,22 @@ describe('browser events into storage', () => {
     changes = [];
     clock = 1_000_000;
     await diagnosisSettingsItem.setValue({ enabled: true });
+  });
+
+  it('keeps a page’s first failure when the browser reports it before the page’s commit', async () => {
+    await onCommitted(deps, { tabId: 3, frameId: 0, url: 'https://old.example/', timeStamp: 500_000 });
+    await onRequestError(deps, {
+      tabId: 3,
+      url: 'https://js.broken-cdn.example/app.js',
+      error: 'net::ERR_NAME_NOT_RESOLVED',
+      type: 'script',
+      timeStamp: 900_020,
+    });
+    await onCommitted(deps, { tabId: 3, frameId: 0, url: 'https://news.example/story', timeStamp: 900_000 });
+    await subresource(3, 'https://img.unused-cdn.example/a.png');
+    const record = await failedHostsOfTabItem(3).getValue();
+    expect(record?.pageHost).toBe('news.example');
+    expect(hostsOf(record ?? undefined)).toEqual(['js.broken-cdn.example', 'img.unused-cdn.example']);
   });
 
   it('records DNS-type failures per tab, main frame and sub-resources, and nothing else', async () => {
