@@ -51,6 +51,14 @@ export interface DiagnosisEventDeps {
 const isMainFrame = (details: ErrorDetails) =>
   details.type === undefined ? details.frameId === 0 : details.type === 'main_frame';
 
+/**
+ * When an event happened: its own time where the browser gives it, not this handler's. A page's
+ * first failures can be handled before the page's commit is, and the commit keeps only what
+ * failed after it (./records.ts `afterCommit`).
+ */
+const eventTime = (deps: DiagnosisEventDeps, details: { timeStamp?: number }) =>
+  details.timeStamp ?? (deps.now ?? Date.now)();
+
 async function report(deps: DiagnosisEventDeps, change: RecordChange): Promise<void> {
   if (!sameHosts(change.before, change.after)) await deps.onHostsChanged(change);
 }
@@ -63,9 +71,7 @@ export async function onRequestError(deps: DiagnosisEventDeps, details: ErrorDet
   // IP addresses, localhost and the like: no list entry could name them, nothing to offer.
   const host = hostnameFromUrl(details.url);
   if (host === null || !(await deps.isEnabled())) return;
-  // The event's own time, not this handler's: a page's first failures can be handled before the
-  // page's commit is, and the commit keeps only what failed after it (./records.ts `afterCommit`).
-  const failure = { host, kind, error: details.error, at: details.timeStamp ?? (deps.now ?? Date.now)() };
+  const failure = { host, kind, error: details.error, at: eventTime(deps, details) };
   const change = await updateTabRecord(details.tabId, (record) =>
     isMainFrame(details) ? afterMainFrameFailure(record, failure) : afterSubresourceFailure(record, failure),
   );
@@ -76,7 +82,7 @@ export async function onCommitted(deps: DiagnosisEventDeps, details: CommitDetai
   if (details.tabId < 0 || details.frameId !== 0 || details.documentLifecycle === 'prerender') return;
   if (!(await deps.isEnabled())) return;
   const pageHost = hostnameFromUrl(details.url);
-  const at = details.timeStamp ?? (deps.now ?? Date.now)();
+  const at = eventTime(deps, details);
   const change = await updateTabRecord(details.tabId, (record) => afterCommit(record, pageHost, at));
   await report(deps, change);
 }

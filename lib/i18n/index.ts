@@ -150,13 +150,9 @@ export function formatDateTimeLines(at: number, precision: DateTimePrecision = '
   // Cut formatDateTime's own text: the parts may space a day period differently ("\u202fAM").
   const whole = formatter.format(at);
   const parts = formatter.formatToParts(at);
-  const isTime = (part: Intl.DateTimeFormatPart) => TIME_FIELDS.has(part.type);
-  // The first field after the turn from the date to the time (or the reverse).
-  const fields = parts.flatMap((part, index) => (part.type === 'literal' ? [] : [index]));
-  const turn = fields.find(
-    (index, nth) => nth > 0 && isTime(parts[index]!) !== isTime(parts[fields[nth - 1]!]!),
-  );
-  if (turn === undefined) return [whole];
+  // The time's first field; the date comes before it, as both catalogues' languages write them.
+  const turn = parts.findIndex((part) => TIME_FIELDS.has(part.type));
+  if (turn <= 0) return [whole];
   const length = parts.slice(0, turn).reduce((sum, part) => sum + part.value.length, 0);
   const first = whole.slice(0, length);
   // The break takes the separator's last space (", " keeps its comma on the first line); with no
