@@ -102,17 +102,23 @@ function servicesFor(client: ReturnType<typeof createFakeClient>, { apart = 60_0
   return { services, downloads };
 }
 
+/** The section open over `client`'s account, with its first snapshot taken. */
+async function openWithSnapshot(client: ReturnType<typeof createFakeClient>, options?: { apart?: number }) {
+  const { services, downloads } = servicesFor(client, options);
+  render(<HistorySection services={services} />);
+  const section = await screen.findByRole('region', { name: 'History' });
+  fireEvent.click(within(section).getByRole('button', { name: 'Take snapshot' }));
+  await within(section).findByText('Snapshot taken.');
+  return { section, downloads };
+}
+
 describe('History section', () => {
   it('takes a snapshot, shows a change made elsewhere, and rolls it back after a dialog naming count and profiles', async () => {
     const client = createFakeClient('A', {
       profiles: ['default', 'kids'],
       lists: { whitelist: { kids: new Set(['school.example']) }, blocklist: {} },
     });
-    const { services, downloads } = servicesFor(client);
-    render(<HistorySection services={services} />);
-    const section = await screen.findByRole('region', { name: 'History' });
-    fireEvent.click(within(section).getByRole('button', { name: 'Take snapshot' }));
-    await within(section).findByText('Snapshot taken.');
+    const { section, downloads } = await openWithSnapshot(client);
 
     // Changed behind the extension's back.
     client.state.lists.whitelist.kids!.add('games.example');
@@ -141,11 +147,7 @@ describe('History section', () => {
 
   it('rolls back only the ticked lines', async () => {
     const client = createFakeClient('A', { lists: { whitelist: { default: new Set() }, blocklist: {} } });
-    const { services } = servicesFor(client);
-    render(<HistorySection services={services} />);
-    const section = await screen.findByRole('region', { name: 'History' });
-    fireEvent.click(within(section).getByRole('button', { name: 'Take snapshot' }));
-    await within(section).findByText('Snapshot taken.');
+    const { section } = await openWithSnapshot(client);
     client.state.lists.whitelist.default!.add('a.example');
     client.state.lists.whitelist.default!.add('b.example');
     fireEvent.click(within(section).getAllByRole('button', { name: /^Compare with now/ })[0]!);
@@ -162,11 +164,7 @@ describe('History section', () => {
 describe('History section, a category', () => {
   it('is named as the categories section names it, never by the service id', async () => {
     const client = createFakeClient('A', { blocked: { default: new Set() } });
-    const { services } = servicesFor(client);
-    render(<HistorySection services={services} />);
-    const section = await screen.findByRole('region', { name: 'History' });
-    fireEvent.click(within(section).getByRole('button', { name: 'Take snapshot' }));
-    await within(section).findByText('Snapshot taken.');
+    const { section } = await openWithSnapshot(client);
     client.state.blocked.default!.add('category_social_network');
     fireEvent.click(within(section).getByRole('button', { name: 'Take snapshot' }));
     const row = await within(section).findByRole('row', { name: /Category blocked/ });
@@ -189,11 +187,7 @@ describe('History section at a narrow window', () => {
       lists: { whitelist: { default: new Set() }, blocklist: { default: new Set() } },
       blocked: { default: new Set() },
     });
-    const { services } = servicesFor(client);
-    render(<HistorySection services={services} />);
-    const section = await screen.findByRole('region', { name: 'History' });
-    fireEvent.click(within(section).getByRole('button', { name: 'Take snapshot' }));
-    await within(section).findByText('Snapshot taken.');
+    const { section } = await openWithSnapshot(client);
     client.state.lists.whitelist.default!.add('homework-help.example');
     client.state.blocked.default!.add('category_social_network');
     fireEvent.click(within(section).getByRole('button', { name: 'Take snapshot' }));
@@ -231,11 +225,7 @@ describe('History section at a narrow window', () => {
 describe('History section, two snapshots within a minute', () => {
   it('reads two different times, in the snapshots and in what changed', async () => {
     const client = createFakeClient('A', { lists: { whitelist: { default: new Set() }, blocklist: {} } });
-    const { services } = servicesFor(client, { apart: 5_000 });
-    render(<HistorySection services={services} />);
-    const section = await screen.findByRole('region', { name: 'History' });
-    fireEvent.click(within(section).getByRole('button', { name: 'Take snapshot' }));
-    await within(section).findByText('Snapshot taken.');
+    const { section } = await openWithSnapshot(client, { apart: 5_000 });
     client.state.lists.whitelist.default!.add('a.example');
     fireEvent.click(within(section).getByRole('button', { name: 'Take snapshot' }));
     const change = await rowWith(section, 'a.example');
