@@ -15,6 +15,7 @@
  */
 import { browser } from 'wxt/browser';
 import { exclusively } from '@/lib/outbox/lease';
+import { removeRaw } from '@/lib/settings/item';
 import { type CachedLists, cachedBlockedTodayItem, cachedListsIndexItem } from '@/lib/settings/storage';
 import { cachedListsItem } from './cached-lists';
 import { CACHED_LISTS_BUCKET_PREFIX, CACHED_LISTS_PREFIX } from './list-buckets';
@@ -54,7 +55,7 @@ async function freeCacheSpace(): Promise<number> {
           key.startsWith(CACHED_LISTS_BUCKET_PREFIX) ||
           key === cachedBlockedTodayItem.name,
       );
-      if (caches.length > 0) await browser.storage.local.remove(caches);
+      await removeRaw('local', caches);
       await cachedListsIndexItem.removeValue();
       return caches.length;
     });

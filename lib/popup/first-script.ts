@@ -8,47 +8,39 @@
  * both browsers' own APIs return promises. (Nor zod: what it reads is checked where it is used.)
  */
 import { type AnswerBatch, publishEarlyAnswers } from '@/lib/settings/early-answers';
+import { type CopyArea, keepsStartCopies, readThroughCopies } from '@/lib/settings/start-copies';
 import { applyCachedTheme, pageLocalStorage } from '@/lib/theme/first-paint';
 import { markStep } from './mark-step';
 import { readTabAddress } from './read-tab';
-import { LATER_NEEDS, laterNames, START_NAMES } from './start-keys';
+import { laterNames, START_NAMES } from './start-keys';
 
 type StorageArea = { get(keys: string[]): Promise<Record<string, unknown>> };
 
 export type ExtensionApi = {
-  storage: { local: StorageArea };
+  storage: { local: StorageArea; session?: CopyArea };
   tabs: Parameters<typeof readTabAddress>[0];
 };
 
+const getFrom = (area: StorageArea) => (some: string[]) => {
+  try {
+    return some.length === 0 ? Promise.resolve({}) : area.get(some);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+};
+
 /**
- * How each browser answers a `get` of several keys soonest. Firefox reads them one after another
- * (an IndexedDB request each, its events on the page's own thread, busy loading the modules), so
- * there each key is asked on its own, all at once; Chromium answers any `get` in one message
+ * Chromium answers any `get` in one message. Firefox reads keys one after another (an IndexedDB
+ * request each, its events on the page's own thread): it reads its start copies first
+ * (./start-copies.ts), and storage for a name without one, each name on its own, all at once
  * (docs/performance.md, "Where the popup's time goes").
  */
-const KEYS_PER_GET: Record<string, 'one' | 'all'> = { firefox: 'one', chrome: 'all' };
-
-/** A read of `names`, each name's answer on its own; a `get` that throws becomes a failed read. */
-interface Asked extends AnswerBatch {
-  /** The answer that holds `name` (every name's, where the browser answers all in one). */
-  of(name: string): Promise<Record<string, unknown>>;
-}
-
-function ask(area: StorageArea, names: readonly string[], browserName: string): Asked {
-  const get = (some: string[]) => {
-    try {
-      return some.length === 0 ? Promise.resolve({}) : area.get(some);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
-  if (KEYS_PER_GET[browserName] === 'one') {
-    const each = new Map(names.map((name) => [name, get([name])] as const));
-    const values = Promise.all(each.values()).then((answers) => Object.assign({}, ...answers));
-    return { names, values, of: (name) => each.get(name) ?? values };
-  }
-  const values = get([...names]);
-  return { names, values, of: () => values };
+function ask(api: ExtensionApi, names: readonly string[], browserName: string): AnswerBatch {
+  const get = getFrom(api.storage.local);
+  if (!keepsStartCopies(browserName) || !api.storage.session) return { names, values: get([...names]) };
+  const eachOnItsOwn = (some: string[]) =>
+    Promise.all(some.map((name) => get([name]))).then((answers) => Object.assign({}, ...answers));
+  return { names, values: readThroughCopies(api.storage.session, names, eachOnItsOwn) };
 }
 
 export function startPopupEarly(page: {
@@ -67,17 +59,16 @@ export function startPopupEarly(page: {
   if (!api) return;
   // The stored values are asked first, the tab next: Firefox sets up each extension API on its
   // first call, and the reads need not wait for the tabs API's.
-  const first = ask(api.storage.local, START_NAMES, browserName);
+  const first = ask(api, START_NAMES, browserName);
   first.values.then(
     () => markStep('early-reads'),
     () => {},
   );
   const tab = readTabAddress(api.tabs, page.location.search);
-  // The site's lists and notes need only the account, the profile and the tab.
-  const later = Promise.all([...LATER_NEEDS.map((name) => first.of(name)), tab]).then((answers) => {
-    const { url } = answers.pop() as { url?: string };
-    return ask(api.storage.local, laterNames(Object.assign({}, ...answers), url), browserName);
-  });
+  // The site's lists and notes, once the account, the profile and the tab are known.
+  const later = Promise.all([first.values, tab]).then(([values, { url }]) =>
+    ask(api, laterNames(values, url), browserName),
+  );
   publishEarlyAnswers({ tab, first, later });
   markStep('first-script-done');
 }

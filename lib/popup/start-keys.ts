@@ -28,9 +28,6 @@ export const START_NAMES = [
   'cachedBlockedToday',
 ] as const;
 
-/** The start values `laterNames` needs: the account and the profile. */
-export const LATER_NEEDS = ['connection', 'apiKeyFingerprint', 'chosenProfile'] as const;
-
 const asString = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /**

@@ -17,6 +17,7 @@ import type * as z from 'zod/mini';
 import { isSealedName, readWithSealed, removeWithSealed, writeWithSealed } from '@/lib/lock/sealed-storage';
 import { forgetEarly, readWithEarly } from './early-answers';
 import type { Shape } from './shape';
+import { forgetCopies, keepsStartCopies } from './start-copies';
 
 export type StorageArea = 'local' | 'session';
 /** A key with its area, as `local:outbox`. */
@@ -98,12 +99,18 @@ function areaOf(area: StorageArea) {
   return found;
 }
 
+/** Firefox's popup keeps copies of what it reads first: a write forgets them once done. */
+async function forgetStartCopies(names: readonly string[]): Promise<void> {
+  if (keepsStartCopies() && browser.storage.session) await forgetCopies(browser.storage.session, names);
+}
+
 /** Writes several values in one call: one storage event, never a half-written change. */
 export async function writeRaw(area: StorageArea, values: Record<string, unknown>): Promise<void> {
   if (area !== 'local') return areaOf(area).set(values);
   forgetEarly(Object.keys(values));
   // While the lock is on, a key is sealed before it is stored (docs/lock.md).
   await writeWithSealed(values, (plain) => areaOf('local').set(plain));
+  await forgetStartCopies(Object.keys(values));
 }
 
 export async function removeRaw(area: StorageArea, names: readonly string[]): Promise<void> {
@@ -113,6 +120,7 @@ export async function removeRaw(area: StorageArea, names: readonly string[]): Pr
   await removeWithSealed(names, async (plain) => {
     if (plain.length > 0) await areaOf('local').remove(plain);
   });
+  await forgetStartCopies(names);
 }
 
 /** Calls back with the new raw value of `name` whenever it changes in `area`. */

@@ -59,6 +59,14 @@ export async function untilQuiet(emulator: EmulatorHandle, quietMs = 500, timeou
   }
 }
 
+/**
+ * In-page code that forgets Firefox's start copies of the names in `namesExpr` (an expression),
+ * as the product's own writes do (lib/settings/start-copies.ts): the bench writes storage beside
+ * the product. A name's copy is `startCopy:<name>` in storage.session.
+ */
+export const forgetStartCopiesJs = (namesExpr: string): string =>
+  `(chrome.storage.session ? chrome.storage.session.remove(${namesExpr}.map((name) => 'startCopy:' + name)) : undefined)`;
+
 /** Removes storage.local keys (and WXT's `<key>$` metadata) whose name matches. */
 export function removeStoredKeys(page: Page, pattern: RegExp): Promise<string[]> {
   return inPage<string[]>(
@@ -66,13 +74,18 @@ export function removeStoredKeys(page: Page, pattern: RegExp): Promise<string[]>
     `chrome.storage.local.get(null).then(async (all) => {
       const keys = Object.keys(all).filter((key) => ${pattern}.test(key));
       await chrome.storage.local.remove(keys);
+      await ${forgetStartCopiesJs('keys')};
       return keys;
     })`,
   );
 }
 
 export function setStored(page: Page, items: Record<string, unknown>): Promise<void> {
-  return inPage<void>(page, `chrome.storage.local.set(${JSON.stringify(items)})`);
+  const names = JSON.stringify(Object.keys(items));
+  return inPage<void>(
+    page,
+    `chrome.storage.local.set(${JSON.stringify(items)}).then(() => ${forgetStartCopiesJs(names)})`,
+  );
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

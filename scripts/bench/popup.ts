@@ -18,7 +18,14 @@ import { canonicalSortedDomains, packDomains } from '../../lib/filtering/domain-
 import type { ChromiumSession } from '../../tests/e2e/harness/chromium.ts';
 import { sizeOfFiles } from './bundle-size.ts';
 import { atMost, below, type Figure, figure, summarise } from './figures.ts';
-import { inPage, removeStoredKeys, statusMatching, untilQuiet, waitForMark } from './page.ts';
+import {
+  forgetStartCopiesJs,
+  inPage,
+  removeStoredKeys,
+  statusMatching,
+  untilQuiet,
+  waitForMark,
+} from './page.ts';
 import { syntheticList } from './verdict-lookup.ts';
 
 /** On none of the demo account's lists: the verdict needs both lists and today's statistics. */
@@ -73,7 +80,7 @@ export async function cacheBigLists(control: Page, entries: number): Promise<str
     `chrome.storage.local.get(${JSON.stringify(key)}).then((stored) => {
       const items = ${JSON.stringify(items)};
       items[${JSON.stringify(key)}].account = stored[${JSON.stringify(key)}].account;
-      return chrome.storage.local.set(items);
+      return chrome.storage.local.set(items).then(() => ${forgetStartCopiesJs('Object.keys(items)')});
     })`,
   );
   return Object.keys(items);
