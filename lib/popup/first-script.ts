@@ -32,7 +32,7 @@ const getFrom = (area: StorageArea) => (some: string[]) => {
 /**
  * Chromium answers any `get` in one message. Firefox reads keys one after another (an IndexedDB
  * request each, its events on the page's own thread): it reads its start copies first
- * (./start-copies.ts), and storage for a name without one, each name on its own, all at once
+ * (lib/settings/start-copies.ts), and storage for a name without one, each name on its own, all at once
  * (docs/performance.md, "Where the popup's time goes").
  */
 function ask(api: ExtensionApi, names: readonly string[], browserName: string): AnswerBatch {

@@ -46,6 +46,7 @@ export async function readThroughCopies(
   names: readonly string[],
   readStored: (names: string[]) => Promise<Values>,
 ): Promise<Values> {
+  if (names.length === 0) return {};
   const copies = await session.get(names.map(copyName)).catch((): Values => ({}));
   const values: Values = {};
   const uncopied: string[] = [];

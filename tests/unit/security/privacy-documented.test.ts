@@ -8,6 +8,7 @@ import { journalKeyOf } from '@/lib/history/journal';
 import { ACCESS_REQUESTS_NAME } from '@/lib/lock/requests';
 import { LOCK_STORAGE_NAMES } from '@/lib/lock/state';
 import { NOTES_ACCOUNTS_KEY, notesKeyOf } from '@/lib/notes/entries';
+import { copyName } from '@/lib/settings/start-copies';
 import * as storage from '@/lib/settings/storage';
 
 /**
@@ -46,6 +47,8 @@ describe('PRIVACY.md', () => {
       // The passphrase lock's own records (lib/lock).
       ...LOCK_STORAGE_NAMES,
       ACCESS_REQUESTS_NAME,
+      // Firefox's copies of what the popup reads as it opens (lib/settings/start-copies.ts).
+      copyName('<name>'),
     ];
     expect(items.length).toBeGreaterThan(20);
     const documented = documentedKeys();

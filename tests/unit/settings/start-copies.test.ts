@@ -70,6 +70,14 @@ describe('Firefox’s start copies', () => {
     expect((await opening([])).connection).toEqual({ baseUrl: 'https://new.example', form: 'A' });
   });
 
+  it('read storage for a name whose copy is not a copy (garbage in storage.session)', async () => {
+    await connectionItem.setValue({ baseUrl: 'https://dns.example', form: 'A' });
+    await session().set({ [copyName('connection')]: 'garbage', [copyName('defaultBlock')]: null });
+    const reads: string[][] = [];
+    expect((await opening(reads)).connection).toEqual({ baseUrl: 'https://dns.example', form: 'A' });
+    expect(reads[0]).toEqual(['connection', 'defaultBlock']);
+  });
+
   it('read storage when storage.session cannot answer', async () => {
     await connectionItem.setValue({ baseUrl: 'https://dns.example', form: 'A' });
     vi.spyOn(session(), 'get').mockRejectedValue(new Error('no session storage'));
