@@ -286,18 +286,6 @@ export async function lockIfIdle(activeAccountId: string | null, now: number = D
   return true;
 }
 
-/**
- * What a policy (managed deployment, docs/lock.md "Managed deployment") makes of the lock's
- * controls: with `lockRequired`, it cannot be turned off, and a browser without it is asked to
- * turn it on.
- */
-export function lockControls(input: { lockRequired: boolean; on: boolean }): {
-  mayTurnOff: boolean;
-  mustTurnOn: boolean;
-} {
-  return { mayTurnOff: input.on && !input.lockRequired, mustTurnOn: input.lockRequired && !input.on };
-}
-
 /** Every name the lock stores under (PRIVACY.md lists each; tests/unit/security checks it). */
 export const LOCK_STORAGE_NAMES = [
   LOCK_RECORD_NAME,
