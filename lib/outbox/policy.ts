@@ -3,7 +3,7 @@
  * long a wait the service may ask for, and how long a change may wait at all. Pure: no storage.
  */
 
-import type { ApiError } from '@/lib/api/errors';
+import { type ApiError, isTransientKind } from '@/lib/api/errors';
 import type { OutboxEntry } from '@/lib/settings/storage';
 
 export const BACKOFF = { firstMs: 30_000, maxMs: 30 * 60_000 } as const;
@@ -82,12 +82,5 @@ export function waitsWithinTheirLengths(entry: OutboxEntry, now: number): Outbox
  * | answer over the size cap                        | too-large     | final                           |
  */
 export function isRetryable(error: ApiError): boolean {
-  return (
-    error.kind === 'network' ||
-    error.kind === 'timeout' ||
-    error.kind === 'server' ||
-    error.kind === 'unexpected' ||
-    error.kind === 'aborted' ||
-    error.kind === 'bad-key'
-  );
+  return isTransientKind(error.kind) || error.kind === 'bad-key';
 }
