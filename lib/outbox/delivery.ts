@@ -28,7 +28,7 @@ import type { ListChange, SettingChange } from '@/lib/messaging/protocol';
 import { carriesListChange, isListChange } from '@/lib/messaging/queued-change';
 import { followSettled, notes } from '@/lib/notes';
 import { type OutboxEntry, outboxItem, type SettledChange } from '@/lib/settings/storage';
-import type { AlarmsApi } from './alarms';
+import { type AlarmsApi, scheduleAlarm } from './alarms';
 import { tryAcquireLease } from './lease';
 import {
   backoffDelayMs,
@@ -206,15 +206,6 @@ async function settle(
   } catch {
     // Reporting is best effort; the outcome is stored in settledChangesItem either way.
   }
-}
-
-/**
- * Sets the outbox alarm for `when` unless it is set for that time already: a worker woken again
- * and again (start-up, storage changes) must not keep pushing or re-creating it.
- */
-async function scheduleAlarm(alarms: AlarmsApi, name: string, when: number): Promise<void> {
-  if ((await alarms.get(name))?.scheduledTime === when) return;
-  await alarms.create(name, { when });
 }
 
 /** The accounts whose changes may be sent now, one per identity. */
