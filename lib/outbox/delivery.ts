@@ -20,7 +20,8 @@
 
 import { listName } from '@/lib/api/attempts';
 import { ApiError, isApiError } from '@/lib/api/errors';
-import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
+import type { DnsFilterApi } from '@/lib/api/types';
+import { otherList } from '@/lib/cache/list-changes';
 import { t } from '@/lib/i18n';
 import type { CurrentAccount } from '@/lib/identity/current';
 import type { AccountId } from '@/lib/identity/identity';
@@ -92,9 +93,6 @@ function retryOf(error: ApiError): DeliveryResult {
 export function asApiError(error: unknown): ApiError {
   return isApiError(error) ? error : new ApiError('unexpected', t('outbox.internalFailure'));
 }
-
-const otherList = (list: DomainListKind): DomainListKind =>
-  list === 'whitelist' ? 'blocklist' : 'whitelist';
 
 /**
  * The text `key` about `change`, or its `…Profile` twin when the change is for a profile; `other`
