@@ -12,8 +12,7 @@ import {
   type UnbreakRequestEntry,
   type UnbreakScope,
 } from '@/lib/diagnosis/unbreak-choice';
-import { listText } from '@/lib/diagnosis/unbreak-review';
-import { t } from '@/lib/i18n';
+import { formatList, t } from '@/lib/i18n';
 import { MAX_UNBREAK_DOMAINS } from '@/lib/messaging/protocol';
 
 /** The panel's parts, stacked with the popup's spacing (components/theme.css tokens). */
@@ -61,7 +60,7 @@ export function UnbreakOffer({ choice, scope, onScope, busy, onUnbreak }: Unbrea
     <div class="unbreak-offer" style={STACK}>
       {plain.length > 0 && (
         <p class="small" style={FLAT}>
-          {t('unbreak.popup.willAllow', { domains: listText(plain) })}
+          {t('unbreak.popup.willAllow', { domains: formatList(plain) })}
         </p>
       )}
       {choice !== null && choice.onBlocklist.length > 0 && (
@@ -123,17 +122,17 @@ export function UnbreakOffer({ choice, scope, onScope, busy, onUnbreak }: Unbrea
       )}
       {choice !== null && choice.alreadyAllowed.length > 0 && (
         <p class="muted small" style={FLAT}>
-          {t('unbreak.popup.alreadyAllowed', { domains: listText(choice.alreadyAllowed) })}
+          {t('unbreak.popup.alreadyAllowed', { domains: formatList(choice.alreadyAllowed) })}
         </p>
       )}
       {choice !== null && choice.publicSuffixes.length > 0 && (
         <p class="muted small" style={FLAT}>
-          {t('unbreak.popup.publicSuffixes', { domains: listText(choice.publicSuffixes) })}
+          {t('unbreak.popup.publicSuffixes', { domains: formatList(choice.publicSuffixes) })}
         </p>
       )}
       {choice !== null && choice.leftOut.length > 0 && (
         <p class="muted small" style={FLAT}>
-          {t('unbreak.popup.leftOut', { count: MAX_UNBREAK_DOMAINS, domains: listText(choice.leftOut) })}
+          {t('unbreak.popup.leftOut', { count: MAX_UNBREAK_DOMAINS, domains: formatList(choice.leftOut) })}
         </p>
       )}
     </div>

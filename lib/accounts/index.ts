@@ -18,7 +18,6 @@ import {
   type DynamicIpDraft,
   lookupPermissionOrigins,
 } from '@/lib/network/settings-form';
-import { randomId } from '@/lib/outbox/lease';
 import {
   changeSettingsKeepingHostPermissions,
   type HostPermissionsApi,
@@ -41,6 +40,7 @@ import { validateAccountName, validateApiKey, validateBaseUrl } from '@/lib/vali
 import {
   type AccountsState,
   activateAccount,
+  addParkedAccount,
   displayName,
   forgetUnreadableAccounts,
   hostOf,
@@ -210,18 +210,10 @@ export function createAccounts(deps: AccountsDeps) {
       confirmed,
     });
     deps.confirmed?.add(new URL(base.value).origin);
-    const id = randomId();
-    const added = await updateAccounts((state, draft) => {
-      if (state.accounts.length >= MAX_ACCOUNTS) return null;
-      draft.entries.push({
-        id,
-        name,
-        createdAt: now(),
-        parked: { [connectionItem.key]: { baseUrl: base.value, form: input.form } },
-      });
-      draft.keys[id] = key.value;
-      return { draft, result: id };
-    });
+    const added = await addParkedAccount(
+      { name, key: key.value, baseUrl: base.value, form: input.form },
+      now,
+    );
     if (added === null) throw invalid('name', t('accounts.tooMany', { max: MAX_ACCOUNTS }));
     return added;
   }

@@ -283,6 +283,28 @@ export async function updateAccounts<T>(
 }
 
 /**
+ * Adds an account, parked (not active), with its key; its new id, or null when there are
+ * MAX_ACCOUNTS already (nothing written).
+ */
+export function addParkedAccount(
+  account: { name: string; key: string } & ConnectionSettings,
+  now: () => number,
+): Promise<string | null> {
+  const id = randomId();
+  return updateAccounts((state, draft) => {
+    if (state.accounts.length >= MAX_ACCOUNTS) return null;
+    draft.entries.push({
+      id,
+      name: account.name,
+      createdAt: now(),
+      parked: { [connectionItem.key]: { baseUrl: account.baseUrl, form: account.form } },
+    });
+    draft.keys[id] = account.key;
+    return { draft, result: id };
+  });
+}
+
+/**
  * Writes one per-account value of `accountId`: into its item when the account is active, into its
  * parked values otherwise. False when the account is gone (removed meanwhile): nothing written.
  */

@@ -52,3 +52,14 @@ export class ApiError extends Error {
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }
+
+/** Failures worth retrying: the service may answer later. A refusal will not change by itself. */
+export function isTransientKind(kind: string | undefined): boolean {
+  return (
+    kind === 'network' ||
+    kind === 'timeout' ||
+    kind === 'unexpected' ||
+    kind === 'server' ||
+    kind === 'aborted'
+  );
+}

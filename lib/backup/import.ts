@@ -25,7 +25,7 @@ import {
 } from '@/lib/accounts/store';
 import { DIAGNOSIS_PERMISSIONS, type PermissionSet } from '@/lib/diagnosis/permissions';
 import { t, tn } from '@/lib/i18n';
-import { accountIdentity } from '@/lib/identity/identity';
+import { accountIdentity, originOf } from '@/lib/identity/identity';
 import { lookupPermissionOrigins } from '@/lib/network/settings-form';
 import { randomId } from '@/lib/outbox/lease';
 import {
@@ -62,14 +62,6 @@ export interface DestinationChange {
   /** What this browser uses now, and what the file would set. */
   before: string;
   after: string;
-}
-
-function originOf(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).origin;
-  } catch {
-    return baseUrl;
-  }
 }
 
 /**

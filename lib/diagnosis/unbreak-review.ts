@@ -5,20 +5,10 @@
  */
 
 import { canonicalHost } from '@/lib/filtering/domain-index';
-import { t, tn } from '@/lib/i18n';
+import { formatList, t, tn } from '@/lib/i18n';
 import type { AccountId } from '@/lib/identity/identity';
 import type { UnbreakDomain, UnbreakSession } from '@/lib/settings/storage';
 import { endTimeText } from './temporary-allow-choices';
-
-/** `a.example, b.example and c.example`, in the browser's language. */
-export function listText(domains: readonly string[]): string {
-  const locale = t('locale');
-  try {
-    return new Intl.ListFormat(locale, { type: 'conjunction' }).format(domains);
-  } catch {
-    return domains.join(', ');
-  }
-}
 
 export interface UnbreakReview {
   session: UnbreakSession;
@@ -55,8 +45,8 @@ export function reviewForSite(
 
 /** The review's sentence: "This page used a.example and b.example; c.example was never needed." */
 export function reviewText(review: UnbreakReview): string {
-  const needed = listText(review.needed.map((entry) => entry.domain));
-  const unneeded = listText(review.unneeded.map((entry) => entry.domain));
+  const needed = formatList(review.needed.map((entry) => entry.domain));
+  const unneeded = formatList(review.unneeded.map((entry) => entry.domain));
   const count = review.unneeded.length;
   if (review.phase === 'running') {
     const end = endTimeText(review.session.expiresAt);

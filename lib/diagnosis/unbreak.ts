@@ -19,7 +19,7 @@
 import { DEFAULT_PROFILE, profileFor } from '@/lib/api/forms';
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
-import { t, tn } from '@/lib/i18n';
+import { formatList, t, tn } from '@/lib/i18n';
 import type { CurrentAccount } from '@/lib/identity/current';
 import {
   type ChangeOutcome,
@@ -34,7 +34,7 @@ import { MAX_UNBREAK_SESSIONS, type UnbreakSession, unbreakSessionsItem } from '
 import { normaliseDomainInput } from '@/lib/validation';
 import type { TemporaryAllowRequest } from './temporary-allow';
 import { endTimeText } from './temporary-allow-choices';
-import { listText, reviewOf, reviewText } from './unbreak-review';
+import { reviewOf, reviewText } from './unbreak-review';
 
 /** A review nobody opened is dropped this long after its allows ended. */
 export const REVIEW_KEPT_MS = 7 * 24 * 60 * 60_000;
@@ -243,7 +243,7 @@ export async function startUnbreak(deps: UnbreakDeps, request: UnbreakRequest): 
   const failures = results
     .filter(({ outcome }) => outcome.state === 'failed')
     .map(({ domain, outcome }) => t('unbreak.failedOne', { domain, reason: outcome.message }));
-  const names = listText(allowed.map(({ domain }) => domain));
+  const names = formatList(allowed.map(({ domain }) => domain));
   // The allows decide the state; without any, the refusals do.
   const state = worstState((allowed.length > 0 ? allowed : results).map(({ outcome }) => outcome));
   const parts: string[] = [];
@@ -265,7 +265,7 @@ export async function startUnbreak(deps: UnbreakDeps, request: UnbreakRequest): 
   parts.push(...failures);
   const kept = results.filter(({ outcome }) => outcome.state !== 'failed' && outcome.expiresAt === undefined);
   if (kept.length > 0)
-    parts.push(t('unbreak.alreadyKept', { domains: listText(kept.map(({ domain }) => domain)) }));
+    parts.push(t('unbreak.alreadyKept', { domains: formatList(kept.map(({ domain }) => domain)) }));
   return {
     state,
     message: parts.join(' '),
@@ -317,7 +317,7 @@ export async function reviewUnbreak(
   }
   const state = worstState(outcomes);
   if (state !== 'failed') await forget();
-  const needed = listText(review.needed.map((entry) => entry.domain));
+  const needed = formatList(review.needed.map((entry) => entry.domain));
   const kept =
     state === 'failed'
       ? outcomes
@@ -329,7 +329,7 @@ export async function reviewUnbreak(
     state === 'failed' || review.unneeded.length === 0
       ? ''
       : ` ${tn('unbreak.review.othersLapse', review.unneeded.length, {
-          unneeded: listText(review.unneeded.map((entry) => entry.domain)),
+          unneeded: formatList(review.unneeded.map((entry) => entry.domain)),
         })}`;
   return { state, message: `${kept}${lapsing}` };
 }

@@ -42,7 +42,7 @@ const FINGERPRINT = new RegExp(`^(?:${FINGERPRINT_PATTERN})$`);
 export const ACCOUNT_ID_PATTERN = new RegExp(`^(${API_FORMS.join('|')}) (\\S+) (${FINGERPRINT_PATTERN})$`);
 
 /** The origin of a base URL; a value that is no URL stays as it is (it never matches a real one). */
-function originOf(baseUrl: string): string {
+export function originOf(baseUrl: string): string {
   try {
     const origin = new URL(baseUrl).origin;
     return origin === 'null' ? baseUrl : origin;

@@ -10,7 +10,7 @@ import type { worker as workerClient } from '@/lib/messaging/worker-client';
 import { refusalText } from './messages';
 import { activeAccountId } from './popup-lock';
 import { type AccessRequest, settleAccessRequest } from './requests';
-import { type BackgroundChoice, LOCK_KEY_NAME, LOCK_RECORD_NAME } from './sealed-storage';
+import { LOCK_KEY_NAME, LOCK_RECORD_NAME } from './sealed-storage';
 import * as state from './state';
 
 export { type LockStatus, readLockStatus } from './state';
@@ -41,11 +41,7 @@ export function watchLock(callback: () => void): () => void {
   return () => browser.storage.onChanged.removeListener(listener);
 }
 
-export async function turnOn(choice: {
-  passphrase: string;
-  idleMinutes: number;
-  background: Record<string, BackgroundChoice>;
-}): Promise<OptionsLockOutcome> {
+export async function turnOn(choice: Parameters<typeof state.turnOnLock>[0]): Promise<OptionsLockOutcome> {
   return said(await state.turnOnLock(choice), t('lock.turnedOn'));
 }
 
@@ -68,10 +64,9 @@ export async function changePassphrase(current: string, next: string): Promise<O
   return said(await state.changePassphrase(current, next), t('lock.changed'));
 }
 
-export async function saveSettings(change: {
-  idleMinutes: number;
-  background: Record<string, BackgroundChoice>;
-}): Promise<OptionsLockOutcome> {
+export async function saveSettings(
+  change: Parameters<typeof state.changeLockSettings>[0],
+): Promise<OptionsLockOutcome> {
   return said(await state.changeLockSettings(change), t('lock.saved'));
 }
 

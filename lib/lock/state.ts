@@ -99,14 +99,15 @@ export async function isLocked(): Promise<boolean> {
 }
 
 /**
- * The keys sealed in `record` with the key derived from `passphrase`, or the refusal; a wrong
- * passphrase is counted, a right one clears the count.
+ * The lock's record and the keys sealed in it, opened with the key derived from `passphrase`, or
+ * the refusal; a wrong passphrase is counted, a right one clears the count.
  */
 async function openWith(
-  record: LockRecord,
   passphrase: string,
   now: number,
-): Promise<{ keys: SealedKeys; key: CryptoKey } | { refusal: LockOutcome }> {
+): Promise<{ record: LockRecord; keys: SealedKeys; key: CryptoKey } | { refusal: LockOutcome }> {
+  const record = await readRecord();
+  if (!record) return { refusal: { ok: false, reason: 'not-on' } };
   const failures = await readFailures();
   const waitSeconds = secondsLeft(failures, now);
   if (waitSeconds > 0) return { refusal: { ok: false, reason: 'wait', waitSeconds } };
@@ -119,7 +120,7 @@ async function openWith(
     return { refusal: { ok: false, reason: 'wrong-passphrase', waitSeconds: waitAfterFailures(next.count) } };
   }
   if (failures.count > 0) await local().remove(FAILURES_NAME);
-  return { keys: parsed.data, key };
+  return { record, keys: parsed.data, key };
 }
 
 async function unlockedSessionValues(keys: SealedKeys, key: CryptoKey, now: number) {
@@ -179,9 +180,7 @@ export async function turnOnLock(
 
 /** Unlocks with `passphrase`: the keys and the derived key go into storage.session. */
 export async function unlock(passphrase: string, now: number = Date.now()): Promise<LockOutcome> {
-  const record = await readRecord();
-  if (!record) return { ok: false, reason: 'not-on' };
-  const opened = await openWith(record, passphrase, now);
+  const opened = await openWith(passphrase, now);
   if ('refusal' in opened) return opened.refusal;
   await sessionArea().set(await unlockedSessionValues(opened.keys, opened.key, now));
   return { ok: true };
@@ -221,9 +220,7 @@ export async function turnOffLock(
   now: number = Date.now(),
 ): Promise<LockOutcome> {
   if (options.lockRequired) return { ok: false, reason: 'required' };
-  const record = await readRecord();
-  if (!record) return { ok: false, reason: 'not-on' };
-  const opened = await openWith(record, passphrase, now);
+  const opened = await openWith(passphrase, now);
   if ('refusal' in opened) return opened.refusal;
   // The keys are in plain before the record goes, so every read on the way finds them.
   await local().set(opened.keys as unknown as Record<string, unknown>);
@@ -241,11 +238,9 @@ export async function changePassphrase(
   next: string,
   now: number = Date.now(),
 ): Promise<LockOutcome> {
-  const record = await readRecord();
-  if (!record) return { ok: false, reason: 'not-on' };
-  const opened = await openWith(record, current, now);
+  const opened = await openWith(current, now);
   if ('refusal' in opened) return opened.refusal;
-  const { record: sealed, key } = await sealedRecord(opened.keys, next, record);
+  const { record: sealed, key } = await sealedRecord(opened.keys, next, opened.record);
   await sessionArea().set(await unlockedSessionValues(opened.keys, key, now));
   await local().set({ [LOCK_RECORD_NAME]: sealed });
   return { ok: true };
@@ -284,18 +279,6 @@ export async function lockIfIdle(activeAccountId: string | null, now: number = D
   if (unusedFor < record.idleMinutes * 60_000) return false;
   await lockNow(activeAccountId);
   return true;
-}
-
-/**
- * What a policy (managed deployment, docs/lock.md "Managed deployment") makes of the lock's
- * controls: with `lockRequired`, it cannot be turned off, and a browser without it is asked to
- * turn it on.
- */
-export function lockControls(input: { lockRequired: boolean; on: boolean }): {
-  mayTurnOff: boolean;
-  mustTurnOn: boolean;
-} {
-  return { mayTurnOff: input.on && !input.lockRequired, mustTurnOn: input.lockRequired && !input.on };
 }
 
 /** Every name the lock stores under (PRIVACY.md lists each; tests/unit/security checks it). */

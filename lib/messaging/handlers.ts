@@ -5,9 +5,8 @@
  * `runtime.onMessage` and to the worker's jobs.
  */
 
-import { listText } from '@/lib/diagnosis/unbreak-review';
 import { isPublicSuffix, normaliseDomainInput, registrableDomainOrNull } from '@/lib/filtering/domain';
-import { t } from '@/lib/i18n';
+import { formatList, t } from '@/lib/i18n';
 import type { CurrentPolicy } from '@/lib/policy/current';
 import { listChangeRefusal, mayRemoveAccount } from '@/lib/policy/enforce';
 import {
@@ -91,7 +90,7 @@ function publicSuffixIn(domain: string): string | null {
 
 const notAllowedForAWhile = (suffixes: readonly string[]): ChangeOutcome => ({
   state: 'failed',
-  message: t('worker.publicSuffix.notAllowed', { domains: listText(suffixes) }),
+  message: t('worker.publicSuffix.notAllowed', { domains: formatList(suffixes) }),
 });
 
 /**

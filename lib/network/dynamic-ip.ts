@@ -5,6 +5,7 @@
  */
 
 import { readAccounts, writeAccountValue } from '@/lib/accounts/store';
+import { isTransientKind } from '@/lib/api/errors';
 import { capabilitiesOf } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
 import type { ConfiguredAccount, CurrentAccount } from '@/lib/identity/current';
@@ -21,7 +22,6 @@ import {
 import { validateNetworkLabel, validateProfileReference } from '@/lib/validation';
 import { lookupPublicIpv4 } from './ip-lookup';
 import {
-  isTransientKind,
   notRegistered,
   type RegistrationVerdict,
   registrationRetryMinutes,

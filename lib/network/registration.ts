@@ -5,7 +5,7 @@
  * `decideRegistration` is the whole policy as a pure step function: given what has happened so
  * far, it says what to do next. `runRegistration` performs the steps it asks for.
  */
-import { ApiError, isApiError } from '@/lib/api/errors';
+import { ApiError, isApiError, isTransientKind } from '@/lib/api/errors';
 import type { DnsFilterApi } from '@/lib/api/types';
 import { t } from '@/lib/i18n';
 import type { RegisteredAddress } from '@/lib/settings/storage';
@@ -53,17 +53,6 @@ export type RegistrationDecision =
 
 export function addressKey(address: Pick<RegisteredAddress, 'ip' | 'profile' | 'account'>): string {
   return `${address.account}|${address.profile ?? ''}|${address.ip}`;
-}
-
-/** Failures worth retrying: the service may answer later. A refusal will not change by itself. */
-export function isTransientKind(kind: string | undefined): boolean {
-  return (
-    kind === 'network' ||
-    kind === 'timeout' ||
-    kind === 'unexpected' ||
-    kind === 'server' ||
-    kind === 'aborted'
-  );
 }
 
 export function isTransient(error: ApiError): boolean {

@@ -9,6 +9,7 @@ import {
   hasUserInfo,
   invalid,
   isPlausibleHostname,
+  LOOPBACK_HOST,
   quoteInput,
   type Validation,
   valid,
@@ -27,8 +28,6 @@ export interface DynamicIpDraft {
   removePrevious: boolean;
 }
 
-/** A host on this computer, as `URL.hostname` gives it (lower case). */
-export const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 const MAX_LOOKUP_URLS = 10;
 
 export function draftFromSettings(settings: DynamicIpSettings): DynamicIpDraft {

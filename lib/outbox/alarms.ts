@@ -10,3 +10,12 @@ export interface AlarmsApi {
   create(name: string, info: { when?: number; delayInMinutes?: number; periodInMinutes?: number }): unknown;
   clear(name: string): Promise<boolean>;
 }
+
+/**
+ * Sets the alarm `name` for `when` unless it is set for that time already: a worker woken again
+ * and again (start-up, storage changes) must not keep pushing or re-creating it.
+ */
+export async function scheduleAlarm(alarms: AlarmsApi, name: string, when: number): Promise<void> {
+  if ((await alarms.get(name))?.scheduledTime === when) return;
+  await alarms.create(name, { when });
+}

@@ -20,7 +20,8 @@
 
 import { listName } from '@/lib/api/attempts';
 import { ApiError, isApiError } from '@/lib/api/errors';
-import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
+import type { DnsFilterApi } from '@/lib/api/types';
+import { otherList } from '@/lib/cache/list-changes';
 import { t } from '@/lib/i18n';
 import type { CurrentAccount } from '@/lib/identity/current';
 import type { AccountId } from '@/lib/identity/identity';
@@ -28,7 +29,7 @@ import type { ListChange, SettingChange } from '@/lib/messaging/protocol';
 import { carriesListChange, isListChange } from '@/lib/messaging/queued-change';
 import { followSettled, notes } from '@/lib/notes';
 import { type OutboxEntry, outboxItem, type SettledChange } from '@/lib/settings/storage';
-import type { AlarmsApi } from './alarms';
+import { type AlarmsApi, scheduleAlarm } from './alarms';
 import { tryAcquireLease } from './lease';
 import {
   backoffDelayMs,
@@ -92,9 +93,6 @@ function retryOf(error: ApiError): DeliveryResult {
 export function asApiError(error: unknown): ApiError {
   return isApiError(error) ? error : new ApiError('unexpected', t('outbox.internalFailure'));
 }
-
-const otherList = (list: DomainListKind): DomainListKind =>
-  list === 'whitelist' ? 'blocklist' : 'whitelist';
 
 /**
  * The text `key` about `change`, or its `…Profile` twin when the change is for a profile; `other`
@@ -206,15 +204,6 @@ async function settle(
   } catch {
     // Reporting is best effort; the outcome is stored in settledChangesItem either way.
   }
-}
-
-/**
- * Sets the outbox alarm for `when` unless it is set for that time already: a worker woken again
- * and again (start-up, storage changes) must not keep pushing or re-creating it.
- */
-async function scheduleAlarm(alarms: AlarmsApi, name: string, when: number): Promise<void> {
-  if ((await alarms.get(name))?.scheduledTime === when) return;
-  await alarms.create(name, { when });
 }
 
 /** The accounts whose changes may be sent now, one per identity. */

@@ -3,7 +3,7 @@
  * long a wait the service may ask for, and how long a change may wait at all. Pure: no storage.
  */
 
-import type { ApiError } from '@/lib/api/errors';
+import { type ApiError, isTransientKind } from '@/lib/api/errors';
 import type { OutboxEntry } from '@/lib/settings/storage';
 
 export const BACKOFF = { firstMs: 30_000, maxMs: 30 * 60_000 } as const;
@@ -61,33 +61,12 @@ export function waitsWithinTheirLengths(entry: OutboxEntry, now: number): Outbox
 }
 
 /**
- * What to do with a failure: transient ones are retried; a bad or missing key is retried too,
- * because the user fixes the key in Setup and expects the change to go through then. A refusal
- * of the change itself is final. By answer (the kinds of lib/api/errors.ts):
- *
- * | the service's answer                            | kind          | the change                      |
- * |-------------------------------------------------|---------------|---------------------------------|
- * | none (offline, DNS, connection refused/dropped) | network       | kept, retried with backoff      |
- * | none within the time limit (15 s)               | timeout       | kept, retried with backoff      |
- * | any 5xx or 429, JSON failure body or not        | server        | kept, retried with backoff, and |
- * |                                                 |               | never before its Retry-After    |
- * |                                                 |               | (at most RETRY_AFTER_MAX_MS),   |
- * |                                                 |               | not even on a user action       |
- * | HTML page, not JSON, unknown shape              | unexpected    | kept, retried with backoff      |
- * | key refused                                     | bad-key       | kept, goes once the key is fixed|
- * | cancelled                                       | aborted       | kept, retried with backoff      |
- * | failure body with a reason (not 5xx/429)        | service       | final, reason shown; unless the |
- * |                                                 |               | list already is as asked        |
- * | input refused before sending                    | invalid-input | final                           |
- * | answer over the size cap                        | too-large     | final                           |
+ * What to do with a failure (the table in docs/service-api.md, "Failures"): transient ones and a
+ * cancelled call are retried with backoff, never before a Retry-After (at most RETRY_AFTER_MAX_MS,
+ * not even on a user action); a bad or missing key is retried too, because the user fixes the key
+ * in Setup and expects the change to go through then. A refusal of the change itself is final,
+ * unless the list already is as asked (./delivery.ts).
  */
 export function isRetryable(error: ApiError): boolean {
-  return (
-    error.kind === 'network' ||
-    error.kind === 'timeout' ||
-    error.kind === 'server' ||
-    error.kind === 'unexpected' ||
-    error.kind === 'aborted' ||
-    error.kind === 'bad-key'
-  );
+  return isTransientKind(error.kind) || error.kind === 'bad-key';
 }

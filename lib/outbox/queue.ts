@@ -115,10 +115,9 @@ export async function enqueueChanges(
     let added = false;
     let nextAhead = 0;
     for (const change of changes) {
-      let lastForTarget = -1;
-      entries.forEach((entry, index) => {
-        if (entry.account === account && sameTarget(entry.change, change)) lastForTarget = index;
-      });
+      let lastForTarget = entries.findLastIndex(
+        (entry) => entry.account === account && sameTarget(entry.change, change),
+      );
       const waiting = entries[lastForTarget];
       if (waiting && sameChange(waiting.change, change)) {
         result.push(waiting);

@@ -7,8 +7,9 @@
  */
 
 import { readAccounts } from '@/lib/accounts/store';
-import { LOOPBACK_HOST, lookupPermissionOrigins } from '@/lib/network/settings-form';
+import { lookupPermissionOrigins } from '@/lib/network/settings-form';
 import { type ConnectionSettings, DEFAULT_BASE_URL, type DynamicIpSettings } from '@/lib/settings/storage';
+import { LOOPBACK_HOST } from '@/lib/validation';
 
 /**
  * The default service origin is granted at install (host_permissions). A loopback server used for

@@ -18,15 +18,16 @@
 import {
   type AccountsState,
   activateAccount,
+  addParkedAccount,
   readAccounts,
   type StoredAccount,
   saveActiveConnection,
   updateAccounts,
 } from '@/lib/accounts/store';
 import { type AccountId, accountIdentity } from '@/lib/identity/identity';
-import { exclusively, randomId } from '@/lib/outbox/lease';
+import { exclusively } from '@/lib/outbox/lease';
 import { MAX_EARLIER_IDENTITIES } from '@/lib/settings/limits';
-import { connectionItem, diagnosisSettingsItem, MAX_ACCOUNTS } from '@/lib/settings/storage';
+import { connectionItem, diagnosisSettingsItem } from '@/lib/settings/storage';
 import { type ManagedStorageArea, type PolicyAccount, readPolicy } from './policy';
 import { policyAccountsItem } from './stored';
 
@@ -85,21 +86,6 @@ async function bringInLine(
   });
 }
 
-async function addAccount(wanted: PolicyAccount, now: () => number): Promise<string | null> {
-  const id = randomId();
-  return updateAccounts((state, draft) => {
-    if (state.accounts.length >= MAX_ACCOUNTS) return null;
-    draft.entries.push({
-      id,
-      name: wanted.name,
-      createdAt: now(),
-      parked: { [connectionItem.key]: { baseUrl: wanted.baseUrl, form: wanted.form } },
-    });
-    draft.keys[id] = wanted.key;
-    return { draft, result: id };
-  });
-}
-
 /** Removes an account the policy no longer names; the only account keeps no key and no name. */
 async function dropAccount(id: string, deps: ApplyPolicyDeps): Promise<void> {
   const state = await readAccounts();
@@ -134,7 +120,7 @@ async function syncAccounts(wanted: readonly PolicyAccount[], complete: boolean,
       })
     ).id;
     const found = await findAccount(account, identity, await readAccounts(), record);
-    const id = found ? found.id : await addAccount(account, now);
+    const id = found ? found.id : await addParkedAccount(account, now);
     if (found) await bringInLine(found, account, identity);
     if (id === null) continue;
     for (const [other, name] of Object.entries(record)) if (name === account.name) delete record[other];

@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { API_FORMS, type ApiForm } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
 import { ACCOUNT_NAME_MAX, MAX_ACCOUNTS } from '@/lib/settings/limits';
+import { isRecord } from '@/lib/settings/shape';
 import { validateAccountName, validateApiKey, validateBaseUrl } from '@/lib/validation';
 
 /**
@@ -81,9 +82,6 @@ const accountFieldsSchema = z.object({
   key: z.string(),
 });
 const sectionsSchema = z.array(z.enum(CLOSABLE_SECTIONS));
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** One entry of `accounts`, checked as the Accounts section checks what a user types. */
 function checkAccount(raw: unknown, position: number, problems: string[]): PolicyAccount | null {

@@ -23,7 +23,7 @@ import type { ConfiguredAccount } from '@/lib/identity/current';
 import type { AccountId } from '@/lib/identity/identity';
 import type { ListChange, QueuedChange } from '@/lib/messaging/protocol';
 import { carriesListChange, isListChange } from '@/lib/messaging/queued-change';
-import type { AlarmsApi } from '@/lib/outbox/alarms';
+import { type AlarmsApi, scheduleAlarm } from '@/lib/outbox/alarms';
 import { asApiError } from '@/lib/outbox/delivery';
 import { exclusively, tryAcquireLease } from '@/lib/outbox/lease';
 import { backoffDelayMs, isRetryable } from '@/lib/outbox/policy';
@@ -376,8 +376,7 @@ export async function reconcileSchedules(deps: ReconcileDeps): Promise<Reconcile
     }
     if (patches.size > 0) await recordChecks(patches);
     if (nextAlarmAt === null) await deps.alarms.clear(SCHEDULES_ALARM);
-    else if ((await deps.alarms.get(SCHEDULES_ALARM))?.scheduledTime !== nextAlarmAt)
-      await deps.alarms.create(SCHEDULES_ALARM, { when: nextAlarmAt });
+    else await scheduleAlarm(deps.alarms, SCHEDULES_ALARM, nextAlarmAt);
     return { ran: true, accounts: reports, nextAlarmAt };
   } finally {
     await lease.release();

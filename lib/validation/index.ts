@@ -139,7 +139,7 @@ export function validateApiKey(input: string): Validation {
   return valid(key);
 }
 
-const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+export const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 // The URL parser lets through host names no DNS server knows (`"`, `a{b}`); refused here, where
 // the user can fix them, instead of failing later as an unreachable service.
 const HOST_LABEL = '[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?';

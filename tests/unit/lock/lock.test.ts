@@ -16,7 +16,6 @@ import {
   changePassphrase,
   FAILURES_NAME,
   isLocked,
-  lockControls,
   lockIfIdle,
   lockNow,
   readLockStatus,
@@ -220,11 +219,6 @@ describe('turning the lock off and changing the passphrase', () => {
     expect(await unlock(PASSPHRASE, T0)).toMatchObject({ ok: false, reason: 'wrong-passphrase' });
     expect(await unlock('new passphrase', T0)).toEqual({ ok: true });
     expect(await apiKeyItem.getValue()).toBe(HOME_KEY);
-  });
-
-  it('follows a policy that requires the lock', () => {
-    expect(lockControls({ lockRequired: true, on: false })).toEqual({ mayTurnOff: false, mustTurnOn: true });
-    expect(lockControls({ lockRequired: false, on: true })).toEqual({ mayTurnOff: true, mustTurnOn: false });
   });
 });
 
