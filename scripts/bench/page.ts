@@ -5,6 +5,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { type EmulatorHandle, startEmulator } from '../../emulator/index.ts';
+import { copyName } from '../../lib/settings/start-copies.ts';
 
 /** The element with this role and accessible name (puppeteer's built-in ARIA query). */
 export const aria = (role: string, name: string) => `::-p-aria([name="${name}"][role="${role}"])`;
@@ -62,10 +63,10 @@ export async function untilQuiet(emulator: EmulatorHandle, quietMs = 500, timeou
 /**
  * In-page code that forgets Firefox's start copies of the names in `namesExpr` (an expression),
  * as the product's own writes do (lib/settings/start-copies.ts): the bench writes storage beside
- * the product. A name's copy is `startCopy:<name>` in storage.session.
+ * the product. A name's copy is `copyName(name)` in storage.session.
  */
 export const forgetStartCopiesJs = (namesExpr: string): string =>
-  `(chrome.storage.session ? chrome.storage.session.remove(${namesExpr}.map((name) => 'startCopy:' + name)) : undefined)`;
+  `(chrome.storage.session ? chrome.storage.session.remove(${namesExpr}.map((name) => ${JSON.stringify(copyName(''))} + name)) : undefined)`;
 
 /** Removes storage.local keys (and WXT's `<key>$` metadata) whose name matches. */
 export function removeStoredKeys(page: Page, pattern: RegExp): Promise<string[]> {
