@@ -5,7 +5,7 @@
  * then, or pausing the schedule, is stored so that the schedule's next check leaves it alone.
  */
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { readAccounts } from '@/lib/accounts/store';
 import { readCurrentAccount } from '@/lib/identity/current';
@@ -15,10 +15,25 @@ import { schedulesItem } from '@/lib/schedules/store';
 import { apiKeyItem, connectionItem, outboxItem } from '@/lib/settings/storage';
 import { createFakeClient } from '../../fakes/fake-client';
 import { renderAccount, section } from '../options/render-account';
-import { ENGLISH_CLOCK } from './fixtures';
+import { englishClock } from './fixtures';
 
-beforeEach(() => fakeBrowser.reset());
-afterEach(cleanup);
+// Noon of a Wednesday in the test's own zone: the windows below (18:00–20:00) have their next edge
+// the same day, so the offer names a time alone. `lateEvening` moves past them.
+const NOON = new Date(2026, 10, 25, 12, 0).getTime();
+const lateEvening = () => vi.setSystemTime(new Date(2026, 10, 25, 21, 30));
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOON);
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+/** The offer's button, as the English catalogue names it. */
+const keepUntil = (label: string) => ({ name: new RegExp(`^Keep until ${label.replace(/\s/g, '\\s')}$`) });
 
 const HOMEWORK: ScheduleRule = {
   id: 'homework',
@@ -47,13 +62,22 @@ describe('a category a schedule owns, changed by hand', () => {
     const notice = within(await screen.findByRole('region', { name: 'Set by a schedule' }));
     expect(notice.getByText(/“Homework time” changes Gaming at set times/)).toBeTruthy();
 
-    fireEvent.click(notice.getByRole('button', { name: new RegExp(`^Keep until ${ENGLISH_CLOCK.source}$`) }));
+    const sixToday = new Date(2026, 10, 25, 18, 0).getTime();
+    fireEvent.click(notice.getByRole('button', keepUntil(englishClock(sixToday))));
     await waitFor(() => expect(notice.getByText(/Kept: “Homework time” leaves it alone until/)).toBeTruthy());
     const [override] = (await schedulesItem.getValue())[accountId]?.overrides ?? [];
-    expect(override).toMatchObject({ rule: 'homework', kind: 'release' });
-    // Until an edge of the window: 18:00 or 20:00 local time.
-    expect(new Date(override!.until).getMinutes()).toBe(0);
-    expect([18, 20]).toContain(new Date(override!.until).getHours());
+    expect(override).toMatchObject({ rule: 'homework', kind: 'release', until: sixToday });
+  });
+
+  it('after the last window of the day, the offer names the day of the next edge', async () => {
+    lateEvening();
+    const { accountId, categories } = await renderWithSchedule();
+    fireEvent.click(categories.getByRole('checkbox', { name: 'Gaming' }));
+    const notice = within(await screen.findByRole('region', { name: 'Set by a schedule' }));
+    const sixTomorrow = new Date(2026, 10, 26, 18, 0).getTime();
+    fireEvent.click(notice.getByRole('button', keepUntil(`Thu ${englishClock(sixTomorrow)}`)));
+    await waitFor(() => expect(notice.getByText(/Kept: “Homework time” leaves it alone until/)).toBeTruthy());
+    expect((await schedulesItem.getValue())[accountId]?.overrides).toMatchObject([{ until: sixTomorrow }]);
   });
 
   it("takes the schedule's change of that category out of the outbox, so it cannot undo the change later", async () => {
@@ -148,7 +172,7 @@ describe('a domain a schedule owns, added or removed in the options page’s lis
     fireEvent.click(whitelist.getByRole('button', { name: 'Add to whitelist' }));
     const notice = within(await screen.findByRole('region', { name: 'Set by a schedule' }));
     expect(notice.getByText(/^“Games at night” changes games\.example at set times\./)).toBeTruthy();
-    fireEvent.click(notice.getByRole('button', { name: new RegExp(`^Keep until ${ENGLISH_CLOCK.source}$`) }));
+    fireEvent.click(notice.getByRole('button', keepUntil(englishClock(new Date(2026, 10, 25, 18, 0).getTime()))));
     await waitFor(() =>
       expect(notice.getByText(/Kept: “Games at night” leaves it alone until/)).toBeTruthy(),
     );
