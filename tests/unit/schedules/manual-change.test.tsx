@@ -172,7 +172,9 @@ describe('a domain a schedule owns, added or removed in the options page’s lis
     fireEvent.click(whitelist.getByRole('button', { name: 'Add to whitelist' }));
     const notice = within(await screen.findByRole('region', { name: 'Set by a schedule' }));
     expect(notice.getByText(/^“Games at night” changes games\.example at set times\./)).toBeTruthy();
-    fireEvent.click(notice.getByRole('button', keepUntil(englishClock(new Date(2026, 10, 25, 18, 0).getTime()))));
+    fireEvent.click(
+      notice.getByRole('button', keepUntil(englishClock(new Date(2026, 10, 25, 18, 0).getTime()))),
+    );
     await waitFor(() =>
       expect(notice.getByText(/Kept: “Games at night” leaves it alone until/)).toBeTruthy(),
     );
