@@ -68,14 +68,22 @@ export async function untilQuiet(emulator: EmulatorHandle, quietMs = 500, timeou
 export const forgetStartCopiesJs = (namesExpr: string): string =>
   `(chrome.storage.session ? chrome.storage.session.remove(${namesExpr}.map((name) => ${JSON.stringify(copyName(''))} + name)) : undefined)`;
 
+/** In-page code that removes the storage.local keys in `namesExpr` (an expression), and their copies. */
+const removeJs = (namesExpr: string): string =>
+  `chrome.storage.local.remove(${namesExpr}).then(() => ${forgetStartCopiesJs(namesExpr)})`;
+
+/** Removes the storage.local keys `names`. */
+export function removeStored(page: Page, names: string[]): Promise<void> {
+  return inPage<void>(page, removeJs(JSON.stringify(names)));
+}
+
 /** Removes storage.local keys (and WXT's `<key>$` metadata) whose name matches. */
 export function removeStoredKeys(page: Page, pattern: RegExp): Promise<string[]> {
   return inPage<string[]>(
     page,
     `chrome.storage.local.get(null).then(async (all) => {
       const keys = Object.keys(all).filter((key) => ${pattern}.test(key));
-      await chrome.storage.local.remove(keys);
-      await ${forgetStartCopiesJs('keys')};
+      await ${removeJs('keys')};
       return keys;
     })`,
   );

@@ -26,7 +26,7 @@ import {
 } from '../../tests/e2e/harness/firefox-popup.ts';
 import { atMost, type Figure, figure, formatNumber, summarise } from './figures.ts';
 import type { LockSwitch } from './lock-switch.ts';
-import { forgetStartCopiesJs, inPage, sleep, untilQuiet } from './page.ts';
+import { removeStored, sleep, untilQuiet } from './page.ts';
 import { cacheBigLists } from './popup.ts';
 
 export type PopupKind = 'product' | 'baseline' | 'floor';
@@ -393,11 +393,7 @@ export async function measureRealPopups(options: RealPopupBenchOptions): Promise
   const big = await alternate(driver, emulator, kinds, options.bigListPairs, options.pauseMs);
   missed.push(...big.missed);
   for (const line of missed) log(`  ${name}: opened again after a miss: ${line}`);
-  for (const [index, page] of controls.entries())
-    await inPage(
-      page,
-      `chrome.storage.local.remove(${JSON.stringify(bigKeys[index])}).then(() => ${forgetStartCopiesJs(JSON.stringify(bigKeys[index]))})`,
-    );
+  for (const [index, page] of controls.entries()) await removeStored(page, bigKeys[index] ?? []);
   log(`  ${name}: ${options.bigListPairs} pairs with 2 × 100,000 cached entries`);
   const bigDoc = inDocument(big.timings.product);
   const bigBaselineDoc = inDocument(big.timings.baseline);
