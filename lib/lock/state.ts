@@ -139,15 +139,8 @@ async function sealedRecord(
   const derivation = { salt: newSalt(), iterations: PBKDF2_ITERATIONS };
   const key = await deriveKey(passphrase, derivation.salt, derivation.iterations);
   const box = await seal(key, JSON.stringify(sealedKeysSchema.parse(keys)), derivation);
-  const { idleMinutes, background, turnedOnAt } = settings;
-  const record = lockRecordSchema.parse({
-    version: 1,
-    box,
-    idleMinutes,
-    background,
-    turnedOnAt,
-  });
-  return { record, key };
+  // The schema keeps only its own fields: a whole record as `settings` brings nothing else along.
+  return { record: lockRecordSchema.parse({ ...settings, version: 1, box }), key };
 }
 
 /**

@@ -60,10 +60,9 @@ const asIs = (key: string) => key;
 const domainKey = (key: string) => stripTrailingDot(key.trim().toLowerCase());
 
 export function rank(counts: Map<string, number>): Ranked[] {
-  const out: Ranked[] = [];
-  for (const [key, count] of counts) out.push({ key, count });
-  out.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return out;
+  return Array.from(counts, ([key, count]) => ({ key, count })).sort(
+    (a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
 }
 
 export function summariseDay(stats: Partial<DayStats>): DaySummary {

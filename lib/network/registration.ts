@@ -146,13 +146,10 @@ export function decideRegistration(facts: RegistrationFacts): RegistrationDecisi
   };
 }
 
-export interface RunRegistrationInput {
+export interface RunRegistrationInput
+  extends Pick<RegistrationFacts, 'target' | 'registered' | 'removePrevious' | 'now'> {
   lookup: () => Promise<LookupResult>;
   client: DnsFilterApi;
-  target: RegistrationTarget;
-  registered: RegisteredState;
-  removePrevious: boolean;
-  now: number;
   /**
    * Called before each call to the service (renews the registration lease); false means the run
    * lost its lease, and the calls not made yet are recorded as interrupted instead of made.

@@ -9,15 +9,16 @@
  * is fetched after it), ./actions.ts (what the user does).
  */
 
-import type { Membership } from '@/lib/cache/list-changes';
-import type { ListChange } from '@/lib/messaging/protocol';
 import { act, chooseProfile, sendPendingNow, undo } from './actions';
-import { type Confirmation, type ControllerContext, type PopupDeps, problemOf } from './controller-context';
+import { type ControllerContext, type PopupDeps, problemOf } from './controller-context';
 import { readListsFor, refreshStale, requestStatistics } from './refresh';
 import { registrableDomainsOf } from './registrable';
 import { readShownAccountId } from './shown-account';
 import { startToFirstView } from './start';
 import type { PopupState, ReadyState } from './state';
+
+/** `act`'s parameters after the context: what one click says. */
+type Click = Parameters<typeof act> extends [ControllerContext, ...infer Rest] ? Rest : never;
 
 export function createPopupController(deps: PopupDeps) {
   let state: PopupState = { phase: 'starting' };
@@ -86,13 +87,7 @@ export function createPopupController(deps: PopupDeps) {
       update({ chosenDomain: domain });
     },
     /** One click on the domain the popup shows (./actions.ts `act`). */
-    act: (
-      op: ListChange['op'],
-      list: ListChange['list'],
-      domain: string,
-      before: Membership,
-      sentWith: Confirmation = {},
-    ) => act(ctx, op, list, domain, before, sentWith),
+    act: (...click: Click) => act(ctx, ...click),
     /** "Send now" on the changes waiting for this domain (./actions.ts `sendPendingNow`). */
     sendPendingNow: (ids: readonly string[]) => sendPendingNow(ctx, ids),
     undo: () => undo(ctx),

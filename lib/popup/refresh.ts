@@ -85,13 +85,10 @@ export async function refreshStale(ctx: ControllerContext, force = false): Promi
     return now !== null && ctx.generation === myGeneration ? now : null;
   };
   update({ refreshing: true, problem: null });
-  let connection: Connection | null;
-  try {
-    connection = await connect(ctx);
-  } catch (error) {
+  const connection = await connect(ctx).catch((error: unknown) => {
     update({ refreshing: false, problem: problemOf(error) });
-    return;
-  }
+  });
+  if (connection === undefined) return;
   if (connection === null) {
     // The view names an account with a key the popup cannot read now. A cached view stays, as it
     // was read; with none, the popup says why: the lock keeps the key (docs/lock.md), or there
@@ -144,14 +141,10 @@ export async function requestStatistics(ctx: ControllerContext): Promise<void> {
   if (initial === null || initial.blockedToday !== null || ctx.statsFetch !== null || ctx.statisticsRequested)
     return;
   ctx.statisticsRequested = true;
-  let connection: Connection | null;
-  try {
-    connection = await connect(ctx);
-  } catch (error) {
+  const connection = await connect(ctx).catch((error: unknown) => {
     update({ statsProblem: problemOf(error).message });
-    return;
-  }
-  if (connection === null) return;
+  });
+  if (!connection) return;
   await fetchStatistics(ctx, connection, initial.account, ready);
 }
 

@@ -10,7 +10,7 @@ import { isFreshView } from '@/lib/cache/view-cache';
 import { canonicalHost } from '@/lib/filtering/domain-index';
 import { needsStatistics, type Verdict } from '@/lib/filtering/verdict';
 import { t, tn } from '@/lib/i18n';
-import type { ListChange, QueuedChange, SettingChange } from '@/lib/messaging/protocol';
+import type { ListChange, QueuedChange } from '@/lib/messaging/protocol';
 import { carriesListChange, isListChange } from '@/lib/messaging/queued-change';
 import { recordOf, verdictAddition } from '@/lib/notes';
 import type { SectionId } from '@/lib/options/routes';
@@ -149,9 +149,7 @@ function waitingLines(pending: readonly OutboxEntry[], change: ReadyState['chang
   return pending.map(({ change, lastError }) => {
     const asked = isListChange(change) ? attempted(change) : describeSettingWithSource(change);
     if (!lastError) return t(still ? 'popup.stillWaitingTo' : 'popup.waitingTo', { attempted: asked });
-    const reason = isListChange(change)
-      ? failureDetail(lastError, change)
-      : settingFailureDetail(lastError, change);
+    const reason = failureDetail(lastError, change);
     return t(still ? 'popup.stillWaitingToBecause' : 'popup.waitingToBecause', { attempted: asked, reason });
   });
 }
@@ -165,26 +163,26 @@ function attempted({ op, list, domain, profile }: ListChange): string {
 /**
  * The failure without the step it names: delivering a change may first take the domain off the
  * other list (docs/service-api.md), and "Could not remove … from the blocklist" names a step the
- * user never asked for. The failures are the client's "Could not {attempted}: {detail}".
+ * user never asked for; a setting's "Could not …" repeats what is waiting. The failures are the
+ * client's "Could not {attempted}: {detail}".
  */
-function failureDetail(failure: string, change: ListChange): string {
-  const otherList = change.list === 'whitelist' ? 'blocklist' : 'whitelist';
-  const steps = [
-    attempted(change),
-    attempts.deleteDomain(otherList, change.domain, change.profile),
-    attempts.addDomain(change.list, change.domain, change.profile),
-  ];
+function failureDetail(failure: string, change: QueuedChange): string {
+  const steps = isListChange(change)
+    ? [
+        attempted(change),
+        attempts.deleteDomain(
+          change.list === 'whitelist' ? 'blocklist' : 'whitelist',
+          change.domain,
+          change.profile,
+        ),
+        attempts.addDomain(change.list, change.domain, change.profile),
+      ]
+    : [describeSetting(change)];
   for (const step of steps) {
     const prefix = t('api.couldNot', { attempted: step, detail: '' });
     if (failure.startsWith(prefix)) return failure.slice(prefix.length);
   }
   return failure;
-}
-
-/** A setting's failure without the "Could not …" that repeats what is waiting. */
-function settingFailureDetail(failure: string, change: SettingChange): string {
-  const prefix = t('api.couldNot', { attempted: describeSetting(change), detail: '' });
-  return failure.startsWith(prefix) ? failure.slice(prefix.length) : failure;
 }
 
 /**
