@@ -158,12 +158,24 @@ function createSession(
 
     async openPopup(tab) {
       const popupUrl = extensionUrl('popup.html');
-      const known = new Set(browser.targets().filter((t) => t.url().startsWith(popupUrl)));
-      const opened = browser.waitForTarget((t) => t.url().startsWith(popupUrl) && !known.has(t));
-      await tab.bringToFront();
-      await tab.triggerExtensionAction(extension);
-      const popup = await (await opened).asPage();
-      await popup.waitForFunction(() => document.readyState === 'complete');
+      const open = async () => {
+        const known = new Set(browser.targets().filter((t) => t.url().startsWith(popupUrl)));
+        const opened = browser.waitForTarget((t) => t.url().startsWith(popupUrl) && !known.has(t), {
+          timeout: 15_000,
+        });
+        await tab.bringToFront();
+        await tab.triggerExtensionAction(extension);
+        const popup = await (await opened).asPage();
+        await popup.waitForFunction(() => document.readyState === 'complete');
+        return popup;
+      };
+      // Headless Chromium sometimes closes a popup it has just opened, before puppeteer attaches
+      // to it ("frame got detached", "main frame too early"): the click is made once more. A
+      // popup that closes itself fails both times.
+      const popup = await open().catch(async (error: unknown) => {
+        console.warn(`The popup did not open at the first click (${String(error)}); clicking again.`);
+        return open();
+      });
       popups.add(popup);
       return popup;
     },
