@@ -379,13 +379,12 @@ export function announceUnbreakReviews() {
   return announceEndedUnbreaks(unbreakDeps);
 }
 
-export async function rebuildContextMenu(): Promise<void> {
-  // A policy that closes the menu leaves it empty (docs/managed-deployment.md), also when it
-  // arrives while the menu is being built.
-  const closed = async () => !(await currentPolicy()).scope.menuChanges;
-  const items = (await closed()) ? [] : buildMenuItems(await readMenuInput());
-  await rebuildMenus(browser.contextMenus, items, () => browser.runtime.lastError);
-  if (items.length > 0 && (await closed())) await rebuildMenus(browser.contextMenus, []);
+export function rebuildContextMenu(): Promise<void> {
+  // A policy that closes the menu leaves it empty (docs/managed-deployment.md); one that arrives
+  // while the menu is being built asks for a rebuild of its own, which reads it.
+  const readItems = async () =>
+    (await currentPolicy()).scope.menuChanges ? buildMenuItems(await readMenuInput()) : [];
+  return rebuildMenus(browser.contextMenus, readItems, () => browser.runtime.lastError);
 }
 
 /** Best effort: the menu falls back to the last chosen profile until a list succeeds. */

@@ -19,15 +19,18 @@ export interface ContextMenusApi {
 }
 
 /**
- * Replaces the whole menu. Everything is removed first and rebuilds never overlap, so an id is
- * never created twice (which Chrome reports as an error and Firefox as a duplicate).
+ * Replaces the whole menu with the items `readItems` gives. Rebuilds never overlap, and each
+ * removes everything first, so an id is never created twice (which Chrome reports as an error and
+ * Firefox as a duplicate). Each reads its items when its turn comes: a rebuild that began before
+ * a change cannot finish after the rebuild the change asked for and put the old menu back.
  */
 export function rebuildMenus(
   api: ContextMenusApi,
-  items: MenuItem[],
+  readItems: () => Promise<MenuItem[]>,
   lastError?: () => unknown,
 ): Promise<void> {
   return exclusively('context-menu', async () => {
+    const items = await readItems();
     await api.removeAll();
     for (const item of items) {
       await new Promise<void>((resolve) => {

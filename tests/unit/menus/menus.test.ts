@@ -155,8 +155,33 @@ describe('rebuildMenus', () => {
       fallbackProfile: 'x',
     });
     const formB = buildMenuItems({ enabled: true, form: 'B', profiles: [], fallbackProfile: 'x' });
-    await Promise.all([rebuildMenus(api, formA), rebuildMenus(api, formA), rebuildMenus(api, formB)]);
+    const items = (menu: MenuItem[]) => async () => menu;
+    await Promise.all([
+      rebuildMenus(api, items(formA)),
+      rebuildMenus(api, items(formA)),
+      rebuildMenus(api, items(formB)),
+    ]);
     expect(errors).toEqual([]);
     expect([...created.values()].map((item) => item.title)).toEqual(formB.map((item) => item.title));
+  });
+
+  it('each rebuild reads its menu when its turn comes, so the last one builds from the newest input', async () => {
+    const { api, created } = fakeMenus();
+    const withProfiles = buildMenuItems({
+      enabled: true,
+      form: 'A',
+      profiles: ['default', 'kids'],
+      fallbackProfile: 'x',
+    });
+    let input = buildMenuItems({ enabled: true, form: 'A', profiles: [], fallbackProfile: 'x' });
+    const first = rebuildMenus(api, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return input;
+    });
+    // Asked for while the first one reads; the profiles arrive before its turn.
+    const second = rebuildMenus(api, async () => input);
+    input = withProfiles;
+    await Promise.all([first, second]);
+    expect([...created.values()].map((item) => item.title)).toEqual(withProfiles.map((item) => item.title));
   });
 });
