@@ -146,15 +146,13 @@ describe('rebuildMenus', () => {
     return { api, created, errors };
   }
 
+  const menuOf = (form: 'A' | 'B', profiles: string[]) =>
+    buildMenuItems({ enabled: true, form, profiles, fallbackProfile: 'x' });
+
   it('overlapping rebuilds never create an id twice and leave the latest menu', async () => {
     const { api, created, errors } = fakeMenus();
-    const formA = buildMenuItems({
-      enabled: true,
-      form: 'A',
-      profiles: ['default', 'kids'],
-      fallbackProfile: 'x',
-    });
-    const formB = buildMenuItems({ enabled: true, form: 'B', profiles: [], fallbackProfile: 'x' });
+    const formA = menuOf('A', ['default', 'kids']);
+    const formB = menuOf('B', []);
     const items = (menu: MenuItem[]) => async () => menu;
     await Promise.all([
       rebuildMenus(api, items(formA)),
@@ -167,13 +165,8 @@ describe('rebuildMenus', () => {
 
   it('each rebuild reads its menu when its turn comes, so the last one builds from the newest input', async () => {
     const { api, created } = fakeMenus();
-    const withProfiles = buildMenuItems({
-      enabled: true,
-      form: 'A',
-      profiles: ['default', 'kids'],
-      fallbackProfile: 'x',
-    });
-    let input = buildMenuItems({ enabled: true, form: 'A', profiles: [], fallbackProfile: 'x' });
+    const withProfiles = menuOf('A', ['default', 'kids']);
+    let input = menuOf('A', []);
     const first = rebuildMenus(api, async () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       return input;
