@@ -21,6 +21,8 @@ import { englishClock } from './fixtures';
 // the same day, so the offer names a time alone. `lateEvening` moves past them.
 const NOON = new Date(2026, 10, 25, 12, 0).getTime();
 const lateEvening = () => vi.setSystemTime(new Date(2026, 10, 25, 21, 30));
+/** The windows' next edge at noon. */
+const SIX_TODAY = new Date(2026, 10, 25, 18, 0).getTime();
 
 beforeEach(() => {
   fakeBrowser.reset();
@@ -62,11 +64,10 @@ describe('a category a schedule owns, changed by hand', () => {
     const notice = within(await screen.findByRole('region', { name: 'Set by a schedule' }));
     expect(notice.getByText(/“Homework time” changes Gaming at set times/)).toBeTruthy();
 
-    const sixToday = new Date(2026, 10, 25, 18, 0).getTime();
-    fireEvent.click(notice.getByRole('button', keepUntil(englishClock(sixToday))));
+    fireEvent.click(notice.getByRole('button', keepUntil(englishClock(SIX_TODAY))));
     await waitFor(() => expect(notice.getByText(/Kept: “Homework time” leaves it alone until/)).toBeTruthy());
     const [override] = (await schedulesItem.getValue())[accountId]?.overrides ?? [];
-    expect(override).toMatchObject({ rule: 'homework', kind: 'release', until: sixToday });
+    expect(override).toMatchObject({ rule: 'homework', kind: 'release', until: SIX_TODAY });
   });
 
   it('after the last window of the day, the offer names the day of the next edge', async () => {
@@ -172,9 +173,7 @@ describe('a domain a schedule owns, added or removed in the options page’s lis
     fireEvent.click(whitelist.getByRole('button', { name: 'Add to whitelist' }));
     const notice = within(await screen.findByRole('region', { name: 'Set by a schedule' }));
     expect(notice.getByText(/^“Games at night” changes games\.example at set times\./)).toBeTruthy();
-    fireEvent.click(
-      notice.getByRole('button', keepUntil(englishClock(new Date(2026, 10, 25, 18, 0).getTime()))),
-    );
+    fireEvent.click(notice.getByRole('button', keepUntil(englishClock(SIX_TODAY))));
     await waitFor(() =>
       expect(notice.getByText(/Kept: “Games at night” leaves it alone until/)).toBeTruthy(),
     );
