@@ -41,6 +41,7 @@ import {
 } from './real-popup.ts';
 import { measureSchedules } from './schedules.ts';
 import { measureVerdictLookup } from './verdict-lookup.ts';
+import { measureWhitelistFilter } from './whitelist-filter.ts';
 import { measureWorker } from './worker.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -64,6 +65,7 @@ const GROUPS = [
   'firefox',
   'worker',
   'logs',
+  'lists',
 ] as const;
 type Group = (typeof GROUPS)[number];
 
@@ -97,6 +99,7 @@ const RUNS = {
         workerBlocks: 2,
         verdict: 3,
         diagnosis: 1,
+        filter: 3,
       }
     : {
         pairs: 31,
@@ -108,6 +111,7 @@ const RUNS = {
         workerBlocks: 3,
         verdict: 7,
         diagnosis: 3,
+        filter: 15,
       }),
   ...countArg('pairs'),
   ...countArg('big-pairs'),
@@ -380,6 +384,7 @@ async function main(): Promise<void> {
   const browserGroups = ['popup', 'firefox', 'worker', 'logs', 'history-page'].some((g) =>
     groups.has(g as Group),
   );
+  const chromeBuildNeeded = browserGroups || groups.has('sizes') || groups.has('lists');
   const realPopups = groups.has('popup') || groups.has('firefox');
   const floorNeeded = realPopups || groups.has('history-page');
   if (baselineRev && !realPopups) log('--baseline is measured with the real popups only (popup, firefox).');
@@ -388,10 +393,10 @@ async function main(): Promise<void> {
       ? await prepareBaseline(ROOT, baselineRev, { reuse: args.includes('--no-build'), log })
       : undefined;
   if (args.includes('--no-build')) {
-    if (browserGroups || groups.has('sizes')) refuseStaleBuild(MEASURED_BUILD);
+    if (chromeBuildNeeded) refuseStaleBuild(MEASURED_BUILD);
     if (groups.has('firefox')) refuseStaleBuild(MEASURED_FIREFOX_BUILD);
   } else {
-    if (browserGroups || groups.has('sizes')) build('chrome');
+    if (chromeBuildNeeded) build('chrome');
     if (groups.has('firefox')) build('firefox');
     if (floorNeeded) {
       log('Building the floor extension…');
@@ -611,6 +616,16 @@ async function main(): Promise<void> {
     } finally {
       await Promise.all([emulator, ...otherAccounts].map((service) => service.close()));
     }
+  }
+  if (groups.has('lists')) {
+    log('Whitelist filter in the options page (Chromium)…');
+    figures.push(
+      ...(await guarded(
+        'the whitelist filter',
+        [placeholder('whitelist-filter-ms', 'Whitelist filter, 10,000 entries', 'ms')],
+        () => measureWhitelistFilter({ extensionDir: MEASURED_BUILD, runs: RUNS.filter, log }),
+      )),
+    );
   }
 
   const elapsedS = (Date.now() - startedAt.getTime()) / 1000;

@@ -1,32 +1,19 @@
 /**
- * A 10,000-entry whitelist stays responsive: only a window of rows is in the page, filtering
- * answers within a frame or two, and scrolling reaches the last entry.
+ * A 10,000-entry whitelist stays usable: only a window of rows is in the page, the filter box
+ * narrows it to what matches, and scrolling reaches the last entry. How fast the filter answers
+ * is a bench figure (`npm run bench -- --only=lists`), not a timed test.
  */
+import { bigListDomainAt as domainAt, seedWhitelist } from './harness/big-whitelist.ts';
 import { allByRole, byRole, expect, test } from './harness/index.ts';
 import { openAccount } from './options-helpers.ts';
 
 const ENTRIES = 10_000;
-const domainAt = (i: number) => `site${String(i).padStart(5, '0')}.example.com`;
 
-async function seedWhitelist(baseUrl: string, key: string) {
-  const indexes = Array.from({ length: ENTRIES }, (_, i) => i);
-  // A few calls at a time: the emulator is in this process, so this takes seconds.
-  const workers = Array.from({ length: 16 }, async (_, worker) => {
-    for (let i = worker; i < indexes.length; i += 16) {
-      const url = `${baseUrl}/api/v1/?apikey=${encodeURIComponent(key)}&action=whitelist/add&domain=${domainAt(i)}`;
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`seeding ${domainAt(i)}: HTTP ${response.status}`);
-      await response.arrayBuffer();
-    }
-  });
-  await Promise.all(workers);
-}
-
-test('a 10,000-entry whitelist renders a window of rows and filters quickly (Chromium)', async ({
+test('a 10,000-entry whitelist renders a window of rows, filters to what matches and scrolls to its end (Chromium)', async ({
   chromium,
   emulator,
 }) => {
-  await seedWhitelist(emulator.url, emulator.key);
+  await seedWhitelist(emulator, ENTRIES);
   const page = await openAccount(await chromium.openOptions(), {
     baseUrl: emulator.url,
     key: emulator.key,
@@ -47,24 +34,9 @@ test('a 10,000-entry whitelist renders a window of rows and filters quickly (Chr
   };
   expect(await rowsInPage()).toBeLessThan(60);
 
-  // Time from a keystroke in the filter box to the narrowed list on screen, measured in the page:
-  // the box and the list are found by role and name, then handed in.
-  const box = await byRole(page, 'textbox', 'Filter the whitelist').waitHandle();
-  const list = await entries().waitHandle();
-  const filterMs = await page.evaluate(
-    async (input, items) => {
-      const started = performance.now();
-      (input as HTMLInputElement).value = 'site09876';
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-      // The list's items (<li>, role listitem), counted each frame until one is left.
-      while (items.children.length !== 1) await new Promise(requestAnimationFrame);
-      return performance.now() - started;
-    },
-    box,
-    list,
-  );
-  await Promise.all([box.dispose(), list.dispose()]);
-  expect(filterMs).toBeLessThan(250);
+  // Typing in the filter box leaves the one matching entry (the bench times it: docs/performance.md).
+  await byRole(page, 'textbox', 'Filter the whitelist').fill('site09876');
+  await expect.poll(rowsInPage).toBe(1);
   await byRole(page, 'button', 'Remove site09876.example.com from the whitelist').wait();
 
   // Clearing the filter and scrolling to the end shows the last entry.
