@@ -27,8 +27,8 @@ import {
  * fresh browser (fresh extension storage) and a reset emulator.
  */
 const TODAY = '2024-05-10';
-/** Size of the big raw log; LOGS_E2E_BIG_DAY_MB=200 measures the figures of the issue (≥ 50). */
-const BIG_DAY_MB = Math.max(50, Number(process.env.LOGS_E2E_BIG_DAY_MB ?? 60));
+/** Size of the big raw log, in MB: enough to watch its progress and cancel it (the bench streams 200). */
+const BIG_DAY_MB = 60;
 /** 24 hours x 5,000 distinct domains. */
 const BIG_STATS_DAY = '2024-04-01';
 let emulator: EmulatorHandle;
@@ -197,24 +197,13 @@ describe('Logs section (Chromium)', () => {
     expect(emulator.admin.state().profiles.default?.blocklist).not.toContain(domain);
   });
 
-  test('a day of 24 hours x 5,000 distinct domains is drawn well under a second after it arrives', async ({
+  // How fast it is drawn is a bench figure (docs/performance.md, "Goals"), not a timed test.
+  test('a day of 24 hours x 5,000 distinct domains is drawn with a page of each ranking', async ({
     chromium,
   }) => {
     const page = await chromium.openOptions();
     await openLogs(page);
-    await page.evaluate(() => performance.clearMarks());
     await chooseDay(page, BIG_STATS_DAY);
-    const { renderMs, totalMs } = await page.evaluate(() => {
-      const at = (name: string) => performance.getEntriesByName(name).at(-1)?.startTime ?? Number.NaN;
-      return {
-        renderMs: at('stats-rendered') - at('stats-received'),
-        totalMs: at('stats-rendered') - at('stats-requested'),
-      };
-    });
-    console.info(
-      `[figures] 24 h x 5,000 domains: summarised and drawn in ${renderMs.toFixed(0)} ms after the answer arrived (${totalMs.toFixed(0)} ms including the request)`,
-    );
-    expect(renderMs).toBeLessThan(1000);
     // Only a page of each ranking is in the document, with a way to see more.
     expect(await countRows(page)).toBeLessThan(200);
     expect(await countRows(page, 'Top allowed domains')).toBeGreaterThan(1);
@@ -255,49 +244,25 @@ describe('Logs section (Chromium)', () => {
     expect(await allByRole(page, 'progressbar', 'Raw log download')).toHaveLength(0);
   });
 
-  test('the whole big raw log streams with a small JS heap (figures: throughput and peak heap)', async ({
+  // Its throughput and the page's peak heap are bench figures (docs/performance.md, "Goals").
+  test('the whole big raw log streams into the page, which says how many lines it holds', async ({
     chromium,
   }) => {
     const page = await chromium.openOptions();
     await openLogs(page);
     await chooseDay(page, bigDay());
-    const cdp = await page.createCDPSession();
-    await cdp.send('Performance.enable');
-    await cdp.send('HeapProfiler.collectGarbage');
-    const heapMb = async () => {
-      const { metrics } = await cdp.send('Performance.getMetrics');
-      return (metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0) / 1e6;
-    };
-    const baseline = await heapMb();
-    let peak = baseline;
-    let done = false;
-    const sampling = (async () => {
-      while (!done) {
-        peak = Math.max(peak, await heapMb());
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    })();
-
     await byRole(page, 'button', 'Load raw log').click();
     const outcome = await textOf(page, 'status', 'Raw log', {
       text: { startsWith: 'Loaded' },
       timeout: 120_000,
     });
-    done = true;
-    await sampling;
     const figures = await page.evaluate(() => {
       const mark = performance.getEntriesByName('dump-done').at(-1) as PerformanceMark | undefined;
-      return mark?.detail as { bytes: number; lines: number; elapsedMs: number; parseMs: number } | undefined;
+      return mark?.detail as { bytes: number; lines: number } | undefined;
     });
     if (!figures) throw new Error('no dump-done mark');
-    const mb = figures.bytes / 1e6;
-    console.info(
-      `[figures] raw log ${mb.toFixed(1)} MB, ${figures.lines} lines: ${(mb / (figures.elapsedMs / 1000)).toFixed(1)} MB/s end to end, ` +
-        `${(mb / (figures.parseMs / 1000)).toFixed(1)} MB/s parsing; JS heap ${baseline.toFixed(1)} MB before, peak ${peak.toFixed(1)} MB`,
-    );
     expect(outcome).toContain(`${figures.lines.toLocaleString('en')} lines`);
-    expect(mb).toBeGreaterThan(BIG_DAY_MB);
-    expect(peak).toBeLessThan(150);
+    expect(figures.bytes / 1e6).toBeGreaterThan(BIG_DAY_MB);
   }, 180_000);
 
   test('the hourly rule holds after a reload, and the button says when the next download is allowed', async ({
