@@ -30,7 +30,7 @@ import { measureHistoryInPage } from './history-page.ts';
 import { measureLockKdf } from './lock.ts';
 import { turnOnLock } from './lock-switch.ts';
 import { measureLogs } from './logs.ts';
-import { addAccounts, configureExtension, inPage, sleep, untilQuiet } from './page.ts';
+import { addAccounts, configureExtension, inPage, sleep, untilFirstSnapshot, untilQuiet } from './page.ts';
 import { measurePopup, SITE_HOST } from './popup.ts';
 import {
   type ChromiumPopupExtension,
@@ -280,6 +280,8 @@ async function measureFirefox(
       await quietFirefoxHost(page, baseline.settings);
       baselineAddon = { addonId, host: page };
     }
+    await untilFirstSnapshot(host, emulator);
+    if (baselineAddon) await untilFirstSnapshot(baselineAddon.host, emulator);
     const tab = await session.openSiteTab(SITE_HOST, '/');
     const driver = firefoxDriver(
       session.browser,
@@ -460,6 +462,8 @@ async function main(): Promise<void> {
         chromiumBaseline = await installChromiumBaseline(session, baseline, emulator, otherAccounts);
         baselineSettings = await storedSettings(chromiumBaseline.host);
       }
+      await untilFirstSnapshot(control, emulator);
+      if (chromiumBaseline) await untilFirstSnapshot(chromiumBaseline.host, emulator);
 
       if (groups.has('popup')) {
         log('Popup in Chromium…');

@@ -99,6 +99,25 @@ export function setStored(page: Page, items: Record<string, unknown>): Promise<v
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The worker's daily history snapshot alarm (lib/history/service.ts, `HISTORY_DAILY_ALARM`). */
+const HISTORY_ALARM = 'history-daily';
+
+/**
+ * Waits for the worker's first history snapshot, which its alarm takes a minute after it is
+ * created (docs/history.md, "When snapshots are taken"), and for the service to be quiet again: its
+ * calls would otherwise be counted against the popup opening they fall into. `page` is a page of
+ * the extension; one with no such alarm (an older baseline) is not waited for.
+ */
+export async function untilFirstSnapshot(page: Page, emulator: EmulatorHandle): Promise<void> {
+  const due = await inPage<number | null>(
+    page,
+    `chrome.alarms.get(${JSON.stringify(HISTORY_ALARM)}).then((alarm) => alarm?.scheduledTime ?? null)`,
+  );
+  // Due within the hour: the first ring, not the next day's.
+  if (due !== null && due - Date.now() < 3_600_000) await sleep(Math.max(0, due - Date.now()) + 1_000);
+  await untilQuiet(emulator);
+}
+
 /**
  * Adds `count` more accounts in the options page's Accounts section, each with a service of its
  * own (an emulator with its own key), as a person adds them: Test connection, send the key, Save
