@@ -31,21 +31,35 @@ function filterOnce(page: Page, box: ElementHandle, list: ElementHandle, query: 
   );
 }
 
-export async function measureWhitelistFilter({
-  extensionDir,
-  runs,
-  log,
-}: {
+interface FilterBenchOptions {
   extensionDir: string;
   runs: number;
   log(line: string): void;
-}): Promise<Figure[]> {
+}
+
+/**
+ * The figure, with one more try in a fresh browser when the first cannot finish: in about one
+ * run of three on this machine a wait in the options page times out (cause not found yet,
+ * docs/performance.md, "The whitelist filter"); the first error is logged.
+ */
+export async function measureWhitelistFilter(options: FilterBenchOptions): Promise<Figure[]> {
+  try {
+    return await measureOnce(options);
+  } catch (error) {
+    options.log(`  first try failed (${error instanceof Error ? error.message : String(error)}); once more`);
+    return measureOnce(options);
+  }
+}
+
+async function measureOnce({ extensionDir, runs, log }: FilterBenchOptions): Promise<Figure[]> {
   const emulator = await startEmulator();
   const session = await launchChromium({ extensionDir });
   try {
     log(`  adding ${WHITELIST_ENTRIES.toLocaleString('en')} whitelist entries at the service…`);
     await seedWhitelist(emulator, WHITELIST_ENTRIES);
     const page = await session.firstRunPage();
+    // The page also loads the 10,000 entries on a busy machine: more than puppeteer's 30 s.
+    page.setDefaultTimeout(60_000);
     await configureExtension(page, emulator);
     await page.goto(session.extensionUrl('options.html#whitelist'), { waitUntil: 'load' });
     // The section counts the whole list (the account's own entries too) once it is in the page.
