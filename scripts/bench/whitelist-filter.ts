@@ -58,7 +58,8 @@ async function measureOnce({ extensionDir, runs, log }: FilterBenchOptions): Pro
     log(`  adding ${WHITELIST_ENTRIES.toLocaleString('en')} whitelist entries at the service…`);
     await seedWhitelist(emulator, WHITELIST_ENTRIES);
     const page = await session.firstRunPage();
-    // The page also loads the 10,000 entries on a busy machine: more than puppeteer's 30 s.
+    // Twice puppeteer's 30 s, as the wait for the list below: a slow setup on a busy machine is
+    // not taken for the hang the second try is for (raising it did not make the hang go).
     page.setDefaultTimeout(60_000);
     await configureExtension(page, emulator);
     await page.goto(session.extensionUrl('options.html#whitelist'), { waitUntil: 'load' });
