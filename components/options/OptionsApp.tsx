@@ -237,7 +237,10 @@ export function OptionsApp({
                       firstRun={configured.state === 'no-key'}
                       onConnected={(outcome) => {
                         setWelcomeOutcome(outcome);
-                        choose(sectionsInView('overview')[0] as SectionRoute);
+                        // The Overview follows the welcome, unless another section was chosen
+                        // while the connection was tested: that one stays.
+                        if (router.names({ id: 'setup' }))
+                          choose(sectionsInView('overview')[0] as SectionRoute);
                       }}
                     />
                   </ManagedSection>

@@ -22,6 +22,8 @@ export interface SectionRouter {
   go(section: Pick<SectionRoute, 'id'>): void;
   /** Corrects an address naming a section that cannot be shown, without a new history entry. */
   settle(section: Pick<SectionRoute, 'id'>): void;
+  /** Whether the address names `section`, or no section (a plain `options.html`: the home section). */
+  names(section: Pick<SectionRoute, 'id'>): boolean;
   /** Calls `onChange` when the address changes by back, forward or an edited address; returns the stop. */
   follow(onChange: () => void): () => void;
 }
@@ -41,6 +43,9 @@ export function createSectionRouter(win: RouterWindow): SectionRouter {
       // section that cannot be shown is corrected to the one shown.
       const hash = hashFor(section);
       if (win.location.hash !== '' && win.location.hash !== hash) win.history.replaceState(null, '', hash);
+    },
+    names(section) {
+      return win.location.hash === '' || win.location.hash === hashFor(section);
     },
     follow(onChange) {
       win.addEventListener('hashchange', onChange);

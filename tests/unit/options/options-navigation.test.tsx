@@ -66,3 +66,52 @@ describe('Options navigation', () => {
     );
   });
 });
+
+describe('The welcome', () => {
+  /** Fills the welcome's Setup and presses Save; the connection test waits for `answer`. */
+  async function saveFirstKey(answer: Promise<Response>) {
+    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    vi.spyOn(globalThis, 'fetch').mockImplementation(() => answer);
+    const key = await screen.findByLabelText('API key');
+    fireEvent.input(key, { target: { value: 'first-key' } });
+    fireEvent.input(screen.getByRole('textbox', { name: 'Base URL' }), {
+      target: { value: 'http://127.0.0.1:8787' },
+    });
+    const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    await waitFor(() => expect(save.disabled).toBe(false));
+    fireEvent.click(save);
+    await screen.findByText('Saved. Testing the connection…');
+  }
+  const profiles = () => Response.json({ status: 'success', profiles: ['default'] });
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it('shows the Overview once the first key is saved and connects', async () => {
+    const win = fakeWindow();
+    render(<OptionsApp win={win} />);
+    await saveFirstKey(Promise.resolve(profiles()));
+
+    await screen.findByRole('heading', { level: 2, name: 'Overview' });
+    expect(win.location.hash).toBe('#overview');
+  });
+
+  it('keeps a section chosen while the connection is tested, instead of moving to the Overview', async () => {
+    const win = fakeWindow();
+    render(<OptionsApp win={win} />);
+    let answer: (response: Response) => void = () => {};
+    await saveFirstKey(
+      new Promise((resolve) => {
+        answer = resolve;
+      }),
+    );
+
+    fireEvent.click(within(nav()).getByRole('link', { name: 'Appearance' }));
+    await screen.findByRole('heading', { level: 2, name: 'Appearance' });
+    answer(profiles());
+    await waitFor(() => expect(document.body.textContent).toContain('Connected'));
+
+    expect(win.location.hash).toBe('#appearance');
+    expect(screen.getByRole('heading', { level: 2, name: 'Appearance' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { level: 2, name: 'Overview' })).toBeNull();
+  });
+});
