@@ -37,30 +37,17 @@ interface FilterBenchOptions {
   log(line: string): void;
 }
 
-/**
- * The figure, with one more try in a fresh browser when the first cannot finish: in about one
- * run of three on this machine a wait in the options page times out (cause not found yet,
- * docs/performance.md, "The whitelist filter"); the first error is logged.
- */
-export async function measureWhitelistFilter(options: FilterBenchOptions): Promise<Figure[]> {
-  try {
-    return await measureOnce(options);
-  } catch (error) {
-    options.log(`  first try failed (${error instanceof Error ? error.message : String(error)}); once more`);
-    return measureOnce(options);
-  }
-}
-
-async function measureOnce({ extensionDir, runs, log }: FilterBenchOptions): Promise<Figure[]> {
+export async function measureWhitelistFilter({
+  extensionDir,
+  runs,
+  log,
+}: FilterBenchOptions): Promise<Figure[]> {
   const emulator = await startEmulator();
   const session = await launchChromium({ extensionDir });
   try {
     log(`  adding ${WHITELIST_ENTRIES.toLocaleString('en')} whitelist entries at the service…`);
     await seedWhitelist(emulator, WHITELIST_ENTRIES);
     const page = await session.firstRunPage();
-    // Twice puppeteer's 30 s, as the wait for the list below: a slow setup on a busy machine is
-    // not taken for the hang the second try is for (raising it did not make the hang go).
-    page.setDefaultTimeout(60_000);
     await configureExtension(page, emulator);
     await page.goto(session.extensionUrl('options.html#whitelist'), { waitUntil: 'load' });
     // The section counts the whole list (the account's own entries too) once it is in the page.
