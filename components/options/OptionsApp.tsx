@@ -124,6 +124,15 @@ export function OptionsApp({
   useEffect(() => {
     if (!loading) router.settle(router.current(context));
   }, [loading, current.id]);
+  // A page opened at the address of a section further down its view (the popup's link to the
+  // whitelist, a bookmark, a reload) shows it as choosing it does: its heading at the top.
+  const openedAtAddress = useRef(win.location.hash !== '');
+  useEffect(() => {
+    if (loading || !openedAtAddress.current) return;
+    openedAtAddress.current = false;
+    const section = router.current(context);
+    if (sectionsInView(section.view)[0]?.id !== section.id) setFocusAfterRender(section);
+  }, [loading]);
   // After a section is chosen, by the navigation or by back and forward: its heading at the top.
   useEffect(() => {
     if (focusAfterRender === null) return;

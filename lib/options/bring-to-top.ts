@@ -1,9 +1,9 @@
 /**
- * After a section is chosen (a navigation entry, or back and forward): the section's heading at
- * the top of the first screen, and the keyboard there too, so a screen reader reads on from the
- * section and Tab continues inside it. A view shown for the first time may still be loading: the
- * heading is then waited for (briefly) and focused when it appears, unless the user has moved the
- * focus meanwhile.
+ * After a section is chosen (a navigation entry, back and forward, or the page opened at its
+ * address): the section's heading at the top of the first screen, and the keyboard there too, so
+ * a screen reader reads on from the section and Tab continues inside it. A view shown for the
+ * first time may still be loading: the heading is kept at the top (briefly) while it loads,
+ * unless the person has taken the page over meanwhile.
  */
 
 export interface SectionTarget {
@@ -17,7 +17,7 @@ export interface ScrollingWindow {
   scrollTo(options: ScrollToOptions): void;
 }
 
-/** How long a heading of a view still loading is waited for. */
+/** How long the heading of a view still loading is kept at the top. */
 export const HEADING_WAIT_MS = 3000;
 
 /** A section heading shown now (not in a hidden view) with this text. */
@@ -35,32 +35,43 @@ function bring(heading: HTMLElement, target: SectionTarget, win: ScrollingWindow
   heading.focus({ preventScroll: true });
 }
 
-/** Brings the section to the top now, or when its heading appears; returns the cancel of the wait. */
+/** What the person does to take the page over: from then on, the page is theirs. */
+const TAKING_OVER = ['keydown', 'pointerdown', 'wheel', 'touchstart'] as const;
+
+/**
+ * Brings the section to the top now, and again at each change of the page for `waitMs`: its
+ * heading may not be rendered yet, may be rendered again once its content has loaded (the focus
+ * then falls to the body), and the sections above it may grow as theirs loads, pushing it down.
+ * It stops once the person scrolls, types or clicks, or moves the focus. Returns the stop.
+ */
 export function bringSectionToTop(
   main: HTMLElement,
   target: SectionTarget,
   win: ScrollingWindow,
   waitMs = HEADING_WAIT_MS,
 ): () => void {
-  const heading = shownHeading(main, target.title);
-  if (heading) {
+  const doc = main.ownerDocument;
+  const focusedBefore = doc.activeElement;
+  let brought: HTMLElement | null = null;
+  const attempt = () => {
+    const heading = shownHeading(main, target.title);
+    if (!heading) return;
+    const focus = doc.activeElement;
+    if (focus !== focusedBefore && focus !== brought && focus !== doc.body && focus !== null) return stop();
+    brought = heading;
     bring(heading, target, win);
-    return () => {};
-  }
-  // Not rendered yet: the view starts at the top meanwhile.
-  win.scrollTo({ top: 0 });
-  const focusedBefore = main.ownerDocument.activeElement;
-  const observer = new MutationObserver(() => {
-    const appeared = shownHeading(main, target.title);
-    if (!appeared) return;
-    stop();
-    if (main.ownerDocument.activeElement === focusedBefore) bring(appeared, target, win);
-  });
+  };
+  const observer = new MutationObserver(attempt);
   const timer = setTimeout(() => stop(), waitMs);
   function stop() {
     observer.disconnect();
     clearTimeout(timer);
+    for (const type of TAKING_OVER) doc.removeEventListener(type, stop, true);
   }
+  for (const type of TAKING_OVER) doc.addEventListener(type, stop, { capture: true, passive: true });
+  // Not rendered yet: the view starts at the top meanwhile.
+  if (!shownHeading(main, target.title)) win.scrollTo({ top: 0 });
+  attempt();
   observer.observe(main, {
     childList: true,
     subtree: true,

@@ -137,6 +137,39 @@ describe('verdicts (Chromium)', () => {
     );
   });
 
+  test('"Open the whitelist" shows the options page at its Whitelist, not the top of the view', async ({
+    chromium,
+    emulator,
+  }) => {
+    // Closed, so the popup opens the page anew at `options.html#whitelist`.
+    await (await setUp(chromium, emulator)).close();
+    const popup = await popupOn(chromium, 'allowed-demo.example');
+    await verdict(popup, 'Allowed');
+    await popup.click('details.verdict-details > summary');
+    const address = chromium.extensionUrl('options.html#whitelist');
+    await byRole(popup, 'button', 'Open the whitelist').click();
+    const options = await (await chromium.browser.waitForTarget((t) => t.url() === address)).page();
+    if (!options) throw new Error('The options page opened without a page to read');
+    await options.bringToFront();
+    // The Whitelist's heading has the keyboard, at the top of the window, below the profile bar:
+    // the Categories above it have loaded by then and pushed nothing down.
+    await options.waitForFunction(
+      () =>
+        document.activeElement?.tagName === 'H2' &&
+        document.activeElement.textContent?.trim() === 'Whitelist',
+      { timeout: 15_000 },
+    );
+    await options.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), { timeout: 20_000 });
+    const place = await options.evaluate(() => ({
+      top: document.activeElement?.getBoundingClientRect().top ?? -1,
+      scrolled: window.scrollY,
+      height: window.innerHeight,
+    }));
+    expect(place.scrolled).toBeGreaterThan(0);
+    expect(place.top).toBeGreaterThanOrEqual(0);
+    expect(place.top).toBeLessThan(place.height / 4);
+  });
+
   test('acts on the registrable domain, one click switches to the exact hostname', async ({
     chromium,
     emulator,

@@ -50,3 +50,35 @@ describe('bringSectionToTop', () => {
     expect(document.activeElement).toBe(button);
   });
 });
+
+describe('bringSectionToTop while the view loads', () => {
+  it('brings the heading back when it is rendered again or pushed down, until the person takes over', async () => {
+    const main = page('<section><p>Loading categories…</p></section><section><h2>Whitelist</h2></section>');
+    const scrolled: HTMLElement[] = [];
+    const spyScroll = (element: HTMLElement) => {
+      element.scrollIntoView = () => scrolled.push(element);
+      return element;
+    };
+    spyScroll(heading(main, 'Whitelist'));
+    bringSectionToTop(main, { title: 'Whitelist', first: false }, { scrollTo: vi.fn() });
+    expect(scrolled).toHaveLength(1);
+
+    // The categories above load, and the whitelist's section renders its heading anew.
+    const again = spyScroll(Object.assign(document.createElement('h2'), { textContent: 'Whitelist' }));
+    main
+      .querySelector('p')
+      ?.replaceWith(Object.assign(document.createElement('div'), { textContent: 'Adult' }));
+    heading(main, 'Whitelist').replaceWith(again);
+    await vi.waitFor(() => expect(document.activeElement).toBe(again));
+    expect(scrolled.at(-1)).toBe(again);
+
+    // A key pressed: the page is the person's; what loads after moves nothing.
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown' }));
+    const count = scrolled.length;
+    const third = spyScroll(Object.assign(document.createElement('h2'), { textContent: 'Whitelist' }));
+    again.replaceWith(third);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(scrolled).toHaveLength(count);
+    expect(document.activeElement).not.toBe(third);
+  });
+});

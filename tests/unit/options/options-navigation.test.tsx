@@ -2,9 +2,13 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { OptionsApp } from '@/components/options/OptionsApp';
+import { apiKeyItem, connectionItem } from '@/lib/settings/storage';
 
 beforeEach(() => fakeBrowser.reset());
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
 /** The parts of the window the options page's router and scrolling use, with the history kept here. */
 function fakeWindow() {
@@ -65,6 +69,30 @@ describe('Options navigation', () => {
       expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Appearance' })),
     );
   });
+
+  it('opened at the address of a section further down its view (the popup’s link), shows that section', async () => {
+    await apiKeyItem.setValue('stored-key');
+    await connectionItem.setValue({ baseUrl: 'https://dns.example', form: 'A' });
+    // The service: one profile, nothing listed.
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const action = new URL(String(input)).searchParams.get('action');
+      if (action === 'profiles/list') return Response.json({ status: 'success', profiles: ['default'] });
+      if (action === 'categories/list') return Response.json({ status: 'success', categories: [] });
+      return Response.json({ status: 'success', domains: [] });
+    });
+    const scrolledTo: string[] = [];
+    vi.spyOn(HTMLElement.prototype, 'scrollIntoView').mockImplementation(function (this: HTMLElement) {
+      scrolledTo.push(this.textContent ?? '');
+    });
+    const win = fakeWindow();
+    win.location.hash = '#blocklist';
+    render(<OptionsApp win={win} />);
+
+    const blocklist = await screen.findByRole('heading', { level: 2, name: 'Blocklist' });
+    await waitFor(() => expect(document.activeElement).toBe(blocklist));
+    expect(scrolledTo.at(-1)).toBe('Blocklist');
+    expect(win.location.hash).toBe('#blocklist');
+  });
 });
 
 describe('The welcome', () => {
@@ -83,8 +111,6 @@ describe('The welcome', () => {
     await screen.findByText('Saved. Testing the connection…');
   }
   const profiles = () => Response.json({ status: 'success', profiles: ['default'] });
-
-  afterEach(() => vi.restoreAllMocks());
 
   it('shows the Overview once the first key is saved and connects', async () => {
     const win = fakeWindow();
