@@ -4,7 +4,13 @@ import { t } from '@/lib/i18n';
 import { countUseOf } from '@/lib/lock/options-lock';
 import { bringSectionToTop, type ScrollingWindow } from '@/lib/options/bring-to-top';
 import { createSectionRouter, type RouterWindow } from '@/lib/options/router';
-import { type RouteContext, type SectionRoute, sectionsInView, type ViewId } from '@/lib/options/routes';
+import {
+  isFirstOfView,
+  type RouteContext,
+  type SectionRoute,
+  sectionsInView,
+  type ViewId,
+} from '@/lib/options/routes';
 import { changesForOtherAccounts } from '@/lib/outbox';
 import { outboxItem } from '@/lib/settings/storage';
 import { MenuIcon } from '../icons/Icon';
@@ -131,17 +137,16 @@ export function OptionsApp({
     if (loading || !openedAtAddress.current) return;
     openedAtAddress.current = false;
     const section = router.current(context);
-    if (sectionsInView(section.view)[0]?.id !== section.id) setFocusAfterRender(section);
+    if (!isFirstOfView(section)) setFocusAfterRender(section);
   }, [loading]);
   // After a section is chosen, by the navigation or by back and forward: its heading at the top.
   useEffect(() => {
     if (focusAfterRender === null) return;
     stopWaitingForHeading.current();
     if (main.current) {
-      const first = sectionsInView(focusAfterRender.view)[0]?.id === focusAfterRender.id;
       stopWaitingForHeading.current = bringSectionToTop(
         main.current,
-        { title: t(focusAfterRender.title), first },
+        { title: t(focusAfterRender.title), first: isFirstOfView(focusAfterRender) },
         win,
       );
     }

@@ -121,6 +121,11 @@ export function sectionsInView(view: ViewId): SectionRoute[] {
   return SECTIONS.filter((section) => section.view === view);
 }
 
+/** Whether the section opens its view, so that showing the view shows it at the top. */
+export function isFirstOfView(section: Pick<SectionRoute, 'id' | 'view'>): boolean {
+  return sectionsInView(section.view)[0]?.id === section.id;
+}
+
 /** The navigation: each group with its sections that can be reached now (empty groups left out). */
 export function navigation(context: RouteContext) {
   return NAV_GROUPS.map((group) => ({
