@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeCategory } from '@/lib/api/categories';
 import type { ApiForm, DomainListKind } from '@/lib/api/types';
-import { formatNumber, messageLocale, t } from '@/lib/i18n';
+import { formatDay, formatNumber, messageLocale, t } from '@/lib/i18n';
 import { type DaySummary, hourlyChartLabel, type Ranked } from '@/lib/logs/stats';
 import { resolvedColor, useColorScheme } from './chart-colors';
 import type { BarChartSpec, Chart } from './charts';
@@ -127,10 +127,10 @@ export function DayStatsView({ date, summary, form, listAction }: DayStatsViewPr
     <div class="day-stats">
       <p>
         {total === 0
-          ? t('dayStats.noQueries', { date })
+          ? t('dayStats.noQueries', { date: formatDay(date) })
           : t('dayStats.totals', {
               total: formatNumber(total),
-              date,
+              date: formatDay(date),
               allowed: formatNumber(summary.totals.allowed),
               blocked: formatNumber(summary.totals.blocked),
             })}

@@ -5,7 +5,7 @@ import { ApiError } from '@/lib/api/errors';
 import { capabilitiesOf } from '@/lib/api/forms';
 import type { DnsFilterApi, DomainListKind } from '@/lib/api/types';
 import { isPublicSuffix, isValidDomain, registrableDomainOrNull } from '@/lib/filtering/domain';
-import { messageLocale, t } from '@/lib/i18n';
+import { formatDay, t } from '@/lib/i18n';
 import { summariseDay } from '@/lib/logs/stats';
 import type { ChangeOutcome, ListChange } from '@/lib/messaging/protocol';
 import { WorkerUnanswered, worker } from '@/lib/messaging/worker-client';
@@ -22,22 +22,6 @@ import { useRemoteAction } from '../useRemoteAction';
 import { useRemoteData } from '../useRemoteData';
 
 const mark = (name: string) => performance.mark(name);
-
-/**
- * A log day (`yyyy-mm-dd`, the service's own calendar day) in the page's language, such as
- * "Wed, 1 May 2024" or "Mi., 1. Mai 2024"; read as a UTC date so no time zone moves it a day.
- */
-function readableDay(day: string): string {
-  const at = Date.parse(`${day}T00:00:00Z`);
-  if (Number.isNaN(at)) return day;
-  return new Date(at).toLocaleDateString(messageLocale(), {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-}
 
 /** Logs: the day's statistics as charts and rankings, the raw log, and deleting a day's raw lines. */
 export function LogsSection() {
@@ -136,7 +120,7 @@ function LogsPanel({ client }: { client: DnsFilterApi }) {
             <option key={day} value={day}>
               {t(deletedDays.includes(day) ? 'logsSection.dayDeleted' : 'logsSection.dayOption', {
                 day,
-                date: readableDay(day),
+                date: formatDay(day),
               })}
             </option>
           ))}

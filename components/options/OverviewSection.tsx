@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef } from 'preact/hooks';
 import { describeForm } from '@/lib/api/forms';
 import type { DnsFilterApi } from '@/lib/api/types';
-import { formatNumber, messageLocale, t, tn } from '@/lib/i18n';
+import { formatDay, formatNumber, messageLocale, t, tn } from '@/lib/i18n';
 import type { AccountIdentity } from '@/lib/identity/identity';
 import type { DaySummary } from '@/lib/logs/stats';
 import { hourlyChartLabel } from '@/lib/logs/stats';
@@ -28,14 +28,6 @@ interface OverviewProps {
   account: AccountIdentity;
   /** The outcome of the first-run Save, shown once on arrival from the welcome. */
   welcome: string | null;
-}
-
-/** `2024-05-01` as the reader's locale writes a date; as it is when it is not a date. */
-function shownDate(date: string): string {
-  const day = new Date(`${date}T00:00:00`);
-  return Number.isNaN(day.getTime())
-    ? date
-    : day.toLocaleDateString(messageLocale(), { dateStyle: 'medium' });
 }
 
 /** A link to another section, by its id in the routes table. */
@@ -278,7 +270,7 @@ export function OverviewSection({ client, connection, account, welcome }: Overvi
           <Card
             area="today"
             title={
-              date === null ? t('dayStats.queries') : t('overview.todayHeading', { date: shownDate(date) })
+              date === null ? t('dayStats.queries') : t('overview.todayHeading', { date: formatDay(date) })
             }
           >
             <TodayCard overview={overview} />

@@ -122,6 +122,27 @@ export function formatDateTime(at: number, precision: DateTimePrecision = 'minut
   return dateTimeFormatter(precision).format(at);
 }
 
+/**
+ * A calendar day named `yyyy-mm-dd` (a log day: the service's own calendar) in the catalogue's
+ * language ("Sun, Nov 29, 2026"); read as a UTC date so no time zone moves it a day, and as it is
+ * when it is not a date.
+ */
+export function formatDay(day: string): string {
+  const at = Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(at)) return day;
+  return formatterOf(
+    'day',
+    (locale) =>
+      new Intl.DateTimeFormat(locale, {
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        timeZone: 'UTC',
+      }),
+  ).format(at);
+}
+
 type DateTimePrecision = 'minutes' | 'seconds';
 
 function dateTimeFormatter(precision: DateTimePrecision): Intl.DateTimeFormat {

@@ -3,7 +3,7 @@
  * section. Pure functions, one pass over the hourly maps (a day can hold 120,000 counts per list).
  */
 import type { DayStats } from '@/lib/api/types';
-import { formatNumber, t } from '@/lib/i18n';
+import { formatDay, formatNumber, t } from '@/lib/i18n';
 import { stripTrailingDot } from './parse-line';
 
 export interface Ranked {
@@ -155,5 +155,5 @@ export function hourlyChartLabel(date: string, summary: DaySummary): string {
     busiest.hour >= 0
       ? ` ${t('dayStats.busiestHour', { hour: String(busiest.hour).padStart(2, '0'), count: formatNumber(busiest.total) })}`
       : '';
-  return `${t('dayStats.hourlyLabel', { date, allowed: formatNumber(allowed), blocked: formatNumber(blocked) })}${peak}`;
+  return `${t('dayStats.hourlyLabel', { date: formatDay(date), allowed: formatNumber(allowed), blocked: formatNumber(blocked) })}${peak}`;
 }

@@ -27,6 +27,7 @@ import {
   configureExtension,
   describe,
   expect,
+  hourlyChartOf,
   launchChromium,
   openSection,
   pressAndWaitForOutcome,
@@ -500,16 +501,17 @@ describe('fault matrix (Chromium)', () => {
       const dialogs = watchDialogs(page);
       const days = emulator.admin.state().logs.map((day) => day.date);
       expect(days.length).toBeGreaterThanOrEqual(3);
+      const newest = days[0] as string;
       // The newest day loads when the Logs section opens, without a fault.
       await openSection(page, 'Logs');
-      await byRole(page, 'img', { startsWith: `Queries per hour on ${days[0]}` }).wait();
+      await byRole(page, 'img', hourlyChartOf(newest)).wait();
       await runCells('Statistics', emulator, async (fault, index) => {
         // Each cell loads a day the page has not loaded yet: with more faults than older days,
         // the page is opened afresh (forgetting what it loaded) and the days are used again.
         const older = days.length - 1;
         if (index > 0 && index % older === 0) {
           await page.reload();
-          await byRole(page, 'img', { startsWith: `Queries per hour on ${days[0]}` }).wait();
+          await byRole(page, 'img', hourlyChartOf(newest)).wait();
         }
         const date = days[(index % older) + 1] as string;
         // For the statistics call alone: each day's statistics, once shown, ask for the profiles
@@ -534,7 +536,7 @@ describe('fault matrix (Chromium)', () => {
         ).toBe(date);
         await faultOver(emulator, fault);
         await byRole(page, 'button', 'Load the statistics again').click();
-        await byRole(page, 'img', { startsWith: `Queries per hour on ${date}` }).wait();
+        await byRole(page, 'img', hourlyChartOf(date)).wait();
       });
     },
     CELL_TEST_TIMEOUT,
@@ -561,7 +563,7 @@ describe('fault matrix (Chromium)', () => {
           .filter((e) => !(e as HTMLButtonElement).disabled)
           .wait();
       await openSection(page, 'Logs');
-      await byRole(page, 'img', { startsWith: `Queries per hour on ${newest}` }).wait();
+      await byRole(page, 'img', hourlyChartOf(newest)).wait();
       await runCells('Raw log', emulator, async (fault) => {
         await hourPassed();
         await loadEnabled();

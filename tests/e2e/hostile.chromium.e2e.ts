@@ -24,6 +24,7 @@ import {
   configureExtension,
   describe,
   expect,
+  hourlyChartOf,
   openSection,
   pressAndWaitForOutcome,
   readVisibleText,
@@ -238,7 +239,7 @@ describe('hostile content from the service (Chromium)', () => {
 
     // Statistics rankings and the raw log.
     await openSection(page, 'Logs');
-    await byRole(page, 'img', { startsWith: `Queries per hour on ${TODAY}` }).wait();
+    await byRole(page, 'img', hourlyChartOf(TODAY)).wait();
     await untilShown(page, `${MARKUP}.example`);
     expect(await pressAndWaitForOutcome(page, 'Load raw log', 30_000)).toMatch(/^Loaded the raw log of/);
     await untilShown(page, 'Not recognised');

@@ -20,6 +20,7 @@ import {
   byRole,
   configureExtension,
   expect,
+  hourlyChartOf,
   openSection,
   pressAndWaitForOutcome,
   readVisibleText,
@@ -110,7 +111,7 @@ test('the key stays in storage.local and nowhere else, whatever the user does (C
     expect(await pressAndWaitForOutcome(options, 'Register now', 30_000)).toMatch(/^Registered /);
     const newest = emulator.admin.state().logs[0]?.date as string;
     await openSection(options, 'Logs');
-    await byRole(options, 'img', { startsWith: `Queries per hour on ${newest}` }).wait();
+    await byRole(options, 'img', hourlyChartOf(newest)).wait();
 
     // Once every section has loaded: failures, one of them quoting the key back in its reason.
     await openSection(options, 'Setup');

@@ -12,6 +12,7 @@ import {
   configureExtension,
   describe,
   expect,
+  hourlyChartOf,
   openSection,
   test,
   textOf,
@@ -69,7 +70,7 @@ async function chooseDay(page: Page, date: string): Promise<void> {
 
 /** The accessible name of the hourly chart, once it is drawn for `date`. */
 async function hourlyChart(page: Page, date: string): Promise<string> {
-  const name = { startsWith: `Queries per hour on ${date}` };
+  const name = hourlyChartOf(date);
   await byRole(page, 'img', name).wait();
   const [chart] = await allByRole(page, 'img', name);
   if (!chart) throw new Error('no hourly chart');

@@ -13,6 +13,7 @@ export type { FirefoxSession } from './firefox.ts';
 export {
   type ApiFormName,
   configureExtension,
+  hourlyChartOf,
   openSection,
   pressAndWaitForOutcome,
   showSection,

@@ -16,6 +16,21 @@ const FORM_OPTION: Record<ApiFormName, TextMatch> = {
   B: { contains: '/api/v1/' },
 };
 
+/**
+ * The accessible name of the Logs section's hourly chart for a log day (`yyyy-mm-dd`), which the
+ * page writes in the English catalogue's words ("Queries per hour on Sun, Nov 29, 2026: …").
+ */
+export function hourlyChartOf(day: string): TextMatch {
+  const words = new Intl.DateTimeFormat('en', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(Date.parse(`${day}T00:00:00Z`));
+  return { startsWith: `Queries per hour on ${words}:` };
+}
+
 /** Progress texts ("Testing the connection…") are not outcomes. */
 const isProgress = (text: string) => /(…|\.\.\.)$/.test(text);
 

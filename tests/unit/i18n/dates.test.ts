@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatDateTimeLines, useMessageLookup } from '@/lib/i18n';
+import { formatDateTime, formatDateTimeLines, formatDay, useMessageLookup } from '@/lib/i18n';
 import { catalogueLookup } from './catalogue';
 
+describe('formatDay', () => {
+  it('writes a log day in the catalogue’s language, the same day in every time zone, and leaves a non-date as it is', () => {
+    expect(formatDay('2026-11-29')).toBe('Sun, Nov 29, 2026');
+    expect(formatDay('2026-01-01')).toBe('Thu, Jan 1, 2026');
+    const restore = useMessageLookup(catalogueLookup('de'));
+    try {
+      expect(formatDay('2026-11-29')).toBe('So., 29. Nov. 2026');
+    } finally {
+      restore();
+    }
+    expect(formatDay('not a day')).toBe('not a day');
+  });
+});
+
 describe('formatDateTime', () => {
-  const at = Date.UTC(2026, 10, 28, 3, 14);
+  // A moment of the machine's own day: pages show moments in the reader's time zone.
+  const at = new Date(2026, 10, 28, 3, 14).getTime();
   const expected = (locale: string) =>
     new Date(at).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
 

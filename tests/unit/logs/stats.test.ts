@@ -159,19 +159,19 @@ describe('hourlyChartLabel', () => {
   it('starts with "Queries per hour" and states the totals and the busiest hour (the earlier on a tie)', () => {
     const label = hourlyChartLabel('2024-05-01', summariseDay(day));
     expect(label).toBe(
-      'Queries per hour on 2024-05-01: 15 allowed, 9 blocked in total. Busiest hour 00:00 with 12 queries.',
+      'Queries per hour on Wed, May 1, 2024: 15 allowed, 9 blocked in total. Busiest hour 00:00 with 12 queries.',
     );
     const later = summariseDay({
       ...day,
       action: { ...day.action, '2024-05-01 13:00': { Allowed: 1500, Blocked: 7 } },
     });
     expect(hourlyChartLabel('2024-05-01', later)).toBe(
-      'Queries per hour on 2024-05-01: 1,510 allowed, 9 blocked in total. Busiest hour 13:00 with 1,507 queries.',
+      'Queries per hour on Wed, May 1, 2024: 1,510 allowed, 9 blocked in total. Busiest hour 13:00 with 1,507 queries.',
     );
   });
   it('omits the busiest hour on a day without queries', () => {
     expect(hourlyChartLabel('2024-05-02', summariseDay({}))).toBe(
-      'Queries per hour on 2024-05-02: 0 allowed, 0 blocked in total.',
+      'Queries per hour on Thu, May 2, 2024: 0 allowed, 0 blocked in total.',
     );
   });
 });
