@@ -7,6 +7,7 @@ import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useAccount } from './account-context';
 import { CopyProfilePanel } from './CopyProfilePanel';
+import { OneLineForm } from './OneLineForm';
 
 interface ProfilesSectionProps {
   profiles: readonly string[];
@@ -27,8 +28,6 @@ export function ProfilesSection({ profiles, chosen, refreshing, onChanged, onCho
   const { confirm, dialog } = useConfirm();
   const [name, setName] = useState('');
   const headingId = useId();
-  const inputId = useId();
-  const hintId = useId();
 
   const addProfile = async () => {
     const done = await run(
@@ -102,33 +101,15 @@ export function ProfilesSection({ profiles, chosen, refreshing, onChanged, onCho
           </li>
         ))}
       </ul>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void addProfile();
-        }}
-      >
-        <div class="field">
-          <label for={inputId}>{t('profiles.newName')}</label>
-          <div class="inline">
-            <input
-              id={inputId}
-              type="text"
-              autoComplete="off"
-              spellcheck={false}
-              aria-describedby={hintId}
-              value={name}
-              onInput={(event) => setName(event.currentTarget.value)}
-            />
-            <button type="submit" aria-disabled={busy}>
-              {t('profiles.add')}
-            </button>
-          </div>
-          <p class="hint" id={hintId}>
-            {t('profiles.nameHint')}
-          </p>
-        </div>
-      </form>
+      <OneLineForm
+        label={t('profiles.newName')}
+        hint={t('profiles.nameHint')}
+        value={name}
+        onInput={setName}
+        submitLabel={t('profiles.add')}
+        busy={busy}
+        onSubmit={() => void addProfile()}
+      />
       <StatusMessage status={status} />
       {dialog}
       {capabilities.profileSelection && profiles.length > 0 && (

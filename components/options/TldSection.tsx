@@ -10,6 +10,7 @@ import { StatusMessage } from '../StatusMessage';
 import { useRemoteAction } from '../useRemoteAction';
 import { useStoredValue } from '../useStoredValue';
 import { propagationNote, scopePhrase, useAccount } from './account-context';
+import { OneLineForm } from './OneLineForm';
 import { ScopeNote } from './ScopeNote';
 
 /**
@@ -28,8 +29,6 @@ export function TldSection({
   const [tld, setTld] = useState('');
   const added = useStoredValue(addedTldsItem, null)?.[scope] ?? [];
   const headingId = useId();
-  const inputId = useId();
-  const hintId = useId();
 
   const block = async () => {
     if (busy) return;
@@ -81,33 +80,15 @@ export function TldSection({
       <h2 id={headingId}>{t('tld.heading')}</h2>
       <ScopeNote />
       <p class="hint">{t('tld.about')}</p>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void block();
-        }}
-      >
-        <div class="field">
-          <label for={inputId}>{t('tld.label')}</label>
-          <div class="inline">
-            <input
-              id={inputId}
-              type="text"
-              autoComplete="off"
-              spellcheck={false}
-              aria-describedby={hintId}
-              value={tld}
-              onInput={(event) => setTld(event.currentTarget.value)}
-            />
-            <button type="submit" aria-disabled={busy}>
-              {t('tld.block')}
-            </button>
-          </div>
-          <p class="hint" id={hintId}>
-            {t('tld.hint')}
-          </p>
-        </div>
-      </form>
+      <OneLineForm
+        label={t('tld.label')}
+        hint={t('tld.hint')}
+        value={tld}
+        onInput={setTld}
+        submitLabel={t('tld.block')}
+        busy={busy}
+        onSubmit={() => void block()}
+      />
       <StatusMessage status={status} />
       <h3>{t('tld.blockedHere')}</h3>
       {added.length === 0 ? (
