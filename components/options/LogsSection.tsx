@@ -235,16 +235,14 @@ function StatsWithActions({
             </select>
           </div>
         )}
-        <div>
+        <div class="check">
           <input
             id={exactId}
             type="checkbox"
             checked={exactNames}
             onChange={() => setExactNames(!exactNames)}
           />{' '}
-          <label for={exactId} style={{ display: 'inline' }}>
-            {t('logsSection.exactNames')}
-          </label>
+          <label for={exactId}>{t('logsSection.exactNames')}</label>
         </div>
       </div>
       <StatusMessage status={change.status} label={t('logsSection.changeLabel')} />
