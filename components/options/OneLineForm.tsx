@@ -5,8 +5,8 @@ interface OneLineFormProps {
   hint: string;
   value: string;
   onInput(value: string): void;
-  /** The button's text; the button stays focusable while `busy`, and a press then does nothing. */
   submitLabel: string;
+  /** Marks the button unavailable but keeps it focusable; `onSubmit` ignores a press meanwhile. */
   busy: boolean;
   onSubmit(): void;
 }
