@@ -3,7 +3,20 @@ import { formatDateTime, formatDateTimeLines, formatDay, useMessageLookup } from
 import { catalogueLookup } from './catalogue';
 
 describe('formatDay', () => {
-  it('writes a log day in the catalogue’s language, the same day in every time zone, and leaves a non-date as it is', () => {
+  // First in this file: the language's formatter is made once, in the zone of its first use.
+  it('names the same day west of UTC, where the day’s midnight in UTC is still the evening before', () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/Los_Angeles';
+    try {
+      expect(new Date(Date.UTC(2026, 10, 29)).getDate()).toBe(28);
+      expect(formatDay('2026-11-29')).toBe('Sun, Nov 29, 2026');
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
+  it('writes a log day in the catalogue’s language, and leaves a non-date as it is', () => {
     expect(formatDay('2026-11-29')).toBe('Sun, Nov 29, 2026');
     expect(formatDay('2026-01-01')).toBe('Thu, Jan 1, 2026');
     const restore = useMessageLookup(catalogueLookup('de'));
