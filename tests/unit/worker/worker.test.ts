@@ -4,7 +4,7 @@
  * HTTP on loopback, real API client): listener registration, message validation, the menu, a
  * shortcut, alarms and the badge.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { type EmulatorHandle, startEmulator } from '@/emulator';
 import background from '@/entrypoints/background';
@@ -66,6 +66,30 @@ beforeEach(async () => {
   await connectionItem.setValue({ baseUrl: emulator.url, form: 'A' });
   background.main();
 });
+
+/**
+ * Resolves once the worker has left storage and the service alone for `quietMs`. The jobs an event
+ * starts (a setup lists the profiles, a change puts the administrator's account back) outlive the
+ * assertion that waited for one of their effects; a later write of theirs would land in the next
+ * test's fresh storage, or overwrite what a test wrote to the cache itself.
+ */
+async function untilQuiet(quietMs = 500, timeoutMs = 15_000): Promise<void> {
+  const started = Date.now();
+  const state = async () =>
+    `${emulator.admin.calls().length} ${JSON.stringify(await fakeBrowser.storage.local.get(null))}`;
+  let last = await state();
+  let since = Date.now();
+  while (Date.now() - since < quietMs) {
+    if (Date.now() - started > timeoutMs) throw new Error('the worker was still busy');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = await state();
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+    }
+  }
+}
+afterEach(() => untilQuiet());
 
 function fakeEvent() {
   const listeners: ((...args: unknown[]) => unknown)[] = [];
@@ -145,12 +169,14 @@ describe('MV3 wiring', () => {
 
   it('the menu follows the setting and the profiles without duplicate ids', async () => {
     await installed('update');
-    // Setting up lists the account's profiles in the background; the profiles written below must
-    // come after that listing, or it overwrites them.
+    // Setting up lists the account's profiles in the background, more than once (each write of the
+    // account asks again); the profiles written below must come after every listing, or one
+    // overwrites them.
     await until(
       () => profilesCacheItem.getValue(),
       (cache) => cache?.profiles.includes('kids1') === true,
     );
+    await untilQuiet();
     await contextMenuSettingsItem.setValue({ enabled: false });
     await until(
       () => menus.size,
