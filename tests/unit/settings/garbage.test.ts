@@ -87,7 +87,9 @@ describe('the popup, with garbage in every key it reads as it opens', () => {
           );
         },
       ),
-      { numRuns: 12 },
+      // A run that never shows a verdict fails on its own, with the seed and the values that
+      // stalled it, instead of the whole test timing out without either.
+      { numRuns: 12, timeout: 5_000, endOnFailure: true },
     );
   });
 
