@@ -53,13 +53,17 @@ export function bringSectionToTop(
   const doc = main.ownerDocument;
   const focusedBefore = doc.activeElement;
   let brought: HTMLElement | null = null;
-  const attempt = () => {
+  /** False while the heading is not rendered. */
+  const attempt = (): boolean => {
     const heading = shownHeading(main, target.title);
-    if (!heading) return;
+    if (!heading) return false;
     const focus = doc.activeElement;
-    if (focus !== focusedBefore && focus !== brought && focus !== doc.body && focus !== null) return stop();
-    brought = heading;
-    bring(heading, target, win);
+    if (focus !== focusedBefore && focus !== brought && focus !== doc.body && focus !== null) stop();
+    else {
+      brought = heading;
+      bring(heading, target, win);
+    }
+    return true;
   };
   const observer = new MutationObserver(attempt);
   const timer = setTimeout(() => stop(), waitMs);
@@ -70,8 +74,7 @@ export function bringSectionToTop(
   }
   for (const type of TAKING_OVER) doc.addEventListener(type, stop, { capture: true, passive: true });
   // Not rendered yet: the view starts at the top meanwhile.
-  if (!shownHeading(main, target.title)) win.scrollTo({ top: 0 });
-  attempt();
+  if (!attempt()) win.scrollTo({ top: 0 });
   observer.observe(main, {
     childList: true,
     subtree: true,
