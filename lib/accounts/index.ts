@@ -23,6 +23,7 @@ import {
   type HostPermissionsApi,
 } from '@/lib/permissions/host-permission';
 import { confirmKeyDestination, type KeyDestinationQuestion } from '@/lib/permissions/key-destination';
+import { forgetRememberedNames } from '@/lib/popup/remembered-names';
 import { type Followable, followableRead } from '@/lib/settings/follow';
 import {
   accountKeysItem,
@@ -36,6 +37,7 @@ import {
   type RegistrationOutcome,
   registrationOutcomeItem,
 } from '@/lib/settings/storage';
+import { pageLocalStorage } from '@/lib/theme/first-paint';
 import { validateAccountName, validateApiKey, validateBaseUrl } from '@/lib/validation';
 import {
   type AccountsState,
@@ -268,6 +270,8 @@ export function createAccounts(deps: AccountsDeps) {
     if (accounts.length <= 1) throw invalid('account', t('accounts.lastOne'));
     const { removed, discarded } = await deps.removeInWorker(id);
     if (!removed) throw invalid('account', t('accounts.gone'));
+    // The popup's remembered names may be this account's (PRIVACY.md: removal forgets it all).
+    forgetRememberedNames(pageLocalStorage());
     return discarded;
   }
 

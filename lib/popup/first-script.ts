@@ -12,6 +12,7 @@ import { type CopyArea, keepsStartCopies, readThroughCopies } from '@/lib/settin
 import { applyCachedTheme, pageLocalStorage } from '@/lib/theme/first-paint';
 import { markStep } from './mark-step';
 import { readTabAddress } from './read-tab';
+import { rememberedNames, rememberNames } from './remembered-names';
 import { laterNames, START_NAMES } from './start-keys';
 
 type StorageArea = { get(keys: string[]): Promise<Record<string, unknown>> };
@@ -53,22 +54,32 @@ export function startPopupEarly(page: {
 }): void {
   const browserName = page.browserName ?? import.meta.env.BROWSER;
   markStep('first-script');
-  applyCachedTheme(page.document.documentElement, pageLocalStorage());
+  const store = pageLocalStorage();
+  applyCachedTheme(page.document.documentElement, store);
   const scope = globalThis as { browser?: ExtensionApi; chrome?: ExtensionApi };
   const api = page.api ?? scope.browser ?? scope.chrome;
   if (!api) return;
   // The stored values are asked first, the tab next: Firefox sets up each extension API on its
-  // first call, and the reads need not wait for the tabs API's.
-  const first = ask(api, START_NAMES, browserName);
+  // first call, and the reads need not wait for the tabs API's. With them, the names the last
+  // opening read once its tab was known (./remembered-names.ts).
+  const remembered = rememberedNames(store);
+  const first = ask(api, [...START_NAMES, ...remembered], browserName);
   first.values.then(
     () => markStep('early-reads'),
     () => {},
   );
   const tab = readTabAddress(api.tabs, page.location.search);
-  // The site's lists and notes, once the account, the profile and the tab are known.
-  const later = Promise.all([first.values, tab]).then(([values, { url }]) =>
-    ask(api, laterNames(values, url), browserName),
-  );
+  // The site's lists and notes, once the account, the profile and the tab are known: those not
+  // asked already.
+  const later = Promise.all([first.values, tab]).then(([values, { url }]) => {
+    const names = laterNames(values, url);
+    rememberNames(store, names);
+    return ask(
+      api,
+      names.filter((name) => !remembered.includes(name)),
+      browserName,
+    );
+  });
   publishEarlyAnswers({ tab, first, later });
   markStep('first-script-done');
 }

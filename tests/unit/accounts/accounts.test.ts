@@ -8,6 +8,7 @@ import { fakeBrowser } from 'wxt/testing';
 import { createAccounts, listAccounts, MAX_ACCOUNTS } from '@/lib/accounts';
 import { ACCOUNT_ITEMS, readAccounts } from '@/lib/accounts/store';
 import { readMenuInput } from '@/lib/menus';
+import { REMEMBERED_NAMES_RECORD } from '@/lib/popup/remembered-names';
 import {
   accountKeysItem,
   accountsItem,
@@ -164,8 +165,11 @@ describe('adding and switching', () => {
       baseUrl: 'my.cleanbrowsing.org',
       form: 'B',
     });
+    // The popup's remembered storage names may be the removed account's: they go with it.
+    localStorage.setItem(REMEMBERED_NAMES_RECORD, JSON.stringify([`listNotes:${other}`]));
     await api.remove(other);
     expect(removeInWorker).toHaveBeenCalledWith(other);
+    expect(localStorage.getItem(REMEMBERED_NAMES_RECORD)).toBeNull();
   });
 });
 

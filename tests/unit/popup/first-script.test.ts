@@ -6,8 +6,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { type ExtensionApi, startPopupEarly } from '@/lib/popup/first-script';
+import { REMEMBERED_NAMES_RECORD } from '@/lib/popup/remembered-names';
 import { START_NAMES } from '@/lib/popup/start-keys';
-import { dropEarlyAnswers, useEarlyAnswers } from '@/lib/settings/early-answers';
+import { dropEarlyAnswers, readWithEarly, useEarlyAnswers } from '@/lib/settings/early-answers';
 import { copyName } from '@/lib/settings/start-copies';
 import { connectionItem, outboxItem } from '@/lib/settings/storage';
 
@@ -18,7 +19,7 @@ const STORED: Record<string, unknown> = {
   chosenProfile: 'kids',
 };
 
-function fakeApi(calls: string[], stored = STORED): ExtensionApi {
+function fakeApi(calls: string[], stored = STORED, site = 'https://news.example.org/'): ExtensionApi {
   return {
     storage: {
       local: {
@@ -29,16 +30,19 @@ function fakeApi(calls: string[], stored = STORED): ExtensionApi {
       },
     },
     tabs: {
-      get: async () => ({ url: 'https://news.example.org/' }),
+      get: async () => ({ url: site }),
       query: async () => {
         calls.push('tab');
-        return [{ id: 3, url: 'https://news.example.org/' }];
+        return [{ id: 3, url: site }];
       },
     },
   };
 }
 
-beforeEach(() => fakeBrowser.reset());
+beforeEach(() => {
+  fakeBrowser.reset();
+  localStorage.clear();
+});
 afterEach(() => dropEarlyAnswers());
 
 describe('the popup’s first script', () => {
@@ -82,6 +86,56 @@ describe('the popup’s first script', () => {
     await useEarlyAnswers();
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(calls).toEqual([`get ${START_NAMES.join(',')}`, 'tab']);
+  });
+});
+
+/** Opens a popup's first script on `site` and lets every answer in; its storage calls. */
+async function openOn(site: string): Promise<string[]> {
+  dropEarlyAnswers();
+  const calls: string[] = [];
+  startPopupEarly({ document, location: { search: '' } as Location, api: fakeApi(calls, STORED, site) });
+  await useEarlyAnswers();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return calls;
+}
+
+const namesOf = (call: string | undefined) => (call ?? '').replace(/^get /, '').split(',');
+
+describe('the names the last opening read after its tab', () => {
+  it('are asked with the start values next time: on the same site, one storage round trip', async () => {
+    const firstOpening = await openOn('https://news.example.org/');
+    const siteNames = namesOf(firstOpening[2]);
+    const again = await openOn('https://news.example.org/');
+    expect(again).toEqual([`get ${[...START_NAMES, ...siteNames].join(',')}`, 'tab']);
+    // The lists and notes the modules read are the first answer's: storage is not asked again.
+    const readNow = vi.fn(async () => ({}));
+    await readWithEarly(siteNames, readNow);
+    expect(readNow).not.toHaveBeenCalled();
+  });
+
+  it('on another site, the buckets it needs are asked once the tab is known, and nothing twice', async () => {
+    const onNews = namesOf((await openOn('https://news.example.org/'))[2]);
+    const onShop = await openOn('https://shop.example.net/');
+    const [head, notes] = [onNews[0], onNews[onNews.length - 1]];
+    expect(namesOf(onShop[0])).toEqual(expect.arrayContaining([head, notes]));
+    // The head and the notes are the account's, not the site's: only the new buckets are left.
+    const asked = namesOf(onShop[2]);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((name) => name.startsWith('cachedListsBucket:'))).toBe(true);
+    expect(asked.some((name) => onNews.includes(name))).toBe(false);
+    // And the next opening remembers the new site's names.
+    expect(JSON.parse(localStorage.getItem(REMEMBERED_NAMES_RECORD) ?? '[]')).toEqual(
+      expect.arrayContaining(asked),
+    );
+  });
+
+  it('a record of the wrong shape is as none: the opening asks as if nothing were remembered', async () => {
+    for (const garbage of ['{', '{"a":1}', JSON.stringify(Array(20).fill('cachedLists:x')), '[1,"apiKey"]']) {
+      localStorage.setItem(REMEMBERED_NAMES_RECORD, garbage);
+      const calls = await openOn('https://news.example.org/');
+      expect(calls.slice(0, 2)).toEqual([`get ${START_NAMES.join(',')}`, 'tab']);
+      expect(calls[2]).toMatch(/^get cachedLists:A:kids /);
+    }
   });
 });
 
