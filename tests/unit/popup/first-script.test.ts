@@ -1,7 +1,8 @@
 /**
- * The popup's first script (lib/popup/first-script.ts) asks for the fixed start values and the
- * tab before the modules load, then for the site's lists; the modules take each answer once
- * (lib/settings/early-answers.ts) and ask storage for anything else.
+ * The popup's first script (lib/popup/first-script.ts) asks for the fixed start values (with the
+ * names the last opening read after its tab) and the tab before the modules load, then for the
+ * site's lists not asked yet; the modules take each answer once (lib/settings/early-answers.ts)
+ * and ask storage for anything else.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
