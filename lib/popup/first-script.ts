@@ -73,12 +73,14 @@ export function startPopupEarly(page: {
   // asked already.
   const later = Promise.all([first.values, tab]).then(([values, { url }]) => {
     const names = laterNames(values, url);
-    rememberNames(store, names);
-    return ask(
+    const batch = ask(
       api,
       names.filter((name) => !remembered.includes(name)),
       browserName,
     );
+    // Once asked: the record is for the next opening, not this one's.
+    rememberNames(store, names);
+    return batch;
   });
   publishEarlyAnswers({ tab, first, later });
   markStep('first-script-done');

@@ -13,13 +13,13 @@
  * No zod and no WXT: the first script bundles this file.
  */
 import { CACHED_LISTS_BUCKET_PREFIX, CACHED_LISTS_PREFIX } from '@/lib/cache/list-buckets';
-import { notesKeyOf } from '@/lib/notes/entries';
+import { notesStorageNameOf } from '@/lib/notes/entries';
 
 export const REMEMBERED_NAMES_RECORD = 'popupSiteNames';
 
 /** More than `laterNames` ever gives (a head, two buckets, the notes): not ours. */
 const MAX_NAMES = 8;
-const PREFIXES = [CACHED_LISTS_PREFIX, CACHED_LISTS_BUCKET_PREFIX, notesKeyOf('').slice('local:'.length)];
+const PREFIXES = [CACHED_LISTS_PREFIX, CACHED_LISTS_BUCKET_PREFIX, notesStorageNameOf('')];
 
 type Store = Pick<Storage, 'getItem' | 'setItem'>;
 

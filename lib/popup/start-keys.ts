@@ -11,7 +11,7 @@ import { scopeKey } from '@/lib/api/forms';
 import { bucketKey, bucketsFor, CACHED_LISTS_PREFIX, listsStorageScope } from '@/lib/cache/list-buckets';
 import { hostnameFromUrl } from '@/lib/filtering/hostname';
 import { identityOf } from '@/lib/identity/identity';
-import { notesKeyOf } from '@/lib/notes/entries';
+import { notesStorageNameOf } from '@/lib/notes/entries';
 import type { StoredValues } from '@/lib/settings/early-answers';
 
 /** Storage names (`storage.local`) of the values every first view reads (lib/settings/storage.ts). */
@@ -52,6 +52,6 @@ export function laterNames(values: StoredValues, tabUrl: string | undefined): st
   return [
     `${CACHED_LISTS_PREFIX}${scope}`,
     ...bucketsFor([host]).map((bucket) => bucketKey(scope, bucket)),
-    notesKeyOf(account).slice('local:'.length),
+    notesStorageNameOf(account),
   ];
 }
