@@ -24,6 +24,7 @@ import { menuChangeRefusal } from '@/lib/policy/enforce';
 import { profileGroupsItem } from '@/lib/profile-groups/groups';
 import { SCHEDULES_ALARM } from '@/lib/schedules/reconcile';
 import { schedulesItem } from '@/lib/schedules/store';
+import { localName } from '@/lib/settings/item';
 import { migrateStoredValues } from '@/lib/settings/migrate';
 import {
   accountKeysItem,
@@ -235,7 +236,7 @@ export async function onCommand(command: string, tab?: { url?: string }): Promis
   });
 }
 
-const key = (item: { key: string }) => item.key.replace(/^local:/, '');
+const key = (item: { key: string }) => localName(item.key);
 const MENU_KEYS = new Set(
   [
     connectionItem,

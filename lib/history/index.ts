@@ -8,7 +8,7 @@ import { isQuotaError, withRoom } from '@/lib/cache/storage-room';
 import { parseAccountId } from '@/lib/identity/identity';
 import { isListChange } from '@/lib/messaging/queued-change';
 import { exclusively, randomId } from '@/lib/outbox/lease';
-import { readRaw, removeRaw, writeRaw } from '@/lib/settings/item';
+import { localName, readRaw, removeRaw, writeLocalKeys } from '@/lib/settings/item';
 import type { SettledChange } from '@/lib/settings/storage';
 import { createJournal, journaledClient, listChangeInJournal, settingChangeInJournal } from './journal';
 import {
@@ -21,16 +21,13 @@ import {
 } from './schema';
 import { createHistoryStore, type HistoryStorage } from './store';
 
-const bare = (key: string) => key.replace(/^local:/, '');
-
 export const browserHistoryStorage: HistoryStorage = {
   async get(keys) {
-    const raw = await readRaw('local', keys.map(bare));
-    return Object.fromEntries(keys.map((key) => [key, raw[bare(key)]]));
+    const raw = await readRaw('local', keys.map(localName));
+    return Object.fromEntries(keys.map((key) => [key, raw[localName(key)]]));
   },
-  set: (values) =>
-    writeRaw('local', Object.fromEntries(Object.entries(values).map(([key, value]) => [bare(key), value]))),
-  remove: (keys) => removeRaw('local', keys.map(bare)),
+  set: writeLocalKeys,
+  remove: (keys) => removeRaw('local', keys.map(localName)),
 };
 
 /** The store the options page and the worker use. */

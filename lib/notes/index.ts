@@ -10,7 +10,7 @@
  */
 import { accountIdentity } from '@/lib/identity/identity';
 import { exclusively } from '@/lib/outbox/lease';
-import { readRaw, removeRaw, watchRaw, writeRaw } from '@/lib/settings/item';
+import { localName, readRaw, removeRaw, watchRaw, writeLocalKeys } from '@/lib/settings/item';
 import { createNotesStore, type NotesStorage } from './store';
 
 export { originLine, recordMatches, verdictAddition } from './describe';
@@ -25,15 +25,12 @@ export {
 export { followDirectEdits, followQueued, followSettled } from './record';
 export { type AccountNotesAccess, createNotesStore, notesAccessFor } from './store';
 
-const bare = (key: string) => key.replace(/^local:/, '');
-
 /** storage.local; reads take the popup's early answers when there are any (lib/settings/item.ts). */
 export const browserNotesStorage: NotesStorage = {
-  get: async (key) => (await readRaw('local', [bare(key)]))[bare(key)] ?? null,
-  set: (values) =>
-    writeRaw('local', Object.fromEntries(Object.entries(values).map(([key, value]) => [bare(key), value]))),
-  remove: (keys) => removeRaw('local', keys.map(bare)),
-  watch: (key, callback) => watchRaw('local', bare(key), callback),
+  get: async (key) => (await readRaw('local', [localName(key)]))[localName(key)] ?? null,
+  set: writeLocalKeys,
+  remove: (keys) => removeRaw('local', keys.map(localName)),
+  watch: (key, callback) => watchRaw('local', localName(key), callback),
 };
 
 /**

@@ -23,6 +23,9 @@ export type StorageArea = 'local' | 'session';
 /** A key with its area, as `local:outbox`. */
 export type ItemKey = `${StorageArea}:${string}`;
 
+/** A `local:` key's name in storage.local itself (`local:outbox` → `outbox`). */
+export const localName = (key: string): string => key.replace(/^local:/, '');
+
 export type Migrations = Record<number, (old: unknown) => unknown>;
 
 export interface StoredItem<T> {
@@ -111,6 +114,14 @@ export async function writeRaw(area: StorageArea, values: Record<string, unknown
   // While the lock is on, a key is sealed before it is stored (docs/lock.md).
   await writeWithSealed(values, (plain) => areaOf('local').set(plain));
   await forgetStartCopies(Object.keys(values));
+}
+
+/** Writes values named by their `local:` keys (`local:outbox`), as `writeRaw` does. */
+export function writeLocalKeys(values: Record<string, unknown>): Promise<void> {
+  return writeRaw(
+    'local',
+    Object.fromEntries(Object.entries(values).map(([key, value]) => [localName(key), value])),
+  );
 }
 
 export async function removeRaw(area: StorageArea, names: readonly string[]): Promise<void> {
