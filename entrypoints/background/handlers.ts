@@ -24,7 +24,6 @@ import { menuChangeRefusal } from '@/lib/policy/enforce';
 import { profileGroupsItem } from '@/lib/profile-groups/groups';
 import { SCHEDULES_ALARM } from '@/lib/schedules/reconcile';
 import { schedulesItem } from '@/lib/schedules/store';
-import { localName } from '@/lib/settings/item';
 import { migrateStoredValues } from '@/lib/settings/migrate';
 import {
   accountKeysItem,
@@ -236,7 +235,6 @@ export async function onCommand(command: string, tab?: { url?: string }): Promis
   });
 }
 
-const key = (item: { key: string }) => localName(item.key);
 const MENU_KEYS = new Set(
   [
     connectionItem,
@@ -245,7 +243,7 @@ const MENU_KEYS = new Set(
     chosenProfileItem,
     accountsItem,
     profileGroupsItem,
-  ].map(key),
+  ].map((item) => item.name),
 );
 const BADGE_KEYS = new Set(
   [
@@ -257,10 +255,12 @@ const BADGE_KEYS = new Set(
     apiKeyItem,
     connectionItem,
     accountsItem,
-  ].map(key),
+  ].map((item) => item.name),
 );
 /** Where the accounts' keys and connections are: a change may let waiting changes go through. */
-const ACCOUNT_KEYS = new Set([apiKeyItem, connectionItem, accountsItem, accountKeysItem].map(key));
+const ACCOUNT_KEYS = new Set(
+  [apiKeyItem, connectionItem, accountsItem, accountKeysItem].map((item) => item.name),
+);
 
 /** Keeps alarms, menu and badge following storage, whoever changed it (options page, popup, worker). */
 export async function onStorageChanged(changes: Record<string, unknown>, area: string): Promise<void> {
@@ -275,11 +275,11 @@ export async function onStorageChanged(changes: Record<string, unknown>, area: s
   const changed = Object.keys(changes);
   const jobs: Promise<unknown>[] = [];
   // An account's dynamic IP settings are in its entry while it is not the active one.
-  if (changed.includes(key(dynamicIpSettingsItem)) || changed.includes(key(accountsItem))) {
+  if (changed.includes(dynamicIpSettingsItem.name) || changed.includes(accountsItem.name)) {
     jobs.push(syncRegistrationAlarm());
   }
   if (changed.some((name) => MENU_KEYS.has(name))) jobs.push(rebuildContextMenu());
-  if (changed.includes(key(diagnosisSettingsItem)) && !(await diagnosisSettingsItem.getValue()).enabled) {
+  if (changed.includes(diagnosisSettingsItem.name) && !(await diagnosisSettingsItem.getValue()).enabled) {
     // Turned off: the failed hosts seen so far are forgotten (and their badges with them).
     await clearDiagnosis();
   }
@@ -292,7 +292,7 @@ export async function onStorageChanged(changes: Record<string, unknown>, area: s
   }
   // A rule, an override or the lead saved (by a page, an import, or a menu change kept): what must
   // hold is sent now, and the alarm follows.
-  if (changed.includes(key(schedulesItem))) jobs.push(reconcileSchedulesNow());
+  if (changed.includes(schedulesItem.name)) jobs.push(reconcileSchedulesNow());
   // The lock turned on: its record is written after the session's keys, so the session's change
   // found no record yet and the idle alarm starts here (docs/lock.md, "When it locks").
   if (changed.includes(LOCK_RECORD_NAME)) jobs.push(ensureIdleAlarm(browser.alarms));
