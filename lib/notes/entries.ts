@@ -18,9 +18,9 @@ export { MAX_ENTRIES_PER_ACCOUNT, NOTE_MAX_CHARS, NOTES_VERSION } from './limits
 
 export type { AccountNotes, EntryRecord } from './schema';
 
-export const notesKeyOf = (account: string) => `local:listNotes:${account}` as const;
-/** The same name as `storage.local` itself has it (no WXT `local:`): for the popup's first script. */
-export const notesStorageNameOf = (account: string) => notesKeyOf(account).slice('local:'.length);
+/** The notes' name as `storage.local` itself has it (no WXT `local:`): for the popup's first script. */
+export const notesStorageNameOf = (account: string) => `listNotes:${account}` as const;
+export const notesKeyOf = (account: string) => `local:${notesStorageNameOf(account)}` as const;
 /** The accounts that have notes, with when each was last written: for backups and the account bound. */
 export const NOTES_ACCOUNTS_KEY = 'local:listNotesAccounts' as const;
 
