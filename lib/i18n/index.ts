@@ -38,12 +38,32 @@ export function platformLookup(name: string): string {
 
 let lookup: MessageLookup = platformLookup;
 
+/**
+ * The texts this page has looked up, by catalogue name. A page's catalogue never changes while it
+ * is open (the browser reloads extension pages on an update), and the same text is asked for many
+ * times: "hours" by each of "Allow for a while"'s buttons, the language by every formatted date of
+ * a table. Each `i18n.getMessage` goes through the browser's API layer (docs/performance.md,
+ * "Against the popup before the start path was simplified").
+ */
+let looked = new Map<string, string>();
+
+function lookedUp(name: string): string {
+  let text = looked.get(name);
+  if (text === undefined) {
+    text = lookup(name);
+    looked.set(name, text);
+  }
+  return text;
+}
+
 /** Replaces where messages come from (Node tests, scripts); returns a function that puts the previous lookup back. */
 export function useMessageLookup(next: MessageLookup): () => void {
   const previous = lookup;
   lookup = next;
+  looked = new Map();
   return () => {
     lookup = previous;
+    looked = new Map();
   };
 }
 
@@ -51,7 +71,7 @@ const NAMED = /\{([A-Za-z0-9_]+)\}/g;
 
 function message(key: MessageKey): string {
   // A missing message shows its key rather than nothing, so the gap is seen and reported.
-  return lookup(key.replaceAll('.', '_')) || key;
+  return lookedUp(key.replaceAll('.', '_')) || key;
 }
 
 /**
@@ -75,7 +95,7 @@ function filled<T>(text: string, values: Record<string, T | string | number>): (
 
 /** The language of the catalogue in use (`en`, `de`): for `<html lang>` and number and date formats. */
 export function messageLocale(): string {
-  return lookup('locale') || 'en';
+  return lookedUp('locale') || 'en';
 }
 
 /**
