@@ -67,9 +67,7 @@ export function applyDelta(sections: Sections, delta: Delta): Sections {
 }
 
 /** One stored step: the first is whole, the others deltas. */
-export type ChainRecord =
-  | { takenAt: number; reason: Snapshot['reason']; whole: Sections }
-  | { takenAt: number; reason: Snapshot['reason']; delta: Delta };
+export type ChainRecord = Pick<Snapshot, 'takenAt' | 'reason'> & ({ whole: Sections } | { delta: Delta });
 
 /** The records of `snapshots`, oldest first, leaving out each one equal to the one before. */
 export function toChain(snapshots: readonly Snapshot[]): ChainRecord[] {

@@ -114,11 +114,7 @@ export interface RollbackDeps {
   saveEvery?: number;
 }
 
-export type RunOutcome =
-  | { state: 'done'; job: RollbackJob }
-  | { state: 'waiting'; job: RollbackJob }
-  | { state: 'not-yet'; job: RollbackJob }
-  | { state: 'none' };
+export type RunOutcome = { state: 'done' | 'waiting' | 'not-yet'; job: RollbackJob } | { state: 'none' };
 
 function asApiError(error: unknown): ApiError {
   return isApiError(error) ? error : new ApiError('unexpected', String(error));

@@ -50,20 +50,12 @@ export interface HistoryDeps {
   budget?: number;
 }
 
-export interface SnapshotSummary {
-  id: string;
-  takenAt: number;
-  reason: Snapshot['reason'];
-  size: number;
-}
+export type SnapshotSummary = HistoryHead['records'][number];
 
 export type AddOutcome = { stored: true; id: string } | { stored: false; sameAs: string | null };
 
 /** The changes one snapshot holds against the one before it. */
-export interface SnapshotChanges {
-  id: string;
-  takenAt: number;
-  reason: Snapshot['reason'];
+export interface SnapshotChanges extends Omit<SnapshotSummary, 'size'> {
   lines: DiffLine[];
 }
 
