@@ -231,7 +231,10 @@ export function journaledClient(
   now: () => number = Date.now,
 ): DnsFilterApi {
   const { form } = client;
-  const scope = (profile: string | undefined) => scopeOf(form, profile);
+  /** The one change a call makes: `entry` put on (`add`) or taken off a section of `profile`. */
+  const one = (kind: SectionKind, entry: string, profile: string | undefined, op: JournalChange['op']) => [
+    { kind, scope: scopeOf(form, profile), entry, op },
+  ];
   async function recorded(call: Promise<void>, changes: JournalChange[]): Promise<void> {
     await call;
     const at = now();
@@ -260,24 +263,10 @@ export function journaledClient(
     },
     listDomains: (...args) => client.listDomains(...args),
     listDomainsByProfile: (...args) => client.listDomainsByProfile(...args),
-    addDomain: (...args) => {
-      const [list, domain, profile] = args;
-      return recorded(client.addDomain(...args), [
-        { kind: list, scope: scope(profile), entry: domain, op: 'add' },
-      ]);
-    },
-    deleteDomain: (...args) => {
-      const [list, domain, profile] = args;
-      return recorded(client.deleteDomain(...args), [
-        { kind: list, scope: scope(profile), entry: domain, op: 'remove' },
-      ]);
-    },
-    blockTld: (...args) => {
-      const [tld, profile] = args;
-      return recorded(client.blockTld(...args), [
-        { kind: 'tlds', scope: scope(profile), entry: tld, op: 'add' },
-      ]);
-    },
+    addDomain: (...args) => recorded(client.addDomain(...args), one(args[0], args[1], args[2], 'add')),
+    deleteDomain: (...args) =>
+      recorded(client.deleteDomain(...args), one(args[0], args[1], args[2], 'remove')),
+    blockTld: (...args) => recorded(client.blockTld(...args), one('tlds', args[0], args[1], 'add')),
     setDefaultBlock: (...args) => {
       const [enabled, profile] = args;
       return recorded(client.setDefaultBlock(...args), [
@@ -286,13 +275,9 @@ export function journaledClient(
     },
     listNetworks: (...args) => client.listNetworks(...args),
     addNetwork: (...args) =>
-      recorded(client.addNetwork(...args), [
-        { kind: 'networks', scope: scope(args[0].profile), entry: args[0].ip, op: 'add' },
-      ]),
+      recorded(client.addNetwork(...args), one('networks', args[0].ip, args[0].profile, 'add')),
     deleteNetwork: (...args) =>
-      recorded(client.deleteNetwork(...args), [
-        { kind: 'networks', scope: scope(args[0].profile), entry: args[0].ip, op: 'remove' },
-      ]),
+      recorded(client.deleteNetwork(...args), one('networks', args[0].ip, args[0].profile, 'remove')),
     listLogDays: (...args) => client.listLogDays(...args),
     getStats: (...args) => client.getStats(...args),
     getDump: (...args) => client.getDump(...args),
