@@ -73,15 +73,11 @@ export type ChainRecord = Pick<Snapshot, 'takenAt' | 'reason'> & ({ whole: Secti
 export function toChain(snapshots: readonly Snapshot[]): ChainRecord[] {
   const records: ChainRecord[] = [];
   let previous: Sections | null = null;
-  for (const snapshot of snapshots) {
-    if (previous === null) {
-      records.push({ takenAt: snapshot.takenAt, reason: snapshot.reason, whole: snapshot.sections });
-    } else {
-      const delta = deltaBetween(previous, snapshot.sections);
-      if (delta === null) continue;
-      records.push({ takenAt: snapshot.takenAt, reason: snapshot.reason, delta });
-    }
-    previous = snapshot.sections;
+  for (const { takenAt, reason, sections } of snapshots) {
+    const delta = previous === null ? null : deltaBetween(previous, sections);
+    if (previous !== null && delta === null) continue;
+    records.push({ takenAt, reason, ...(delta === null ? { whole: sections } : { delta }) });
+    previous = sections;
   }
   return records;
 }

@@ -52,8 +52,7 @@ export const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b 
 
 /** Entries as a section keeps them: sorted, each once. */
 export function canonicalEntries(entries: Iterable<string>): string[] {
-  const sorted = [...new Set(entries)].sort(byCodeUnit);
-  return sorted;
+  return [...new Set(entries)].sort(byCodeUnit);
 }
 
 /** A network as one entry: its address, then its label when it has one. */

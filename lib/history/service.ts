@@ -36,7 +36,7 @@ import {
   rollbacksDoneSchema,
 } from './schema';
 import type { AddOutcome, SnapshotSummary } from './store';
-import { takeSnapshot } from './take';
+import { type KnownHere, takeSnapshot } from './take';
 
 export const HISTORY_DAILY_ALARM = 'history-daily';
 const ROLLBACK_ALARM = 'history-rollback';
@@ -57,7 +57,7 @@ export async function ensureDailyAlarm(alarms: AlarmsApi): Promise<void> {
 }
 
 /** What this browser set of TLD blocks and default block, for the active account. */
-async function knownHere() {
+async function knownHere(): Promise<KnownHere> {
   const [tlds, defaultBlock] = await Promise.all([addedTldsItem.getValue(), defaultBlockItem.getValue()]);
   return { tlds, defaultBlock };
 }
@@ -67,7 +67,7 @@ export async function snapshotAccount(
   account: string,
   client: DnsFilterApi,
   reason: SnapshotReason,
-  known?: Awaited<ReturnType<typeof knownHere>>,
+  known?: KnownHere,
 ): Promise<{ outcome: AddOutcome; snapshot: Snapshot }> {
   const snapshot = await takeSnapshot(client, known ?? (await knownHere()), reason);
   const { retentionDays } = await readHistorySettings();
@@ -270,7 +270,7 @@ export async function snapshotEveryAccount(
     accountId: string;
     active: boolean;
   }[],
-  parkedKnown: (accountId: string) => Promise<Awaited<ReturnType<typeof knownHere>>>,
+  parkedKnown: (accountId: string) => Promise<KnownHere>,
 ): Promise<void> {
   for (const account of accounts) {
     if (account.client === null) continue;
