@@ -80,7 +80,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
   }
   const rollbackSteps = records.rollbacks.map((rollback) => ({
     ...rollback,
-    keys: new Set(rollback.steps.map((step) => `${entryKey(step.kind, step.scope, step.entry)}\t${step.op}`)),
+    keys: new Set(rollback.steps.map(journalKey)),
   }));
   for (const change of changes) {
     const from = spanStart.get(change.id) ?? Number.NEGATIVE_INFINITY;
@@ -96,8 +96,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
       const journaled = journalByChange
         .get(
           journalKey({
-            kind: line.kind,
-            scope: line.scope,
+            ...line,
             // A network is journaled by its address: a removal names no label.
             entry: line.kind === 'networks' ? parseNetworkEntry(line.entry).ip : line.entry,
             op,
@@ -146,7 +145,7 @@ export function attributeChanges(changes: readonly SnapshotChanges[], records: R
         );
         if (settled !== undefined) row.madeHere = { surface: settled.change.source };
       }
-      const stepKey = `${entryKey(line.kind, line.scope, line.entry)}\t${op}`;
+      const stepKey = journalKey({ ...line, op });
       if (row.madeHere === undefined && rollbacks.some((rollback) => rollback.keys.has(stepKey))) {
         row.madeHere = { surface: 'rollback' };
       }
