@@ -138,9 +138,11 @@ export function createOverviewLoader(deps: OverviewDeps) {
       }),
       deps.readLocal(),
     ]);
-    const lists: Part<ListSizes[]> =
-      whitelist.ok && blocklist.ok
-        ? {
+    const lists: Part<ListSizes[]> = !whitelist.ok
+      ? whitelist
+      : !blocklist.ok
+        ? blocklist
+        : {
             ok: true,
             value: [...new Set([...Object.keys(whitelist.value), ...Object.keys(blocklist.value)])].map(
               (scope) => ({
@@ -149,10 +151,6 @@ export function createOverviewLoader(deps: OverviewDeps) {
                 blocklist: blocklist.value[scope]?.length ?? 0,
               }),
             ),
-          }
-        : {
-            ok: false,
-            message: whitelist.ok ? (blocklist as { message: string }).message : whitelist.message,
           };
     return {
       connection,
