@@ -80,14 +80,12 @@ export async function applyStep(client: DnsFilterApi, step: RollbackStep): Promi
         ? client.addDomain(step.kind, step.entry, profile)
         : client.deleteDomain(step.kind, step.entry, profile);
     case 'networks': {
-      const { ip, label } = parseNetworkEntry(step.entry);
+      // The label only when there is one: parseNetworkEntry leaves it out otherwise.
+      const network = parseNetworkEntry(step.entry);
+      const where = profile === undefined ? {} : { profile };
       return on
-        ? client.addNetwork({
-            ip,
-            ...(label === undefined ? {} : { label }),
-            ...(profile === undefined ? {} : { profile }),
-          })
-        : client.deleteNetwork({ ip, ...(profile === undefined ? {} : { profile }) });
+        ? client.addNetwork({ ...network, ...where })
+        : client.deleteNetwork({ ip: network.ip, ...where });
     }
     case 'defaultBlock':
       return client.setDefaultBlock(on === (step.entry === DEFAULT_BLOCK_ON), profile);
