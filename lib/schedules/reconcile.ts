@@ -210,18 +210,14 @@ async function reconcileProfile(
   const categories = things.filter((thing) => thing.thing.kind === 'category');
   let seen = run.seen[key];
   if (categories.length > 0 && (!seen || !isFresh(seen.fetchedAt, deps.now))) {
-    try {
-      const listed = await client.listCategories(profile);
-      seen = {
-        ...(seen ?? {}),
-        fetchedAt: deps.now,
-        categories: Object.fromEntries(listed.map((category) => [category.id, category.blocked])),
-      };
-      run.seen[key] = seen;
-    } catch (error) {
-      failedWith(error);
-      return;
-    }
+    const listed = await client.listCategories(profile).catch(failedWith);
+    if (!listed) return;
+    seen = {
+      ...(seen ?? {}),
+      fetchedAt: deps.now,
+      categories: Object.fromEntries(listed.map((category) => [category.id, category.blocked])),
+    };
+    run.seen[key] = seen;
   }
   const settings = things.filter((thing) => thing.thing.kind !== 'domain');
   if (settings.length > 0) {
@@ -252,21 +248,10 @@ async function reconcileProfile(
     thing.kind === 'domain' ? [{ domain: thing.domain, want: value as DomainPlace }] : [],
   );
   if (domains.length === 0) return;
-  let places: Map<string, DomainPlace>;
-  try {
-    const sentAt = run.seen[key]?.listsSentAt ?? 0;
-    places = await domainPlaces(
-      accountId,
-      client,
-      profile,
-      domains.map(({ domain }) => domain),
-      deps,
-      sentAt,
-    );
-  } catch (error) {
-    failedWith(error);
-    return;
-  }
+  const sentAt = run.seen[key]?.listsSentAt ?? 0;
+  const wanted = domains.map(({ domain }) => domain);
+  const places = await domainPlaces(accountId, client, profile, wanted, deps, sentAt).catch(failedWith);
+  if (!places) return;
   for (const { domain, want } of domains) {
     const place = places.get(domain) ?? 'none';
     if (place === want) continue;
