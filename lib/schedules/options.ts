@@ -169,14 +169,13 @@ export function lastCheckText(
   const check = checks?.lastCheck;
   if (!check) return { when: t('schedules.runsWhileOpenNever'), outcome: null };
   const when = t('schedules.runsWhileOpen', { time: formatInstant(check.at, now, timeZone) });
-  const reason = check.message ?? '';
   const outcome =
     check.outcome === 'in-step'
       ? t('schedules.outcome.inStep')
       : check.outcome === 'sent'
         ? tn('schedules.outcome.sent', check.changes)
         : t(check.outcome === 'waiting' ? 'schedules.outcome.waiting' : 'schedules.outcome.failed', {
-            reason,
+            reason: check.message ?? '',
           });
   return { when, outcome };
 }
