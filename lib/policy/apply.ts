@@ -89,8 +89,7 @@ async function bringInLine(
 /** Removes an account the policy no longer names; the only account keeps no key and no name. */
 async function dropAccount(id: string, deps: ApplyPolicyDeps): Promise<void> {
   const state = await readAccounts();
-  const account = state.accounts.find((candidate) => candidate.id === id);
-  if (!account) return;
+  if (!state.accounts.some((candidate) => candidate.id === id)) return;
   if (state.accounts.length > 1) {
     await deps.removeAccount(id);
     return;
