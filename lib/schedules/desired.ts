@@ -55,10 +55,6 @@ export interface ScheduleEvaluation {
   nextWakeAt: number | null;
 }
 
-function overridesOf(rule: ScheduleRule, overrides: readonly ScheduleOverride[]): ScheduleOverride[] {
-  return overrides.filter((override) => override.rule === rule.id && override.until > override.from);
-}
-
 /**
  * Calls `visit` with the instants each window of the rule starting on `firstDay` … `lastDay`
  * starts and ends, until it answers true; whether it did.
@@ -151,7 +147,7 @@ export function evaluateSchedules(
     if (instant !== null && (nextWakeAt === null || instant < nextWakeAt)) nextWakeAt = instant;
   };
   for (const rule of rules) {
-    const own = overridesOf(rule, overrides);
+    const own = overrides.filter((override) => override.rule === rule.id && override.until > override.from);
     const release = own.find(
       (override) => override.kind === 'release' && override.from <= clock.now && clock.now < override.until,
     );
