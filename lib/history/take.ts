@@ -55,9 +55,8 @@ export async function takeSnapshot(
       categories.filter((category) => category.blocked).map((category) => category.id),
     );
   }
-  const networks = await client.listNetworks();
   const networksByScope = new Map<string, string[]>(profiles.map((scope) => [scope, []]));
-  for (const network of networks) {
+  for (const network of await client.listNetworks()) {
     const scope = byProfile ? (network.profile ?? 'default') : ACCOUNT_SCOPE;
     networksByScope.set(scope, [
       ...(networksByScope.get(scope) ?? []),
