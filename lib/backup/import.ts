@@ -26,12 +26,11 @@ import {
 import { DIAGNOSIS_PERMISSIONS, type PermissionSet } from '@/lib/diagnosis/permissions';
 import { t, tn } from '@/lib/i18n';
 import { accountIdentity, originOf } from '@/lib/identity/identity';
-import { lookupPermissionOrigins } from '@/lib/network/settings-form';
 import { randomId } from '@/lib/outbox/lease';
 import {
   changeSettingsKeepingHostPermissions,
   type HostPermissionsApi,
-  hostPermissionFor,
+  originsNeeded,
 } from '@/lib/permissions/host-permission';
 import { importAccountSchedules } from '@/lib/schedules/backup';
 import {
@@ -323,21 +322,8 @@ export function permissionsNeeded(
   settings: Partial<BackupSettings>,
   accounts: readonly BackupAccount[] = [],
 ): Required<PermissionSet> {
-  const origins = new Set<string>();
+  const origins = new Set(originsNeeded([settings, ...accounts]));
   const permissions = new Set<string>();
-  for (const one of [settings, ...accounts]) {
-    if (one.connection) {
-      try {
-        const origin = hostPermissionFor(one.connection.baseUrl);
-        if (origin) origins.add(origin);
-      } catch {
-        // Checked by validateBaseUrl on import; nothing to ask for an address that is not one.
-      }
-    }
-    if (one.dynamicIp?.enabled) {
-      for (const origin of lookupPermissionOrigins(one.dynamicIp.lookupUrls)) origins.add(origin);
-    }
-  }
   if (settings.diagnosis?.enabled) {
     for (const name of DIAGNOSIS_PERMISSIONS.permissions) permissions.add(name);
     for (const origin of DIAGNOSIS_PERMISSIONS.origins) origins.add(origin);
