@@ -80,9 +80,12 @@ function registeredText(ip: string, target: RegistrationTarget): string {
  * they are deleted from their own account once it is configured again, and never from this one.
  */
 function otherAccounts(registered: RegisteredState, target: RegistrationTarget): RegisteredAddress[] {
-  return [registered.current, ...registered.stale].filter(
-    (address): address is RegisteredAddress => address !== null && address.account !== target.account,
-  );
+  return registeredAddresses(registered).filter((address) => address.account !== target.account);
+}
+
+/** The addresses of `registered`, the current one first. */
+export function registeredAddresses(registered: RegisteredState): RegisteredAddress[] {
+  return [registered.current, ...registered.stale].filter((address) => address !== null);
 }
 
 /** "Not registered: `why`", with the failure's kind: 'lookup', 'invalid-input' or an ApiError kind. */
@@ -106,9 +109,8 @@ export function decideRegistration(facts: RegistrationFacts): RegistrationDecisi
   }
 
   // Earlier addresses of this account, the current one first; what was just added is not one.
-  const earlier = [registered.current, ...registered.stale].filter(
-    (address): address is RegisteredAddress =>
-      address !== null && address.account === target.account && !coversNewRegistration(address, ip, target),
+  const earlier = registeredAddresses(registered).filter(
+    (address) => address.account === target.account && !coversNewRegistration(address, ip, target),
   );
   const unique = [...new Map(earlier.map((address) => [addressKey(address), address])).values()];
   const toDelete = facts.removePrevious ? unique : [];
