@@ -103,7 +103,7 @@ export function hostOf(baseUrl: string): string {
   }
 }
 
-export function displayName(account: Pick<StoredAccount, 'name' | 'connection'>): string {
+export function displayName(account: { name?: string | undefined; connection: { baseUrl: string } }): string {
   return account.name ?? hostOf(account.connection.baseUrl);
 }
 
