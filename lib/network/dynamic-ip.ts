@@ -140,13 +140,7 @@ export async function registerOnce(
   const settings = account.dynamicIp;
   const previousOutcome = account.registrationOutcome;
   if (trigger !== 'user' && !settings.enabled) return null;
-  if (
-    trigger === 'alarm' &&
-    previousOutcome?.nextAttemptAt !== undefined &&
-    previousOutcome.nextAttemptAt > now()
-  ) {
-    return null;
-  }
+  if (trigger === 'alarm' && (previousOutcome?.nextAttemptAt ?? -Infinity) > now()) return null;
 
   const leaseName = registrationLeaseOf(account.id);
   let lease = await tryAcquireLease(leaseName, { ttlMs: LEASE_TTL_MS, now });
