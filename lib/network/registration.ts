@@ -173,32 +173,27 @@ async function attempt(call: () => Promise<void>): Promise<StepResult> {
 export async function runRegistration(
   input: RunRegistrationInput,
 ): Promise<{ verdict: RegistrationVerdict; registered: RegisteredState }> {
-  const facts: RegistrationFacts = {
-    lookup: await input.lookup(),
-    target: input.target,
-    registered: input.registered,
-    removePrevious: input.removePrevious,
-    now: input.now,
-  };
+  const { lookup, client, beforeStep, ...given } = input;
+  const facts: RegistrationFacts = { ...given, lookup: await lookup() };
   // Each step adds one fact, so the number of steps is bounded by the addresses known.
   for (;;) {
     const decision = decideRegistration(facts);
     if (decision.next === 'done') return { verdict: decision.verdict, registered: decision.registered };
     // An interrupted step is a transient failure: nothing added is forgotten (the new address
     // becomes current), and an earlier address not deleted yet stays for the next run.
-    const mayGoOn = input.beforeStep ? await input.beforeStep() : true;
+    const mayGoOn = beforeStep ? await beforeStep() : true;
     const interrupted: StepResult = {
       ok: false,
       error: new ApiError('aborted', t('registration.overtaken')),
     };
     if (decision.next === 'add') {
       const { entry } = decision;
-      facts.add = mayGoOn ? await attempt(() => input.client.addNetwork(entry)) : interrupted;
+      facts.add = mayGoOn ? await attempt(() => client.addNetwork(entry)) : interrupted;
     } else {
       const { address } = decision;
       const { ip, profile } = address;
       const entry = profile === undefined ? { ip } : { ip, profile };
-      const result = mayGoOn ? await attempt(() => input.client.deleteNetwork(entry)) : interrupted;
+      const result = mayGoOn ? await attempt(() => client.deleteNetwork(entry)) : interrupted;
       facts.deletions = { ...facts.deletions, [addressKey(address)]: result };
     }
   }
