@@ -9,7 +9,7 @@
  * temporary allows. Every page and the worker's "current account" is the active one.
  */
 
-import { ApiError } from '@/lib/api/errors';
+import { ApiError, validOrThrow } from '@/lib/api/errors';
 import type { ApiForm } from '@/lib/api/forms';
 import { t } from '@/lib/i18n';
 import { type AccountIdentity, accountIdentity } from '@/lib/identity/identity';
@@ -148,9 +148,7 @@ export async function countWaitingChanges(id: string): Promise<number> {
  * name is, lib/backup/parse.ts) or when it is another account's name.
  */
 export function checkAccountName(input: string, others: readonly Pick<AccountSummary, 'name'>[]): string {
-  const checked = validateAccountName(input);
-  if (!checked.ok) throw invalid('name', checked.message);
-  const name = checked.value;
+  const name = validOrThrow(validateAccountName(input), 'name');
   const taken = others.find((other) => other.name.toLocaleLowerCase() === name.toLocaleLowerCase());
   if (taken) throw invalid('name', t('accounts.nameTaken', { name }));
   return name;
@@ -190,13 +188,11 @@ export function createAccounts(deps: AccountsDeps) {
     const others = (await listAccounts()).accounts;
     if (others.length >= MAX_ACCOUNTS) throw invalid('name', t('accounts.tooMany', { max: MAX_ACCOUNTS }));
     const name = checkAccountName(input.name, others);
-    const key = validateApiKey(input.key);
-    if (!key.ok) throw invalid('key', key.message);
-    const base = validateBaseUrl(input.baseUrl);
-    if (!base.ok) throw invalid('baseUrl', base.message);
+    const key = validOrThrow(validateApiKey(input.key), 'key');
+    const base = validOrThrow(validateBaseUrl(input.baseUrl), 'baseUrl');
     const identity = await accountIdentity({
-      key: key.value,
-      connection: { baseUrl: base.value, form: input.form },
+      key,
+      connection: { baseUrl: base, form: input.form },
     });
     const same = others.find((other) => other.identity.id === identity.id);
     if (same) throw invalid('key', t('accounts.alreadyThere', { name: same.name }));
@@ -205,17 +201,14 @@ export function createAccounts(deps: AccountsDeps) {
       ...(deps.confirmed ?? []),
       ...others.map((other) => new URL(other.baseUrl).origin),
     ]);
-    await confirmKeyDestination(base.value, {
-      savedOrigin: async () => active?.baseUrl ?? base.value,
+    await confirmKeyDestination(base, {
+      savedOrigin: async () => active?.baseUrl ?? base,
       confirm: deps.confirm,
       permissions: deps.permissions,
       confirmed,
     });
-    deps.confirmed?.add(new URL(base.value).origin);
-    const added = await addParkedAccount(
-      { name, key: key.value, baseUrl: base.value, form: input.form },
-      now,
-    );
+    deps.confirmed?.add(new URL(base).origin);
+    const added = await addParkedAccount({ name, key, baseUrl: base, form: input.form }, now);
     if (added === null) throw invalid('name', t('accounts.tooMany', { max: MAX_ACCOUNTS }));
     return added;
   }
@@ -245,18 +238,17 @@ export function createAccounts(deps: AccountsDeps) {
     account: Pick<AccountSummary, 'id' | 'form'>,
     draft: DynamicIpDraft,
   ): Promise<DynamicIpSettings> {
-    const checked = checkDynamicIpDraft(draft, account.form);
-    if (!checked.ok) throw invalid('dynamicIp', checked.message);
-    const origins = lookupPermissionOrigins(checked.value.lookupUrls);
+    const settings = validOrThrow(checkDynamicIpDraft(draft, account.form), 'dynamicIp');
+    const origins = lookupPermissionOrigins(settings.lookupUrls);
     if (origins.length > 0 && !(await deps.permissions.request({ origins }).catch(() => false))) {
       const hosts = origins.map((origin) => new URL(origin.replace('/*', '/')).host).join(', ');
       throw invalid('dynamicIp', t('dynamicIp.permissionRefused', { hosts }));
     }
     const written = await changeSettingsKeepingHostPermissions({ permissions: deps.permissions }, () =>
-      writeAccountValue(account.id, dynamicIpSettingsItem, checked.value),
+      writeAccountValue(account.id, dynamicIpSettingsItem, settings),
     );
     if (!written) throw invalid('account', t('accounts.gone'));
-    return checked.value;
+    return settings;
   }
 
   /**

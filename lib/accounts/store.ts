@@ -103,7 +103,7 @@ export function hostOf(baseUrl: string): string {
   }
 }
 
-export function displayName(account: Pick<StoredAccount, 'name' | 'connection'>): string {
+export function displayName(account: { name?: string | undefined; connection: { baseUrl: string } }): string {
   return account.name ?? hostOf(account.connection.baseUrl);
 }
 
@@ -189,15 +189,9 @@ async function stateOf(raw: Raw): Promise<AccountsState> {
     raw.accounts.accounts.map(async (entry): Promise<StoredAccount> => {
       const isActive = entry.id === activeId;
       // The active account's values were checked as they were read; a parked one is checked here.
-      const values = new Map<string, unknown>(
-        ACCOUNT_ITEMS.map(
-          (item, index) =>
-            [
-              item.key,
-              isActive ? raw.active[index] : item.fromStored(entry.parked?.[item.key] ?? null),
-            ] as const,
-        ),
-      );
+      const valueAt = (item: AccountItem, index: number) =>
+        isActive ? raw.active[index] : item.fromStored(entry.parked?.[item.key] ?? null);
+      const values = new Map(ACCOUNT_ITEMS.map((item, index) => [item.key, valueAt(item, index)] as const));
       return {
         id: entry.id,
         name: entry.name,

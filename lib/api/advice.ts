@@ -5,8 +5,7 @@
  * The advice is data (the table below), so every surface that shows a failure says the same.
  */
 
-import type { PlainKey } from '@/lib/i18n';
-import { t } from '@/lib/i18n';
+import { type PlainKey, t } from '@/lib/i18n';
 import { type ApiErrorKind, isApiError } from './errors';
 
 /** The kinds a person can tell apart by what they should do about them. */

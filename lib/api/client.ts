@@ -3,17 +3,12 @@
  * configured form, which checks every input before any call.
  */
 import { t } from '@/lib/i18n';
-import { type Validation, validateApiKey, validateBaseUrl } from '@/lib/validation';
+import { validateApiKey, validateBaseUrl } from '@/lib/validation';
 import { createFormAdapter } from './adapter';
-import { ApiError } from './errors';
+import { ApiError, validOrThrow } from './errors';
 import { isApiForm } from './forms';
 import { createTransport, DEFAULT_MAX_JSON_BYTES, DEFAULT_TIMEOUT_MS } from './transport';
 import type { ApiClientConfig, DnsFilterApi } from './types';
-
-function configValue(check: Validation, field: string): string {
-  if (check.ok) return check.value;
-  throw new ApiError('invalid-input', check.message, { field });
-}
 
 const positiveOr = (value: number | undefined, fallback: number) =>
   value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
@@ -27,8 +22,8 @@ export function createApiClient(config: ApiClientConfig): DnsFilterApi {
     throw new ApiError('invalid-input', t('api.chooseForm'), { field: 'form' });
   }
   const transport = createTransport({
-    origin: configValue(validateBaseUrl(config.baseUrl), 'baseUrl'),
-    key: configValue(validateApiKey(config.key), 'key'),
+    origin: validOrThrow(validateBaseUrl(config.baseUrl), 'baseUrl'),
+    key: validOrThrow(validateApiKey(config.key), 'key'),
     form: config.form,
     fetch: config.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     timeoutMs: positiveOr(config.timeoutMs, DEFAULT_TIMEOUT_MS),

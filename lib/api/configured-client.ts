@@ -9,7 +9,7 @@ import {
   readsApiTimeoutForTests,
 } from '@/lib/settings/storage';
 import { createApiClient } from './client';
-import type { ApiForm, DnsFilterApi } from './types';
+import type { ApiClientConfig, DnsFilterApi } from './types';
 
 /** What a client is made from: read from storage, or handed over by a page that has read them. */
 export interface ClientSettings {
@@ -92,11 +92,9 @@ export const configuredClient: Followable<ConfiguredClient> = followableRead(
 );
 
 /** A client for what the user typed but has not saved (Setup's Test connection). */
-export async function createDraftClient(draft: {
-  key: string;
-  baseUrl: string;
-  form: ApiForm;
-}): Promise<DnsFilterApi> {
+export async function createDraftClient(
+  draft: Pick<ApiClientConfig, 'key' | 'baseUrl' | 'form'>,
+): Promise<DnsFilterApi> {
   const timeoutMs = readsApiTimeoutForTests ? await apiTimeoutForTestsItem.getValue() : null;
   return createApiClient({ ...draft, timeoutMs: timeoutMs ?? undefined });
 }

@@ -2,6 +2,8 @@
  * Every failure the API client can produce. The UI shows `message` as plain text; it never
  * contains the API key (the transport scrubs it before an error is built).
  */
+import type { Validation } from '@/lib/validation/result';
+
 export type ApiErrorKind =
   /** The service answered with a failure body; `reason` is its text, verbatim. */
   | 'service'
@@ -47,6 +49,12 @@ export class ApiError extends Error {
     this.kind = kind;
     this.details = details;
   }
+}
+
+/** The value of a passed check; a failed one throws ApiError 'invalid-input' naming `field`. */
+export function validOrThrow<T>(check: Validation<T>, field: string): T {
+  if (check.ok) return check.value;
+  throw new ApiError('invalid-input', check.message, { field });
 }
 
 export function isApiError(value: unknown): value is ApiError {

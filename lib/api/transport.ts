@@ -415,8 +415,7 @@ export function createTransport(config: TransportConfig): Transport {
       try {
         parsed = schema.safeParse(body);
       } catch {
-        // A schema must never turn a hostile body into a raw exception.
-        parsed = undefined;
+        // A schema must never turn a hostile body into a raw exception: `parsed` stays undefined.
       }
       if (!parsed?.success) throw unexpected(guard, t('api.unknownShape'));
       return parsed.data as z.output<S>;

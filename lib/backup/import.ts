@@ -26,12 +26,11 @@ import {
 import { DIAGNOSIS_PERMISSIONS, type PermissionSet } from '@/lib/diagnosis/permissions';
 import { t, tn } from '@/lib/i18n';
 import { accountIdentity, originOf } from '@/lib/identity/identity';
-import { lookupPermissionOrigins } from '@/lib/network/settings-form';
 import { randomId } from '@/lib/outbox/lease';
 import {
   changeSettingsKeepingHostPermissions,
   type HostPermissionsApi,
-  hostPermissionFor,
+  originsNeeded,
 } from '@/lib/permissions/host-permission';
 import { importAccountSchedules } from '@/lib/schedules/backup';
 import {
@@ -163,7 +162,7 @@ function accountDestinationChanges(
   ]);
   const changes: DestinationChange[] = [];
   for (const account of parsed.accounts) {
-    const name = account.name ?? hostOf(account.connection.baseUrl);
+    const name = displayName(account);
     const origin = originOf(account.connection.baseUrl);
     if (!knownOrigins.has(origin)) {
       changes.push({
@@ -206,7 +205,7 @@ interface AccountLine {
  * another's key.
  */
 async function importAccount(account: BackupAccount): Promise<AccountLine[]> {
-  const wanted = account.name ?? hostOf(account.connection.baseUrl);
+  const wanted = displayName(account);
   const label = t('backup.account', { name: wanted });
   const line = (detail: string, refused = false): AccountLine => ({
     line: { name: 'accounts' as const, label, detail },
@@ -287,14 +286,11 @@ async function writeSettings(parsed: Extract<ParsedBackup, { ok: true }>): Promi
   const notInFile: ReportLine[] = [];
   for (const name of SETTING_NAMES) {
     const definition = DEFINITIONS[name] as SettingDefinition<unknown>;
+    const line = (detail: string): ReportLine => ({ name, label: definition.label(), detail });
     const value = parsed.accepted[name];
     if (value === undefined) {
-      if (!refused.some((line) => line.name === name)) {
-        notInFile.push({
-          name,
-          label: definition.label(),
-          detail: t(name === 'apiKey' ? 'backup.notInFileKey' : 'backup.notInFile'),
-        });
+      if (!refused.some((refusal) => refusal.name === name)) {
+        notInFile.push(line(t(name === 'apiKey' ? 'backup.notInFileKey' : 'backup.notInFile')));
       }
       continue;
     }
@@ -302,13 +298,13 @@ async function writeSettings(parsed: Extract<ParsedBackup, { ok: true }>): Promi
       const next = definition.merge ? definition.merge(await definition.item.getValue(), value) : value;
       const merged = definition.checkMerged?.(next);
       if (merged && !merged.ok) {
-        refused.push({ name, label: definition.label(), detail: merged.message });
+        refused.push(line(merged.message));
         continue;
       }
       await definition.item.setValue(next);
-      imported.push({ name, label: definition.label(), detail: definition.describe(value) });
+      imported.push(line(definition.describe(value)));
     } catch {
-      refused.push({ name, label: definition.label(), detail: t('backup.notSaved') });
+      refused.push(line(t('backup.notSaved')));
     }
   }
   return { imported, refused, ignored: parsed.ignored, notInFile };
@@ -323,21 +319,8 @@ export function permissionsNeeded(
   settings: Partial<BackupSettings>,
   accounts: readonly BackupAccount[] = [],
 ): Required<PermissionSet> {
-  const origins = new Set<string>();
+  const origins = new Set(originsNeeded([settings, ...accounts]));
   const permissions = new Set<string>();
-  for (const one of [settings, ...accounts]) {
-    if (one.connection) {
-      try {
-        const origin = hostPermissionFor(one.connection.baseUrl);
-        if (origin) origins.add(origin);
-      } catch {
-        // Checked by validateBaseUrl on import; nothing to ask for an address that is not one.
-      }
-    }
-    if (one.dynamicIp?.enabled) {
-      for (const origin of lookupPermissionOrigins(one.dynamicIp.lookupUrls)) origins.add(origin);
-    }
-  }
   if (settings.diagnosis?.enabled) {
     for (const name of DIAGNOSIS_PERMISSIONS.permissions) permissions.add(name);
     for (const origin of DIAGNOSIS_PERMISSIONS.origins) origins.add(origin);

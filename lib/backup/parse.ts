@@ -9,6 +9,7 @@
 import * as z from 'zod/mini';
 import { hostOf } from '@/lib/accounts/store';
 import { t } from '@/lib/i18n';
+import { isRecord } from '@/lib/settings/shape';
 import { ACCOUNT_NAME_MAX } from '@/lib/settings/storage';
 import { quoteInput, validateAccountName } from '@/lib/validation';
 import {
@@ -133,9 +134,8 @@ function accountLabel(raw: unknown): string {
 function acceptAccount(
   raw: unknown,
 ): { ok: true; value: BackupAccount; schedulesRefused?: string } | { ok: false; reason: string } {
-  const isObject = raw !== null && typeof raw === 'object' && !Array.isArray(raw);
-  const rawSchedules = isObject ? (raw as { schedules?: unknown }).schedules : undefined;
-  const shaped = backupAccountSchema.safeParse(isObject ? { ...raw, schedules: undefined } : raw);
+  const rawSchedules = isRecord(raw) ? raw.schedules : undefined;
+  const shaped = backupAccountSchema.safeParse(isRecord(raw) ? { ...raw, schedules: undefined } : raw);
   if (!shaped.success) {
     const onKey = shaped.error.issues.some((issue) => issue.path[0] === 'apiKey');
     return { ok: false, reason: shapeRefusal(shaped.error, onKey) };
@@ -174,8 +174,7 @@ export function parseBackup(text: string): ParsedBackup {
   }
   const envelope = envelopeSchema.safeParse(json);
   if (!envelope.success) {
-    const looksLikeOne =
-      typeof json === 'object' && json !== null && (json as { format?: unknown }).format === BACKUP_FORMAT;
+    const looksLikeOne = isRecord(json) && json.format === BACKUP_FORMAT;
     return {
       ok: false,
       message: looksLikeOne

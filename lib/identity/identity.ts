@@ -63,11 +63,7 @@ export async function keyFingerprint(key: string): Promise<string> {
   return [...new Uint8Array(digest).slice(0, 8)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-export function identityOf(parts: {
-  origin: string;
-  form: ApiForm;
-  keyFingerprint: string;
-}): AccountIdentity {
+export function identityOf(parts: Omit<AccountIdentity, 'id'>): AccountIdentity {
   if (!FINGERPRINT.test(parts.keyFingerprint)) throw new Error('not a key fingerprint');
   const origin = originOf(parts.origin);
   return {

@@ -86,18 +86,13 @@ export async function runBulkAdd(options: BulkAddOptions): Promise<BulkAddSummar
       await add(domain, signal);
       report({ domain, state: 'added', message: t('bulkAdd.added') });
     } catch (error) {
-      if (stopsTheRun(error)) {
-        stoppedBecause = error.kind === 'aborted' ? t('bulkAdd.stopped') : messageOf(error);
-        const state = error.kind === 'aborted' ? 'not-tried' : 'failed';
-        report({
-          domain,
-          state,
-          message:
-            state === 'failed' ? messageOf(error) : t('bulkAdd.notTried', { reason: t('bulkAdd.stopped') }),
-        });
-      } else {
-        report({ domain, state: 'failed', message: messageOf(error) });
-      }
+      const aborted = isApiError(error) && error.kind === 'aborted';
+      if (stopsTheRun(error)) stoppedBecause = aborted ? t('bulkAdd.stopped') : messageOf(error);
+      report(
+        aborted
+          ? { domain, state: 'not-tried', message: t('bulkAdd.notTried', { reason: t('bulkAdd.stopped') }) }
+          : { domain, state: 'failed', message: messageOf(error) },
+      );
     }
   }
 

@@ -91,13 +91,8 @@ export function buildMenuItems(input: MenuInput): MenuItem[] {
           ...patterns,
         });
         for (const profile of profiles) items.push(child(actionId({ list, target, profile }), profile));
-        for (const group of input.groups ?? []) {
-          items.push(
-            child(
-              actionId({ list, target, group: group.id }),
-              t('profileGroups.menuItem', { name: group.name }),
-            ),
-          );
+        for (const { id, name } of input.groups ?? []) {
+          items.push(child(actionId({ list, target, group: id }), t('profileGroups.menuItem', { name })));
         }
       }
     }

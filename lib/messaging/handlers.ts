@@ -53,10 +53,7 @@ export interface WorkerJobs {
   /** The same change for several profiles, queued together (lib/profile-groups/several.ts). */
   submitToProfiles(change: ListChange, profiles: readonly string[]): Promise<SeveralOutcomes>;
   /** Null when a registration is running already. */
-  register(
-    trigger: 'user',
-    accountId?: string,
-  ): Promise<{ ok: boolean; ip?: string; message: string } | null>;
+  register(trigger: 'user', accountId?: string): Promise<ResponseOf<'register-now'> | null>;
   deliverOutbox(force: boolean): Promise<{ remaining: readonly unknown[] }>;
   temporaryAllow(request: Asked<'temporary-allow'>): Promise<TemporaryAllowResponse>;
   /** Removes an account of this browser and everything of it (lib/accounts/forget.ts). */

@@ -24,6 +24,7 @@ import { lookupPublicIpv4 } from './ip-lookup';
 import {
   notRegistered,
   type RegistrationVerdict,
+  registeredAddresses,
   registrationRetryMinutes,
   runRegistration,
 } from './registration';
@@ -139,13 +140,7 @@ export async function registerOnce(
   const settings = account.dynamicIp;
   const previousOutcome = account.registrationOutcome;
   if (trigger !== 'user' && !settings.enabled) return null;
-  if (
-    trigger === 'alarm' &&
-    previousOutcome?.nextAttemptAt !== undefined &&
-    previousOutcome.nextAttemptAt > now()
-  ) {
-    return null;
-  }
+  if (trigger === 'alarm' && (previousOutcome?.nextAttemptAt ?? -Infinity) > now()) return null;
 
   const leaseName = registrationLeaseOf(account.id);
   let lease = await tryAcquireLease(leaseName, { ttlMs: LEASE_TTL_MS, now });
@@ -190,8 +185,6 @@ async function clientOf(deps: DynamicIpDeps, accountId: string): Promise<Current
   return (await deps.getAccounts()).find((account) => account.accountId === accountId) ?? null;
 }
 
-const isAddress = (address: RegisteredAddress | null): address is RegisteredAddress => address !== null;
-
 const noKey = (): RegistrationVerdict => ({ ok: false, message: t('registration.noKey'), reason: 'no-key' });
 
 async function registerWithSettings(
@@ -225,7 +218,7 @@ async function registerWithSettings(
   // maybe at this very moment) are kept as they are.
   const mine = (address: RegisteredAddress) => address.account === identity.id;
   const stored = await registeredAddressesItem.getValue();
-  const own = [stored.current, ...stored.stale].filter(isAddress).filter(mine);
+  const own = registeredAddresses(stored).filter(mine);
   const result = await runRegistration({
     lookup: () => lookupPublicIpv4(settings.lookupUrls, renewingFetch),
     beforeStep: renewLease,
@@ -237,7 +230,7 @@ async function registerWithSettings(
   });
   await exclusively('registration-addresses', async () => {
     const latest = await registeredAddressesItem.getValue();
-    const others = [latest.current, ...latest.stale].filter(isAddress).filter((address) => !mine(address));
+    const others = registeredAddresses(latest).filter((address) => !mine(address));
     // `current` is this run's address; without one, whatever another account registered last.
     const current = result.registered.current ?? others[0] ?? null;
     await registeredAddressesItem.setValue({

@@ -80,9 +80,12 @@ function registeredText(ip: string, target: RegistrationTarget): string {
  * they are deleted from their own account once it is configured again, and never from this one.
  */
 function otherAccounts(registered: RegisteredState, target: RegistrationTarget): RegisteredAddress[] {
-  return [registered.current, ...registered.stale].filter(
-    (address): address is RegisteredAddress => address !== null && address.account !== target.account,
-  );
+  return registeredAddresses(registered).filter((address) => address.account !== target.account);
+}
+
+/** The addresses of `registered`, the current one first. */
+export function registeredAddresses(registered: RegisteredState): RegisteredAddress[] {
+  return [registered.current, ...registered.stale].filter((address) => address !== null);
 }
 
 /** "Not registered: `why`", with the failure's kind: 'lookup', 'invalid-input' or an ApiError kind. */
@@ -106,9 +109,8 @@ export function decideRegistration(facts: RegistrationFacts): RegistrationDecisi
   }
 
   // Earlier addresses of this account, the current one first; what was just added is not one.
-  const earlier = [registered.current, ...registered.stale].filter(
-    (address): address is RegisteredAddress =>
-      address !== null && address.account === target.account && !coversNewRegistration(address, ip, target),
+  const earlier = registeredAddresses(registered).filter(
+    (address) => address.account === target.account && !coversNewRegistration(address, ip, target),
   );
   const unique = [...new Map(earlier.map((address) => [addressKey(address), address])).values()];
   const toDelete = facts.removePrevious ? unique : [];
@@ -171,32 +173,27 @@ async function attempt(call: () => Promise<void>): Promise<StepResult> {
 export async function runRegistration(
   input: RunRegistrationInput,
 ): Promise<{ verdict: RegistrationVerdict; registered: RegisteredState }> {
-  const facts: RegistrationFacts = {
-    lookup: await input.lookup(),
-    target: input.target,
-    registered: input.registered,
-    removePrevious: input.removePrevious,
-    now: input.now,
-  };
+  const { lookup, client, beforeStep, ...given } = input;
+  const facts: RegistrationFacts = { ...given, lookup: await lookup() };
   // Each step adds one fact, so the number of steps is bounded by the addresses known.
   for (;;) {
     const decision = decideRegistration(facts);
     if (decision.next === 'done') return { verdict: decision.verdict, registered: decision.registered };
     // An interrupted step is a transient failure: nothing added is forgotten (the new address
     // becomes current), and an earlier address not deleted yet stays for the next run.
-    const mayGoOn = input.beforeStep ? await input.beforeStep() : true;
+    const mayGoOn = beforeStep ? await beforeStep() : true;
     const interrupted: StepResult = {
       ok: false,
       error: new ApiError('aborted', t('registration.overtaken')),
     };
     if (decision.next === 'add') {
       const { entry } = decision;
-      facts.add = mayGoOn ? await attempt(() => input.client.addNetwork(entry)) : interrupted;
+      facts.add = mayGoOn ? await attempt(() => client.addNetwork(entry)) : interrupted;
     } else {
       const { address } = decision;
       const { ip, profile } = address;
       const entry = profile === undefined ? { ip } : { ip, profile };
-      const result = mayGoOn ? await attempt(() => input.client.deleteNetwork(entry)) : interrupted;
+      const result = mayGoOn ? await attempt(() => client.deleteNetwork(entry)) : interrupted;
       facts.deletions = { ...facts.deletions, [addressKey(address)]: result };
     }
   }

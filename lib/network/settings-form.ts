@@ -107,10 +107,6 @@ export function checkDynamicIpDraft(draft: DynamicIpDraft, form: ApiForm): Valid
  * answers with CORS headers.
  */
 export function lookupPermissionOrigins(urls: readonly string[]): string[] {
-  const origins = new Set<string>();
-  for (const raw of urls) {
-    const url = new URL(raw);
-    if (!LOOPBACK_HOST.test(url.hostname)) origins.add(`${url.origin}/*`);
-  }
-  return [...origins];
+  const remote = urls.map((raw) => new URL(raw)).filter((url) => !LOOPBACK_HOST.test(url.hostname));
+  return [...new Set(remote.map((url) => `${url.origin}/*`))];
 }

@@ -32,19 +32,22 @@ export interface HostPermissionSettings {
 /**
  * Match patterns these settings need: the service's origin (unless default or loopback), the
  * lookup services' origins while dynamic IP is on. "Find this browser's address" asks the lookup
- * services without a permission of its own (they answer with CORS headers), so it holds none.
+ * services without a permission of its own (they answer with CORS headers), so it holds none. A
+ * setting that is absent (from a backup file) needs nothing.
  */
-export function originsNeeded(settings: readonly HostPermissionSettings[]): string[] {
+export function originsNeeded(settings: readonly Partial<HostPermissionSettings>[]): string[] {
   const origins = new Set<string>();
-  for (const one of settings) {
-    if (one.dynamicIp.enabled) {
-      for (const origin of lookupPermissionOrigins(one.dynamicIp.lookupUrls)) origins.add(origin);
+  for (const { connection, dynamicIp } of settings) {
+    if (connection) {
+      try {
+        const service = hostPermissionFor(connection.baseUrl);
+        if (service !== null) origins.add(service);
+      } catch {
+        // An unusable base URL needs nothing; Setup (or an import's validateBaseUrl) reports it.
+      }
     }
-    try {
-      const service = hostPermissionFor(one.connection.baseUrl);
-      if (service !== null) origins.add(service);
-    } catch {
-      // An unusable base URL needs nothing; Setup reports it.
+    if (dynamicIp?.enabled) {
+      for (const origin of lookupPermissionOrigins(dynamicIp.lookupUrls)) origins.add(origin);
     }
   }
   return [...origins];

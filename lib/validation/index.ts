@@ -58,21 +58,20 @@ export function validateCategoryId(input: string): Validation {
 export function validateTld(input: string): Validation {
   const trimmed = typeof input === 'string' ? input.trim() : '';
   if (trimmed === '') return invalid(t('validation.tldEmpty'));
+  const notTld = () => invalid(t('validation.notTld', { input: quoteInput(trimmed) }));
   const bare = (trimmed.startsWith('.') ? trimmed.slice(1) : trimmed).replace(/\.$/, '');
   if (bare.includes('*')) return invalid(t('validation.tldWildcard'));
   // `com@evil` would parse as the host `evil`; `com/x` as `com`: neither is what was typed.
-  if (/[@/\\?#:]/.test(bare)) return invalid(t('validation.notTld', { input: quoteInput(trimmed) }));
+  if (/[@/\\?#:]/.test(bare)) return notTld();
   if (bare.includes('.')) return invalid(t('validation.tldFull'));
   let ascii: string;
   try {
     // The WHATWG parser turns an IDN label into punycode and lower-cases it.
     ascii = new URL(`http://example.${bare}`).hostname.slice('example.'.length);
   } catch {
-    return invalid(t('validation.notTld', { input: quoteInput(trimmed) }));
+    return notTld();
   }
-  if (!/^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(ascii)) {
-    return invalid(t('validation.notTld', { input: quoteInput(trimmed) }));
-  }
+  if (!/^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(ascii)) return notTld();
   return valid(`.${ascii}`);
 }
 
