@@ -243,22 +243,14 @@ export async function startUnbreak(deps: UnbreakDeps, request: UnbreakRequest): 
   const failures = results
     .filter(({ outcome }) => outcome.state === 'failed')
     .map(({ domain, outcome }) => t('unbreak.failedOne', { domain, reason: outcome.message }));
-  const names = formatList(allowed.map(({ domain }) => domain));
   // The allows decide the state; without any, the refusals do.
   const state = worstState((allowed.length > 0 ? allowed : results).map(({ outcome }) => outcome));
   const parts: string[] = [];
   if (allowed.length > 0) {
+    const key = state === 'pending' ? 'unbreak.queued' : 'unbreak.allowed';
+    const words = { domains: formatList(allowed.map(({ domain }) => domain)), end: endTimeText(expiresAt) };
     parts.push(
-      profile === undefined
-        ? t(state === 'pending' ? 'unbreak.queued' : 'unbreak.allowed', {
-            domains: names,
-            end: endTimeText(expiresAt),
-          })
-        : t(state === 'pending' ? 'unbreak.queuedProfile' : 'unbreak.allowedProfile', {
-            domains: names,
-            profile,
-            end: endTimeText(expiresAt),
-          }),
+      profile === undefined ? t(key, words) : t(`${key}Profile`, { ...words, profile }),
       t('unbreak.honest'),
     );
   }
