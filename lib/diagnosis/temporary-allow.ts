@@ -65,14 +65,12 @@ export function placementFromOutbox(
   const canonical = canonicalHost(target.domain);
   const last = entries
     .filter(carriesListChange)
-    .filter(
+    .findLast(
       ({ change, account }) =>
         account === target.account &&
         change.profile === target.profile &&
         canonicalHost(change.domain) === canonical,
-    )
-    .map(({ change }) => change)
-    .at(-1);
+    )?.change;
   if (!last) return null;
   return last.op === 'add' ? last.list : 'none';
 }
@@ -234,14 +232,12 @@ export async function expireTemporaryAllows(deps: TemporaryAllowDeps): Promise<T
     ),
   );
   await scheduleExpiry(deps);
-  for (const entry of due) {
-    // The service settings changed since: the end waits for the account it belongs to.
-    if (!configured.has(entry.account)) {
-      await deps.notify(
-        t('temporaryAllow.endedTitle'),
-        t('temporaryAllow.endedOtherAccount', { domain: entry.domain }),
-      );
-    }
+  // The service settings changed since: the end waits for the account it belongs to.
+  for (const entry of due.filter(({ account }) => !configured.has(account))) {
+    await deps.notify(
+      t('temporaryAllow.endedTitle'),
+      t('temporaryAllow.endedOtherAccount', { domain: entry.domain }),
+    );
   }
   if (due.some((entry) => configured.has(entry.account))) await deps.deliver();
   return due;
