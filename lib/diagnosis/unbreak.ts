@@ -129,18 +129,16 @@ export function afterLoad(
   sessions: UnbreakSession[],
   load: { host: string; site: string; at: number },
 ): UnbreakSession[] {
-  let changed = false;
   const next = sessions.map((session) => {
     if (load.at >= session.expiresAt || canonicalHost(session.site) !== canonicalHost(load.site))
       return session;
     const domains = session.domains.map((entry) => {
       if (load.at < entry.allowedAt || !covers(entry.domain, load.host)) return entry;
-      changed = true;
       return { ...entry, loadedAt: entry.loadedAt ?? load.at, loads: Math.min(entry.loads + 1, MAX_LOADS) };
     });
     return domains.some((entry, i) => entry !== session.domains[i]) ? { ...session, domains } : session;
   });
-  return changed ? next : sessions;
+  return next.some((session, i) => session !== sessions[i]) ? next : sessions;
 }
 
 // --- Storage ---
