@@ -104,13 +104,11 @@ export function chooseUnbreakDomains(input: UnbreakChoiceInput): UnbreakChoice {
     leftOut: [],
     publicSuffixes: [...publicSuffixes],
   };
-  let taken = 0;
-  for (const [domain, group] of groups) {
-    if (taken >= max) {
+  for (const [index, [domain, group]] of [...groups].entries()) {
+    if (index >= max) {
       choice.leftOut.push(domain);
       continue;
     }
-    taken += 1;
     const candidate: UnbreakCandidate = {
       domain,
       hosts: group.hosts,
