@@ -263,10 +263,10 @@ export async function endTemporaryAllowsFor(
 ): Promise<TemporaryAllow[]> {
   const targets = edits.map(({ domain, profile }): TemporaryAllowTarget => ({ domain, profile, account }));
   const decided = (entry: TemporaryAllow) => targets.some((target) => sameTarget(entry, target));
-  const { before, after } = await updateEntries((entries) =>
+  const { before } = await updateEntries((entries) =>
     entries.some(decided) ? entries.filter((entry) => !decided(entry)) : entries,
   );
-  return before.filter((entry) => !after.includes(entry));
+  return before.filter(decided);
 }
 
 /**
