@@ -244,11 +244,7 @@ export async function expireTemporaryAllows(deps: TemporaryAllowDeps): Promise<T
 }
 
 /** A list edit of one domain in one scope: the part of a change that names what it decided about. */
-interface EditedDomain {
-  domain: string;
-  /** Form A profile; undefined (or absent) in Form B. */
-  profile?: string | undefined;
-}
+type EditedDomain = Pick<TemporaryAllowTarget, 'domain' | 'profile'>;
 
 /**
  * Ends the temporary allows of `account` that `edits` decided about (same domain and profile):
