@@ -103,14 +103,14 @@ export function splitIntoBuckets(lists: PackedLists): Map<number, PackedLists> {
   );
 }
 
-/** Several buckets' lists as one packed pair (sorted again: buckets interleave). */
+/** Several buckets' lists as one packed pair (sorted again, by code units: buckets interleave). */
 export function joinBuckets(parts: Iterable<PackedLists>): PackedLists {
   const all = [...parts];
   if (all.length === 1) return { whitelist: all[0]!.whitelist, blocklist: all[0]!.blocklist };
   const join = (list: keyof PackedLists) =>
     all
       .flatMap((part) => unpackDomains(part[list]))
-      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .sort()
       .join('\n');
   return { whitelist: join('whitelist'), blocklist: join('blocklist') };
 }

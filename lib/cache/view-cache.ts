@@ -7,7 +7,7 @@ import { packDomains, unpackDomains } from '@/lib/filtering/domain-index';
 import { cachedBlockedTodayItem, profilesCacheItem } from '@/lib/settings/storage';
 import { cachedListsItem } from './cached-lists';
 import { isFresh } from './freshness';
-import { bucketsCover, bucketsFor, listsStorageScope } from './list-buckets';
+import { bucketsCover, bucketsFor, listsStorageScope, type PackedLists } from './list-buckets';
 import { type ChangeLike, replayChanges } from './list-changes';
 import { storeListsWithinBudget } from './storage-room';
 
@@ -26,9 +26,7 @@ export function isFreshView(view: CachedView<unknown> | null, now: number): bool
  * (./list-buckets.ts) of some hosts, which answer for those hosts and their parents alone
  * (`listsCover`).
  */
-export interface ListsView {
-  whitelist: string;
-  blocklist: string;
+export interface ListsView extends PackedLists {
   /** The buckets read; absent: the whole lists. */
   buckets?: readonly number[];
 }
@@ -77,13 +75,11 @@ export function createViewCache({ now = Date.now }: { now?: () => number } = {})
       hosts?: readonly string[],
     ): Promise<CachedView<ListsView> | null> {
       const item = cachedListsItem(listsStorageScope(scope, account));
-      const stored = hosts === undefined ? await item.getValue() : await item.getBuckets(bucketsFor(hosts));
+      const buckets = hosts === undefined ? undefined : bucketsFor(hosts);
+      const stored = buckets === undefined ? await item.getValue() : await item.getBuckets(buckets);
       if (stored === null || stored.account !== account) return null;
       const { whitelist, blocklist } = stored;
-      return view(
-        hosts === undefined ? { whitelist, blocklist } : { whitelist, blocklist, buckets: bucketsFor(hosts) },
-        stored.fetchedAt,
-      );
+      return view({ whitelist, blocklist, ...(buckets === undefined ? {} : { buckets }) }, stored.fetchedAt);
     },
 
     saveLists(

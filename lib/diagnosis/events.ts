@@ -30,15 +30,10 @@ export interface ErrorDetails {
   timeStamp?: number;
 }
 
-/** The fields of webNavigation.onCommitted details used here. */
-export interface CommitDetails {
-  tabId: number;
-  url: string;
+/** The fields of webNavigation.onCommitted details used here; `timeStamp`: when the page committed. */
+export type CommitDetails = Pick<ErrorDetails, 'tabId' | 'url' | 'documentLifecycle' | 'timeStamp'> & {
   frameId: number;
-  documentLifecycle?: string;
-  /** When the page committed (ms since the epoch). */
-  timeStamp?: number;
-}
+};
 
 export interface DiagnosisEventDeps {
   /** "Diagnose pages" is on (permissions are granted, or no event would arrive). */

@@ -11,10 +11,10 @@ export interface PermissionSet {
 }
 
 /** What "Diagnose pages" asks the browser for, in one prompt. */
-export const DIAGNOSIS_PERMISSIONS = {
+export const DIAGNOSIS_PERMISSIONS: Required<PermissionSet> = {
   permissions: [...DIAGNOSIS_API_PERMISSIONS],
   origins: [...DIAGNOSIS_HOST_PERMISSIONS],
-} satisfies PermissionSet;
+};
 
 export interface PermissionsApi {
   contains(permissions: PermissionSet): Promise<boolean>;
@@ -35,10 +35,8 @@ export async function diagnosisActive(api: PermissionsApi): Promise<boolean> {
 
 /** Whether a permissions.onAdded / onRemoved event concerns diagnosis. */
 export function concernsDiagnosis(change: PermissionSet): boolean {
-  const apis: readonly string[] = DIAGNOSIS_API_PERMISSIONS;
-  const hosts: readonly string[] = DIAGNOSIS_HOST_PERMISSIONS;
   return (
-    (change.permissions ?? []).some((name) => apis.includes(name)) ||
-    (change.origins ?? []).some((origin) => hosts.includes(origin))
+    (change.permissions ?? []).some((name) => DIAGNOSIS_PERMISSIONS.permissions.includes(name)) ||
+    (change.origins ?? []).some((origin) => DIAGNOSIS_PERMISSIONS.origins.includes(origin))
   );
 }

@@ -18,14 +18,9 @@ import {
   MAX_FAILED_HOSTS_PER_TAB,
   type TabFailures,
 } from '@/lib/settings/storage';
-import type { FailureKind } from './classify';
 
-export interface Failure {
-  host: string;
-  kind: FailureKind;
-  error: string;
-  at: number;
-}
+/** One failed request: a host's record before it is counted. */
+export type Failure = Omit<FailedHost, 'count'>;
 
 /**
  * Firefox may report its error page as a committed document after the main frame failed; a

@@ -65,14 +65,12 @@ export function placementFromOutbox(
   const canonical = canonicalHost(target.domain);
   const last = entries
     .filter(carriesListChange)
-    .filter(
+    .findLast(
       ({ change, account }) =>
         account === target.account &&
         change.profile === target.profile &&
         canonicalHost(change.domain) === canonical,
-    )
-    .map(({ change }) => change)
-    .at(-1);
+    )?.change;
   if (!last) return null;
   return last.op === 'add' ? last.list : 'none';
 }
@@ -234,25 +232,19 @@ export async function expireTemporaryAllows(deps: TemporaryAllowDeps): Promise<T
     ),
   );
   await scheduleExpiry(deps);
-  for (const entry of due) {
-    // The service settings changed since: the end waits for the account it belongs to.
-    if (!configured.has(entry.account)) {
-      await deps.notify(
-        t('temporaryAllow.endedTitle'),
-        t('temporaryAllow.endedOtherAccount', { domain: entry.domain }),
-      );
-    }
+  // The service settings changed since: the end waits for the account it belongs to.
+  for (const entry of due.filter(({ account }) => !configured.has(account))) {
+    await deps.notify(
+      t('temporaryAllow.endedTitle'),
+      t('temporaryAllow.endedOtherAccount', { domain: entry.domain }),
+    );
   }
   if (due.some((entry) => configured.has(entry.account))) await deps.deliver();
   return due;
 }
 
 /** A list edit of one domain in one scope: the part of a change that names what it decided about. */
-interface EditedDomain {
-  domain: string;
-  /** Form A profile; undefined (or absent) in Form B. */
-  profile?: string | undefined;
-}
+type EditedDomain = Pick<TemporaryAllowTarget, 'domain' | 'profile'>;
 
 /**
  * Ends the temporary allows of `account` that `edits` decided about (same domain and profile):
@@ -267,10 +259,10 @@ export async function endTemporaryAllowsFor(
 ): Promise<TemporaryAllow[]> {
   const targets = edits.map(({ domain, profile }): TemporaryAllowTarget => ({ domain, profile, account }));
   const decided = (entry: TemporaryAllow) => targets.some((target) => sameTarget(entry, target));
-  const { before, after } = await updateEntries((entries) =>
+  const { before } = await updateEntries((entries) =>
     entries.some(decided) ? entries.filter((entry) => !decided(entry)) : entries,
   );
-  return before.filter((entry) => !after.includes(entry));
+  return before.filter(decided);
 }
 
 /**

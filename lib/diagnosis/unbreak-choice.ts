@@ -17,7 +17,7 @@
  *   only when the user confirms it for that entry. Its allow ends by putting it back on the
  *   blocklist when the blocklist has the entry itself (lib/diagnosis/temporary-allow.ts).
  */
-import { canonicalHost } from '@/lib/filtering/domain-index';
+import { canonicalHost, type DomainIndex } from '@/lib/filtering/domain-index';
 import { MAX_UNBREAK_DOMAINS, type RequestOf } from '@/lib/messaging/protocol';
 
 export type UnbreakScope = 'domain' | 'host';
@@ -50,10 +50,7 @@ export interface UnbreakChoice {
 }
 
 /** The lists as the popup knows them (lib/popup/verdict-inputs.ts `indexes`). */
-export interface ListLookup {
-  whitelist: { covering(host: string): string | undefined; has(domain: string): boolean };
-  blocklist: { covering(host: string): string | undefined; has(domain: string): boolean };
-}
+export type ListLookup = Record<'whitelist' | 'blocklist', DomainIndex>;
 
 export interface UnbreakChoiceInput {
   /** The failed hosts of the page, in the order they failed. */
@@ -104,13 +101,11 @@ export function chooseUnbreakDomains(input: UnbreakChoiceInput): UnbreakChoice {
     leftOut: [],
     publicSuffixes: [...publicSuffixes],
   };
-  let taken = 0;
-  for (const [domain, group] of groups) {
-    if (taken >= max) {
+  for (const [index, [domain, group]] of [...groups].entries()) {
+    if (index >= max) {
       choice.leftOut.push(domain);
       continue;
     }
-    taken += 1;
     const candidate: UnbreakCandidate = {
       domain,
       hosts: group.hosts,

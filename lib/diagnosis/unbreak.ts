@@ -129,18 +129,16 @@ export function afterLoad(
   sessions: UnbreakSession[],
   load: { host: string; site: string; at: number },
 ): UnbreakSession[] {
-  let changed = false;
   const next = sessions.map((session) => {
     if (load.at >= session.expiresAt || canonicalHost(session.site) !== canonicalHost(load.site))
       return session;
     const domains = session.domains.map((entry) => {
       if (load.at < entry.allowedAt || !covers(entry.domain, load.host)) return entry;
-      changed = true;
       return { ...entry, loadedAt: entry.loadedAt ?? load.at, loads: Math.min(entry.loads + 1, MAX_LOADS) };
     });
     return domains.some((entry, i) => entry !== session.domains[i]) ? { ...session, domains } : session;
   });
-  return changed ? next : sessions;
+  return next.some((session, i) => session !== sessions[i]) ? next : sessions;
 }
 
 // --- Storage ---
@@ -243,22 +241,14 @@ export async function startUnbreak(deps: UnbreakDeps, request: UnbreakRequest): 
   const failures = results
     .filter(({ outcome }) => outcome.state === 'failed')
     .map(({ domain, outcome }) => t('unbreak.failedOne', { domain, reason: outcome.message }));
-  const names = formatList(allowed.map(({ domain }) => domain));
   // The allows decide the state; without any, the refusals do.
   const state = worstState((allowed.length > 0 ? allowed : results).map(({ outcome }) => outcome));
   const parts: string[] = [];
   if (allowed.length > 0) {
+    const key = state === 'pending' ? 'unbreak.queued' : 'unbreak.allowed';
+    const words = { domains: formatList(allowed.map(({ domain }) => domain)), end: endTimeText(expiresAt) };
     parts.push(
-      profile === undefined
-        ? t(state === 'pending' ? 'unbreak.queued' : 'unbreak.allowed', {
-            domains: names,
-            end: endTimeText(expiresAt),
-          })
-        : t(state === 'pending' ? 'unbreak.queuedProfile' : 'unbreak.allowedProfile', {
-            domains: names,
-            profile,
-            end: endTimeText(expiresAt),
-          }),
+      profile === undefined ? t(key, words) : t(`${key}Profile`, { ...words, profile }),
       t('unbreak.honest'),
     );
   }

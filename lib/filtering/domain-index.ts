@@ -52,7 +52,8 @@ export function canonicalSortedDomains(entries: Iterable<string>): string[] {
     const canonical = canonicalHost(entry);
     if (canonical !== '') unique.add(canonical);
   }
-  return [...unique].sort(compareCodeUnits);
+  // Sorting without a compare function orders strings by UTF-16 code units, as `<` compares them.
+  return [...unique].sort();
 }
 
 /**
@@ -112,10 +113,6 @@ function indexOver(isEntry: (name: string) => boolean): DomainIndex {
 
 export function createDomainIndex(entries: Iterable<string>): DomainIndex {
   return packedDomainIndex(packDomains(entries));
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

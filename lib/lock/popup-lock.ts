@@ -5,6 +5,7 @@
  */
 import { browser } from 'wxt/browser';
 import { t } from '@/lib/i18n';
+import type { AccessRequest } from './requests';
 import { LOCK_RECORD_NAME } from './sealed-storage';
 
 const LOCK_SESSION_NAME = 'lockSession';
@@ -18,11 +19,7 @@ export interface PopupLockStatus {
 
 export type PopupLockOutcome = { ok: true; message?: string } | { ok: false; message: string };
 
-export interface AccessAsked {
-  site: string;
-  profile: string | undefined;
-  message: string;
-}
+export type AccessAsked = Pick<AccessRequest, 'site' | 'message'> & { profile: string | undefined };
 
 /** The active account's stable id (lib/accounts), read without the accounts module. */
 export async function activeAccountId(): Promise<string | null> {

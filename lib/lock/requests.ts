@@ -6,6 +6,7 @@
  */
 import { browser } from 'wxt/browser';
 import * as z from 'zod/mini';
+import { watchRaw } from '@/lib/settings/item';
 
 export const ACCESS_REQUESTS_NAME = 'accessRequests';
 export const MAX_ACCESS_REQUESTS = 50;
@@ -68,9 +69,5 @@ export async function settleAccessRequest(id: string): Promise<void> {
 
 /** Calls back with the open requests whenever they change; returns the unwatch function. */
 export function watchAccessRequests(callback: (requests: AccessRequest[]) => void): () => void {
-  const listener = (changes: Record<string, unknown>, area: string) => {
-    if (area === 'local' && ACCESS_REQUESTS_NAME in changes) void readAccessRequests().then(callback);
-  };
-  browser.storage.onChanged.addListener(listener);
-  return () => browser.storage.onChanged.removeListener(listener);
+  return watchRaw('local', ACCESS_REQUESTS_NAME, () => void readAccessRequests().then(callback));
 }

@@ -8,8 +8,8 @@
 
 import { scopeOf } from '@/lib/api/forms';
 import { parseAccountId } from '@/lib/identity/identity';
-import type { ListChange, QueuedChange } from '@/lib/messaging/protocol';
-import { outboxItem } from '@/lib/settings/storage';
+import type { ListChange } from '@/lib/messaging/protocol';
+import { type OutboxEntry, outboxItem } from '@/lib/settings/storage';
 import { type EntryAddress, sameEntry } from './entries';
 import type { NotesStore } from './store';
 
@@ -39,11 +39,7 @@ export async function followQueued(store: NotesStore, change: ListChange, accoun
 }
 
 /** A change still waiting in the outbox (lib/settings/storage.ts `outboxItem`). */
-interface Waiting {
-  id: string;
-  change: QueuedChange;
-  account: string;
-}
+type Waiting = Pick<OutboxEntry, 'id' | 'change' | 'account'>;
 
 /**
  * A change left the outbox: a removal the service confirmed forgets the entry's record, and so

@@ -3,6 +3,7 @@
  * read-modify-write under one lock (`exclusively('notes')`), so the worker (outbox) and the
  * options page (direct edits, notes) never overwrite each other's changes.
  */
+import { otherList } from '@/lib/cache/list-changes';
 import type { ChangeSource } from '@/lib/messaging/protocol';
 import { MAX_ACCOUNTS } from '@/lib/settings/storage';
 import {
@@ -152,10 +153,7 @@ export function createNotesStore(deps: NotesDeps) {
       return update(account, (entries) => {
         let result = entries;
         for (const addition of additions) {
-          const other = {
-            ...addition,
-            list: addition.list === 'whitelist' ? 'blocklist' : 'whitelist',
-          } as const;
+          const other = { ...addition, list: otherList(addition.list) };
           const earlier = result.find((entry) => sameEntry(entry, addition));
           result = result.filter((entry) => !sameEntry(entry, addition) && !sameEntry(entry, other));
           const { scope, list, domain, source, page } = addition;

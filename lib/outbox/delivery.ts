@@ -107,16 +107,6 @@ function listText(
   return profile === undefined ? t(key, words) : t(`${key}Profile`, { ...words, profile });
 }
 
-/** "example.com is (not) on the whitelist (of profile kids).": a change the service already held. */
-const presenceText = (change: ListChange) =>
-  listText(change.op === 'add' ? 'outbox.isOn' : 'outbox.isOff', change);
-
-/** What a delivered change did. */
-function doneText(change: ListChange, removedFromOther: boolean): string {
-  if (change.op === 'remove') return listText('outbox.removed', change);
-  return listText(removedFromOther ? 'outbox.moved' : 'outbox.added', change);
-}
-
 /**
  * Sends one change. Adding keeps the lists exclusive (docs/service-api.md): the domain is removed from
  * the other list first, and a refusal there ("not on that list") is fine. A refusal of the change
@@ -145,8 +135,9 @@ export async function deliverChange(client: DnsFilterApi, change: ListChange): P
     if (apiError.kind === 'service') {
       try {
         const present = (await client.listDomains(list, profile)).includes(domain);
+        // Already held: "example.com is (not) on the whitelist (of profile kids)."
         if (present === (op === 'add')) {
-          return { state: 'delivered', message: presenceText(change) };
+          return { state: 'delivered', message: listText(present ? 'outbox.isOn' : 'outbox.isOff', change) };
         }
       } catch (verifyError) {
         const verifyApiError = asApiError(verifyError);
@@ -155,7 +146,8 @@ export async function deliverChange(client: DnsFilterApi, change: ListChange): P
     }
     return { state: 'failed', message: apiError.message };
   }
-  return { state: 'delivered', message: `${doneText(change, removedFromOther)} ${t('outbox.propagation')}` };
+  const done = op === 'remove' ? 'outbox.removed' : removedFromOther ? 'outbox.moved' : 'outbox.added';
+  return { state: 'delivered', message: `${listText(done, change)} ${t('outbox.propagation')}` };
 }
 
 /**
