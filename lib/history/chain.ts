@@ -74,9 +74,13 @@ export function toChain(snapshots: readonly Snapshot[]): ChainRecord[] {
   const records: ChainRecord[] = [];
   let previous: Sections | null = null;
   for (const { takenAt, reason, sections } of snapshots) {
-    const delta = previous === null ? null : deltaBetween(previous, sections);
-    if (previous !== null && delta === null) continue;
-    records.push({ takenAt, reason, ...(delta === null ? { whole: sections } : { delta }) });
+    if (previous === null) {
+      records.push({ takenAt, reason, whole: sections });
+    } else {
+      const delta = deltaBetween(previous, sections);
+      if (delta === null) continue;
+      records.push({ takenAt, reason, delta });
+    }
     previous = sections;
   }
   return records;
